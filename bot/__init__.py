@@ -1,0 +1,1 @@
+"""Poker bot: no-limit Texas hold'em tables in Discord channels."""

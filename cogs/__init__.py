@@ -1,0 +1,1 @@
+"""Discord cogs: slash commands, buttons and modals (thin layer over bot.tables)."""
