@@ -1,0 +1,70 @@
+"""Persistence: SQLite through one aiosqlite connection; the chip ledger, tables, hands and standings.
+
+All SQL of the bot lives in this package. See `Storage` for the API and CONTRACTS.md for the contract.
+"""
+
+from bot.storage.errors import (
+    ChipsNotConserved,
+    HandInProgress,
+    HandNotFound,
+    InsufficientBalance,
+    NotSeated,
+    RefillCooldown,
+    RefillNotNeeded,
+    SchemaTooNew,
+    SeatTaken,
+    StorageError,
+    TableExists,
+    TableNotFound,
+    WrongTableKind,
+)
+from bot.storage.models import (
+    AccountRow,
+    AuditReport,
+    GuildDefaults,
+    GuildSettings,
+    HandPlayerRow,
+    HandRow,
+    LeaderboardBy,
+    LeaderboardPage,
+    LeaderboardRow,
+    LedgerKind,
+    LedgerRow,
+    PlayerOutcome,
+    SeatRow,
+    StatsRow,
+    TableRow,
+)
+from bot.storage.store import Storage
+
+__all__ = [
+    "AccountRow",
+    "AuditReport",
+    "ChipsNotConserved",
+    "GuildDefaults",
+    "GuildSettings",
+    "HandInProgress",
+    "HandNotFound",
+    "HandPlayerRow",
+    "HandRow",
+    "InsufficientBalance",
+    "LeaderboardBy",
+    "LeaderboardPage",
+    "LeaderboardRow",
+    "LedgerKind",
+    "LedgerRow",
+    "NotSeated",
+    "PlayerOutcome",
+    "RefillCooldown",
+    "RefillNotNeeded",
+    "SchemaTooNew",
+    "SeatRow",
+    "SeatTaken",
+    "StatsRow",
+    "Storage",
+    "StorageError",
+    "TableExists",
+    "TableNotFound",
+    "TableRow",
+    "WrongTableKind",
+]

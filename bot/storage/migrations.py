@@ -1,0 +1,95 @@
+"""Schema migrations: numbered SQL files in bot/storage/migrations/, tracked by PRAGMA user_version."""
+
+from __future__ import annotations
+
+import logging
+import re
+import sqlite3
+from dataclasses import dataclass
+from importlib import resources
+
+import aiosqlite
+
+from bot.storage.errors import SchemaTooNew, StorageError
+
+log = logging.getLogger(__name__)
+
+_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One numbered migration file: `version` is its number, `statements` its SQL split into statements."""
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+def split_statements(script: str) -> tuple[str, ...]:
+    """Split an SQL script into complete statements (trigger bodies and comments handled by SQLite itself).
+
+    `executescript` cannot be used: it commits any open transaction first.
+    """
+    statements: list[str] = []
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    leftover = "\n".join(ln for ln in pending.splitlines() if not ln.strip().startswith("--")).strip()
+    if leftover:
+        raise StorageError(f"incomplete SQL statement at the end of a migration: {leftover[:60]!r}")
+    return tuple(statements)
+
+
+def load_migrations() -> tuple[Migration, ...]:
+    """Every migration shipped with the package, in order; their numbers must run 1, 2, 3... without gaps."""
+    folder = resources.files("bot.storage").joinpath("migrations")
+    found: list[Migration] = []
+    for entry in folder.iterdir():
+        match = _NAME.match(entry.name)
+        if match:
+            found.append(Migration(int(match.group(1)), entry.name, split_statements(entry.read_text("utf-8"))))
+    found.sort(key=lambda m: m.version)
+    if [m.version for m in found] != list(range(1, len(found) + 1)):
+        raise StorageError(f"migration files are not numbered 1..n: {[m.name for m in found]}")
+    return tuple(found)
+
+
+async def user_version(db: aiosqlite.Connection) -> int:
+    """The schema version recorded in the database file (0 for a new file)."""
+    async with db.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def migrate(db: aiosqlite.Connection, migrations: tuple[Migration, ...] | None = None) -> int:
+    """Apply the pending migrations in one transaction and return the resulting version.
+
+    `db` must be in autocommit mode (isolation_level=None). Raises SchemaTooNew, leaving the file
+    untouched, when the database is newer than the newest migration. Re-running is a no-op.
+    """
+    migrations = load_migrations() if migrations is None else migrations
+    latest = migrations[-1].version if migrations else 0
+    await db.execute("BEGIN IMMEDIATE")
+    try:
+        # Read inside the write lock so that two processes opening one file do not both migrate.
+        current = await user_version(db)
+        if current > latest:
+            raise SchemaTooNew(current, latest)
+        for migration in migrations:
+            if migration.version <= current:
+                continue
+            log.info("applying migration %s", migration.name)
+            for statement in migration.statements:
+                await db.execute(statement)
+        if latest != current:
+            # PRAGMA takes no parameters; `latest` is an int computed above.
+            await db.execute(f"PRAGMA user_version = {int(latest)}")
+    except BaseException:
+        await db.execute("ROLLBACK")
+        raise
+    await db.execute("COMMIT")
+    return max(current, latest)

@@ -1,0 +1,223 @@
+"""Row types returned by bot.storage: small frozen dataclasses (chips are ints, times Unix seconds)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class LedgerKind(StrEnum):
+    """Why chips entered or left a balance. GRANT, REFILL and ADJUSTMENT issue chips; the rest move them."""
+
+    GRANT = "grant"
+    REFILL = "refill"
+    BUY_IN = "buy_in"
+    REBUY = "rebuy"
+    CASH_OUT = "cash_out"
+    TOURNAMENT_ENTRY = "tournament_entry"
+    TOURNAMENT_PRIZE = "tournament_prize"
+    REFUND = "refund"
+    ADJUSTMENT = "adjustment"
+
+
+ISSUING_KINDS = (LedgerKind.GRANT, LedgerKind.REFILL, LedgerKind.ADJUSTMENT)
+
+
+class LeaderboardBy(StrEnum):
+    """What /leaderboard ranks by: balance, net chips won on cash tables, or tournament wins."""
+
+    BALANCE = "balance"
+    NET = "net"
+    TOURNAMENT_WINS = "tournament_wins"
+
+
+@dataclass(frozen=True)
+class GuildDefaults:
+    """The bot-wide defaults a server uses until it changes them (from config)."""
+
+    language: str = "en"
+    starting_grant: int = 1000
+    refill_cooldown_s: int = 24 * 3600
+    table_defaults: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """A server's effective settings: its own choices over the bot's defaults."""
+
+    guild_id: int
+    language: str
+    starting_grant: int
+    refill_cooldown_s: int
+    table_defaults: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class AccountRow:
+    """A member's chips on one server (the balance, off the tables)."""
+
+    guild_id: int
+    user_id: int
+    balance: int
+    created_at: float
+    last_refill_at: float | None
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """One chip movement in or out of a balance; `delta` > 0 credits the balance."""
+
+    id: int
+    guild_id: int
+    user_id: int
+    delta: int
+    kind: LedgerKind
+    reason: str
+    table_id: int | None
+    hand_id: int | None
+    balance_after: int
+    created_at: float
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A seat at a table (numbered from 1) with the chips in front of it."""
+
+    seat: int
+    user_id: int
+    stack: int
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A table in a channel; `settings`/`state` are the JSON the table service saved; seats sorted by number."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    kind: str
+    settings: Mapping[str, Any]
+    state: Mapping[str, Any] | None
+    message_id: int | None
+    status: str
+    created_at: float
+    closed_at: float | None
+    seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True)
+class PlayerOutcome:
+    """What a hand meant for one player, for the standings (given to `finish_hand`, keyed by user id).
+
+    won: chips collected from pots (0 if none); showed: hole cards shown; vpip: put chips in preflop
+    voluntarily (call, bet, raise; blinds do not count); pfr: bet or raised preflop;
+    went_to_showdown / won_at_showdown: as their names say.
+    """
+
+    won: int = 0
+    showed: bool = False
+    vpip: bool = False
+    pfr: bool = False
+    went_to_showdown: bool = False
+    won_at_showdown: bool = False
+
+
+@dataclass(frozen=True)
+class HandPlayerRow:
+    """One player of one hand; `final_stack`/`net` are None until the hand is finished."""
+
+    user_id: int
+    seat: int
+    player_index: int
+    starting_stack: int
+    final_stack: int | None
+    net: int | None
+    won: int
+    showed: bool
+    vpip: bool
+    pfr: bool
+    went_to_showdown: bool
+    won_at_showdown: bool
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """A hand: its record (settings, seats, stacks, deck), its actions in order, and its result once over."""
+
+    id: int
+    table_id: int
+    number: int
+    started_at: float
+    ended_at: float | None
+    record: Mapping[str, Any]
+    actions: tuple[Mapping[str, Any], ...]
+    result: Mapping[str, Any] | None
+    players: tuple[HandPlayerRow, ...]
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """The ledger invariant for one server: balances + chips on its open cash tables == chips issued.
+
+    `problems` lists every inconsistency found in words (empty when ok).
+    """
+
+    guild_id: int
+    ok: bool
+    balances: int
+    on_tables: int
+    issued: int
+    problems: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StatsRow:
+    """A member's standings on one server. `net` and `biggest_pot` count cash tables only (tournament
+    chips are not balance chips); hand counts include both kinds. VPIP/PFR are percentages of hands played."""
+
+    guild_id: int
+    user_id: int
+    balance: int
+    hands_played: int
+    hands_won: int
+    won_at_showdown: int
+    went_to_showdown: int
+    biggest_pot: int
+    net: int
+    vpip_hands: int
+    pfr_hands: int
+    tournaments_played: int
+    tournaments_won: int
+
+    @property
+    def vpip(self) -> float:
+        """Voluntarily-put-in-pot percentage (0.0 when no hand played)."""
+        return 100.0 * self.vpip_hands / self.hands_played if self.hands_played else 0.0
+
+    @property
+    def pfr(self) -> float:
+        """Preflop-raise percentage (0.0 when no hand played)."""
+        return 100.0 * self.pfr_hands / self.hands_played if self.hands_played else 0.0
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    """A rank (1 = first; ties share a rank) with the member and the value ranked by."""
+
+    rank: int
+    user_id: int
+    value: int
+
+
+@dataclass(frozen=True)
+class LeaderboardPage:
+    """One page of a leaderboard; `total` members ranked; `own` is the asking member's row (None if unranked)."""
+
+    by: LeaderboardBy
+    rows: tuple[LeaderboardRow, ...]
+    total: int
+    offset: int
+    own: LeaderboardRow | None

@@ -1,0 +1,999 @@
+"""The Storage class: one aiosqlite connection holding accounts, the chip ledger, tables, hands and standings.
+
+Every write runs in one `BEGIN IMMEDIATE` transaction under an asyncio.Lock, so concurrent callers
+never interleave; reads take the same lock so they never see another caller's uncommitted rows.
+Every chip that enters or leaves a balance goes through `_move`, which writes the ledger row and
+the balance in the caller's transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.errors import (
+    ChipsNotConserved,
+    HandInProgress,
+    HandNotFound,
+    InsufficientBalance,
+    NotSeated,
+    RefillCooldown,
+    RefillNotNeeded,
+    SeatTaken,
+    StorageError,
+    TableExists,
+    TableNotFound,
+    WrongTableKind,
+)
+from bot.storage.migrations import migrate
+from bot.storage.models import (
+    ISSUING_KINDS,
+    AccountRow,
+    AuditReport,
+    GuildDefaults,
+    GuildSettings,
+    HandPlayerRow,
+    HandRow,
+    LeaderboardBy,
+    LeaderboardPage,
+    LeaderboardRow,
+    LedgerKind,
+    LedgerRow,
+    PlayerOutcome,
+    SeatRow,
+    StatsRow,
+    TableRow,
+)
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+_Params = Sequence[Any] | Mapping[str, Any]
+
+_LANGUAGES = ("en", "fr")
+_TABLE_KINDS = ("cash", "tournament")
+_BUY_IN_KINDS = (LedgerKind.BUY_IN, LedgerKind.REBUY)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+_LEADERBOARD_VALUES = {
+    LeaderboardBy.BALANCE: "SELECT user_id, balance AS value FROM accounts WHERE guild_id = :guild",
+    LeaderboardBy.NET: """
+        SELECT p.user_id, SUM(p.net) AS value
+        FROM hand_players p JOIN hands h ON h.id = p.hand_id JOIN poker_tables t ON t.id = h.table_id
+        WHERE t.guild_id = :guild AND t.kind = 'cash' AND p.net IS NOT NULL
+        GROUP BY p.user_id
+    """,
+    LeaderboardBy.TOURNAMENT_WINS: """
+        SELECT tp.user_id, SUM(tp.place = 1) AS value
+        FROM tournament_places tp JOIN poker_tables t ON t.id = tp.table_id
+        WHERE t.guild_id = :guild GROUP BY tp.user_id
+    """,
+}
+
+
+class Storage:
+    """The bot's database. Create with `await Storage.open(path)`; close with `await storage.close()`."""
+
+    def __init__(self, db: aiosqlite.Connection, defaults: GuildDefaults, clock: Clock) -> None:
+        self._db = db
+        self._defaults = defaults
+        self._clock = clock
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        defaults: GuildDefaults | None = None,
+        clock: Clock = time.time,
+    ) -> Storage:
+        """Open (creating it and its folder if needed) the database at `path` and migrate it.
+
+        WAL journal, foreign keys on, pending migrations applied in one transaction. `defaults` are
+        the settings of servers that chose none (from config); `clock` gives Unix seconds (tests
+        inject one). Raises SchemaTooNew if the file is newer than this code, StorageError on other
+        schema problems; the connection is closed in both cases.
+        """
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            db.row_factory = aiosqlite.Row
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute("PRAGMA busy_timeout = 5000")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            version = await migrate(db)
+        except BaseException:
+            await db.close()
+            raise
+        log.info("database %s open at schema version %d", path, version)
+        return cls(db, defaults or GuildDefaults(), clock)
+
+    async def close(self) -> None:
+        """Wait for the running transaction, checkpoint the WAL and close the connection (idempotent)."""
+        async with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                await self._db.close()
+        log.info("database closed")
+
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction; any exception (or cancellation) rolls everything back."""
+        async with self._lock:
+            if self._closed:
+                raise StorageError("the database is closed")
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await asyncio.shield(self._db.execute("ROLLBACK"))
+                raise
+            await asyncio.shield(self._db.execute("COMMIT"))
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            if self._closed:
+                raise StorageError("the database is closed")
+            yield self._db
+
+    @staticmethod
+    async def _one(db: aiosqlite.Connection, sql: str, params: _Params = ()) -> aiosqlite.Row | None:
+        async with db.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    @staticmethod
+    async def _all(db: aiosqlite.Connection, sql: str, params: _Params = ()) -> list[aiosqlite.Row]:
+        async with db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    # ------------------------------------------------------------------ meta
+
+    async def get_meta(self, key: str) -> str | None:
+        """A bot-wide value by name (e.g. "command_sync_hash"), or None."""
+        async with self._read() as db:
+            row = await self._one(db, "SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row["value"])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Store a bot-wide value by name."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    # ------------------------------------------------------------------ guild settings
+
+    async def _guild_settings(self, db: aiosqlite.Connection, guild_id: int) -> GuildSettings:
+        row = await self._one(db, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        d = self._defaults
+        table_defaults = dict(d.table_defaults)
+        if row is None:
+            return GuildSettings(guild_id, d.language, d.starting_grant, d.refill_cooldown_s, table_defaults)
+        table_defaults.update(_loads(row["table_defaults"]) or {})
+        return GuildSettings(
+            guild_id=guild_id,
+            language=row["language"] if row["language"] is not None else d.language,
+            starting_grant=row["starting_grant"] if row["starting_grant"] is not None else d.starting_grant,
+            refill_cooldown_s=(
+                row["refill_cooldown_s"] if row["refill_cooldown_s"] is not None else d.refill_cooldown_s
+            ),
+            table_defaults=table_defaults,
+        )
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The server's settings: what it chose, else the bot's defaults (table_defaults merged key by key)."""
+        async with self._read() as db:
+            return await self._guild_settings(db, guild_id)
+
+    async def update_guild_settings(
+        self,
+        guild_id: int,
+        *,
+        language: str | None = None,
+        starting_grant: int | None = None,
+        refill_cooldown_s: int | None = None,
+        table_defaults: Mapping[str, Any] | None = None,
+    ) -> GuildSettings:
+        """Change some of a server's settings (None = leave as is) and return the result.
+
+        `table_defaults` is merged into the server's own table defaults; a key set to None goes back to
+        the bot's default. Raises ValueError for a language other than 'en'/'fr' or a negative number.
+        """
+        if language is not None and language not in _LANGUAGES:
+            raise ValueError(f"language must be one of {_LANGUAGES}")
+        if starting_grant is not None and starting_grant < 0:
+            raise ValueError("starting_grant must not be negative")
+        if refill_cooldown_s is not None and refill_cooldown_s < 0:
+            raise ValueError("refill_cooldown_s must not be negative")
+        async with self._tx() as db:
+            row = await self._one(db, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+            own: dict[str, Any] = _loads(row["table_defaults"]) if row is not None else {}
+            for key, value in (table_defaults or {}).items():
+                if value is None:
+                    own.pop(key, None)
+                else:
+                    own[key] = value
+            await db.execute(
+                """
+                INSERT INTO guild_settings (guild_id, language, starting_grant, refill_cooldown_s, table_defaults,
+                                            updated_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (guild_id) DO UPDATE SET
+                    language = COALESCE(excluded.language, language),
+                    starting_grant = COALESCE(excluded.starting_grant, starting_grant),
+                    refill_cooldown_s = COALESCE(excluded.refill_cooldown_s, refill_cooldown_s),
+                    table_defaults = excluded.table_defaults,
+                    updated_at = excluded.updated_at
+                """,
+                (guild_id, language, starting_grant, refill_cooldown_s, _dumps(own), self._clock()),
+            )
+            return await self._guild_settings(db, guild_id)
+
+    # ------------------------------------------------------------------ accounts and the ledger
+
+    async def _move(
+        self,
+        db: aiosqlite.Connection,
+        guild_id: int,
+        user_id: int,
+        delta: int,
+        kind: LedgerKind,
+        *,
+        reason: str = "",
+        table_id: int | None = None,
+        hand_id: int | None = None,
+    ) -> int:
+        """THE chip movement: change a balance by `delta` and append its ledger row, in the caller's
+        transaction. Returns the new balance; raises InsufficientBalance (caller rolls back) if it would
+        go negative. The account must exist."""
+        if not isinstance(delta, int) or isinstance(delta, bool):
+            raise TypeError("chip amounts are ints")
+        row = await self._one(
+            db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        if row is None:
+            raise StorageError(f"no account for user {user_id} in guild {guild_id}")
+        balance = int(row["balance"])
+        new_balance = balance + delta
+        if new_balance < 0:
+            raise InsufficientBalance(balance, -delta)
+        await db.execute(
+            "UPDATE accounts SET balance = ? WHERE guild_id = ? AND user_id = ?", (new_balance, guild_id, user_id)
+        )
+        await db.execute(
+            """
+            INSERT INTO ledger (guild_id, user_id, delta, kind, reason, table_id, hand_id, balance_after, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            (guild_id, user_id, delta, LedgerKind(kind).value, reason, table_id, hand_id, new_balance, self._clock()),
+        )
+        return new_balance
+
+    async def _ensure(self, db: aiosqlite.Connection, guild_id: int, user_id: int) -> int:
+        row = await self._one(
+            db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        if row is not None:
+            return int(row["balance"])
+        await db.execute(
+            "INSERT INTO accounts (guild_id, user_id, balance, created_at) VALUES (?, ?, 0, ?)",
+            (guild_id, user_id, self._clock()),
+        )
+        grant = (await self._guild_settings(db, guild_id)).starting_grant
+        if grant == 0:
+            return 0
+        return await self._move(db, guild_id, user_id, grant, LedgerKind.GRANT, reason="starting grant")
+
+    async def ensure_account(self, guild_id: int, user_id: int) -> int:
+        """Create the member's account on first touch, granting the server's starting grant (a GRANT
+        ledger row); return the balance."""
+        async with self._tx() as db:
+            return await self._ensure(db, guild_id, user_id)
+
+    async def balance(self, guild_id: int, user_id: int) -> int:
+        """The member's balance, or 0 if they have no account yet (this does not create one)."""
+        async with self._read() as db:
+            row = await self._one(
+                db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+            )
+        return 0 if row is None else int(row["balance"])
+
+    async def account(self, guild_id: int, user_id: int) -> AccountRow | None:
+        """The member's account, or None if they never touched chips on this server."""
+        async with self._read() as db:
+            row = await self._one(db, "SELECT * FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+        if row is None:
+            return None
+        return AccountRow(row["guild_id"], row["user_id"], row["balance"], row["created_at"], row["last_refill_at"])
+
+    async def adjust(self, guild_id: int, user_id: int, delta: int, reason: str) -> int:
+        """An admin ADJUSTMENT of a balance by `delta` chips (issues or withdraws chips). Returns the new
+        balance; raises InsufficientBalance if it would go negative (nothing changed)."""
+        async with self._tx() as db:
+            await self._ensure(db, guild_id, user_id)
+            return await self._move(db, guild_id, user_id, delta, LedgerKind.ADJUSTMENT, reason=reason)
+
+    async def refill(
+        self, guild_id: int, user_id: int, amount: int | None = None, cooldown_s: int | None = None
+    ) -> int:
+        """Give a member who is out of chips a REFILL of `amount` (default: the server's starting grant),
+        at most once per `cooldown_s` seconds (default: the server's refill cooldown). Returns the balance.
+
+        Raises RefillNotNeeded if the member has a balance or chips on an open cash table of this server,
+        RefillCooldown (with `.retry_at`) if the last refill was too recent. Nothing changes when refused.
+        """
+        async with self._tx() as db:
+            settings = await self._guild_settings(db, guild_id)
+            amount = settings.starting_grant if amount is None else amount
+            cooldown_s = settings.refill_cooldown_s if cooldown_s is None else cooldown_s
+            if amount <= 0:
+                raise ValueError("refill amount must be positive")
+            balance = await self._ensure(db, guild_id, user_id)
+            on_tables = await self._user_on_cash_tables(db, guild_id, user_id)
+            if balance or on_tables:
+                raise RefillNotNeeded(balance, on_tables)
+            row = await self._one(
+                db, "SELECT last_refill_at FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+            )
+            now = self._clock()
+            last = row["last_refill_at"] if row else None
+            if last is not None and now < last + cooldown_s:
+                raise RefillCooldown(last + cooldown_s)
+            await db.execute(
+                "UPDATE accounts SET last_refill_at = ? WHERE guild_id = ? AND user_id = ?", (now, guild_id, user_id)
+            )
+            return await self._move(db, guild_id, user_id, amount, LedgerKind.REFILL, reason="refill")
+
+    async def _user_on_cash_tables(self, db: aiosqlite.Connection, guild_id: int, user_id: int) -> int:
+        row = await self._one(
+            db,
+            """
+            SELECT COALESCE(SUM(s.stack), 0) AS chips FROM table_seats s JOIN poker_tables t ON t.id = s.table_id
+            WHERE t.guild_id = ? AND s.user_id = ? AND t.kind = 'cash' AND t.status = 'open'
+            """,
+            (guild_id, user_id),
+        )
+        return int(row["chips"]) if row else 0
+
+    async def ledger(self, guild_id: int, user_id: int | None = None, limit: int = 50) -> list[LedgerRow]:
+        """The server's ledger rows (one member's if `user_id`), newest first."""
+        sql = "SELECT * FROM ledger WHERE guild_id = ?"
+        params: list[Any] = [guild_id]
+        if user_id is not None:
+            sql += " AND user_id = ?"
+            params.append(user_id)
+        sql += " ORDER BY id DESC LIMIT ?"
+        params.append(limit)
+        async with self._read() as db:
+            rows = await self._all(db, sql, params)
+        return [
+            LedgerRow(
+                r["id"],
+                r["guild_id"],
+                r["user_id"],
+                r["delta"],
+                LedgerKind(r["kind"]),
+                r["reason"],
+                r["table_id"],
+                r["hand_id"],
+                r["balance_after"],
+                r["created_at"],
+            )
+            for r in rows
+        ]
+
+    # ------------------------------------------------------------------ chips between balances and tables
+
+    async def _open_table(self, db: aiosqlite.Connection, table_id: int) -> aiosqlite.Row:
+        row = await self._one(db, "SELECT * FROM poker_tables WHERE id = ?", (table_id,))
+        if row is None or row["status"] != "open":
+            raise TableNotFound(f"no open table {table_id}")
+        return row
+
+    async def buy_in(
+        self,
+        table_id: int,
+        guild_id: int,
+        user_id: int,
+        seat: int,
+        amount: int,
+        kind: LedgerKind = LedgerKind.BUY_IN,
+    ) -> int:
+        """Move `amount` chips from the member's balance to their seat at an open cash table, atomically
+        (ledger row + seat stack in one transaction). Returns the new balance.
+
+        kind=BUY_IN takes a free seat (the member must not sit at this table); kind=REBUY adds to the
+        member's own seat. Creates the account (with its grant) on first touch. Raises InsufficientBalance,
+        SeatTaken, NotSeated, TableNotFound, WrongTableKind (tournament), ValueError (amount <= 0).
+        Table limits (min/max buy-in, between hands) are the table service's to check.
+        """
+        kind = LedgerKind(kind)
+        if kind not in _BUY_IN_KINDS:
+            raise ValueError("buy_in kind must be BUY_IN or REBUY")
+        if amount <= 0:
+            raise ValueError("buy-in amount must be positive")
+        async with self._tx() as db:
+            table = await self._open_table(db, table_id)
+            if table["guild_id"] != guild_id:
+                raise TableNotFound(f"table {table_id} is not in guild {guild_id}")
+            if table["kind"] != "cash":
+                raise WrongTableKind("buy-ins are for cash tables")
+            occupant = await self._one(
+                db, "SELECT user_id FROM table_seats WHERE table_id = ? AND seat = ?", (table_id, seat)
+            )
+            mine = await self._one(
+                db, "SELECT seat FROM table_seats WHERE table_id = ? AND user_id = ?", (table_id, user_id)
+            )
+            if kind is LedgerKind.BUY_IN:
+                if occupant is not None or mine is not None:
+                    raise SeatTaken(f"seat {seat} is taken or user {user_id} already sits at table {table_id}")
+            elif occupant is None or occupant["user_id"] != user_id:
+                raise NotSeated(f"user {user_id} does not sit at seat {seat} of table {table_id}")
+            await self._ensure(db, guild_id, user_id)
+            balance = await self._move(db, guild_id, user_id, -amount, kind, reason=f"seat {seat}", table_id=table_id)
+            if kind is LedgerKind.BUY_IN:
+                await db.execute(
+                    "INSERT INTO table_seats (table_id, seat, user_id, stack) VALUES (?, ?, ?, ?)",
+                    (table_id, seat, user_id, amount),
+                )
+            else:
+                await db.execute(
+                    "UPDATE table_seats SET stack = stack + ? WHERE table_id = ? AND seat = ?",
+                    (amount, table_id, seat),
+                )
+            return balance
+
+    async def _leave(self, db: aiosqlite.Connection, table: aiosqlite.Row, seat: int, user_id: int | None) -> int:
+        """Remove a seat; on a cash table its stack goes back to the balance (CASH_OUT). Returns the stack."""
+        row = await self._one(
+            db, "SELECT user_id, stack FROM table_seats WHERE table_id = ? AND seat = ?", (table["id"], seat)
+        )
+        if row is None or (user_id is not None and row["user_id"] != user_id):
+            raise NotSeated(f"user {user_id} does not sit at seat {seat} of table {table['id']}")
+        stack = int(row["stack"])
+        await db.execute("DELETE FROM table_seats WHERE table_id = ? AND seat = ?", (table["id"], seat))
+        if table["kind"] == "cash" and stack:
+            await self._move(
+                db,
+                table["guild_id"],
+                row["user_id"],
+                stack,
+                LedgerKind.CASH_OUT,
+                reason=f"seat {seat}",
+                table_id=table["id"],
+            )
+        return stack
+
+    async def cash_out(self, table_id: int, guild_id: int, user_id: int, seat: int) -> int:
+        """The member leaves their seat: on a cash table its whole stack goes back to the balance (a
+        CASH_OUT ledger row, none for an empty stack); on a tournament the seat is just removed (tournament
+        chips are not balance chips). Returns the new balance. Raises NotSeated, TableNotFound."""
+        async with self._tx() as db:
+            table = await self._open_table(db, table_id)
+            if table["guild_id"] != guild_id:
+                raise TableNotFound(f"table {table_id} is not in guild {guild_id}")
+            await self._leave(db, table, seat, user_id)
+            row = await self._one(
+                db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+            )
+            return 0 if row is None else int(row["balance"])
+
+    async def join_tournament(self, table_id: int, user_id: int, seat: int, stack: int) -> None:
+        """Seat a member at an open tournament table with `stack` tournament chips (no balance movement).
+        Raises SeatTaken, TableNotFound, WrongTableKind (cash table)."""
+        if stack <= 0:
+            raise ValueError("a tournament stack must be positive")
+        async with self._tx() as db:
+            table = await self._open_table(db, table_id)
+            if table["kind"] != "tournament":
+                raise WrongTableKind("join_tournament is for tournament tables")
+            taken = await self._one(
+                db,
+                "SELECT 1 FROM table_seats WHERE table_id = ? AND (seat = ? OR user_id = ?)",
+                (table_id, seat, user_id),
+            )
+            if taken is not None:
+                raise SeatTaken(f"seat {seat} is taken or user {user_id} already sits at table {table_id}")
+            await db.execute(
+                "INSERT INTO table_seats (table_id, seat, user_id, stack) VALUES (?, ?, ?, ?)",
+                (table_id, seat, user_id, stack),
+            )
+
+    async def record_place(self, table_id: int, user_id: int, place: int) -> None:
+        """Record a tournament finishing place (1 = winner), e.g. at elimination and for the last ones at
+        the end. Each place and each player once per tournament; raises StorageError otherwise."""
+        async with self._tx() as db:
+            table = await self._one(db, "SELECT kind FROM poker_tables WHERE id = ?", (table_id,))
+            if table is None:
+                raise TableNotFound(f"no table {table_id}")
+            if table["kind"] != "tournament":
+                raise WrongTableKind("places are for tournaments")
+            try:
+                await db.execute(
+                    "INSERT INTO tournament_places (table_id, user_id, place) VALUES (?, ?, ?)",
+                    (table_id, user_id, place),
+                )
+            except aiosqlite.IntegrityError as exc:
+                raise StorageError(f"place {place} or user {user_id} already recorded for table {table_id}") from exc
+
+    async def places(self, table_id: int) -> dict[int, int]:
+        """A tournament's recorded places: user id -> place."""
+        async with self._read() as db:
+            rows = await self._all(db, "SELECT user_id, place FROM tournament_places WHERE table_id = ?", (table_id,))
+        return {r["user_id"]: r["place"] for r in rows}
+
+    # ------------------------------------------------------------------ audit
+
+    async def audit(self, guild_id: int) -> AuditReport:
+        """Check the ledger invariant for one server (DESIGN.md "Chips").
+
+        balances + chips on the seats of open cash tables == chips issued (GRANT + REFILL + ADJUSTMENT);
+        also: each balance equals the sum of its ledger rows; each open cash table holds exactly the
+        chips the ledger sent to it; a closed table holds none.
+        """
+        problems: list[str] = []
+        issuing = tuple(k.value for k in ISSUING_KINDS)
+        async with self._read() as db:
+            balances = (
+                await self._one(
+                    db, "SELECT COALESCE(SUM(balance), 0) AS n FROM accounts WHERE guild_id = ?", (guild_id,)
+                )
+            )["n"]
+            on_tables = (
+                await self._one(
+                    db,
+                    """
+                    SELECT COALESCE(SUM(s.stack), 0) AS n FROM table_seats s JOIN poker_tables t ON t.id = s.table_id
+                    WHERE t.guild_id = ? AND t.kind = 'cash' AND t.status = 'open'
+                    """,
+                    (guild_id,),
+                )
+            )["n"]
+            issued = (
+                await self._one(
+                    db,
+                    "SELECT COALESCE(SUM(delta), 0) AS n FROM ledger WHERE guild_id = ? AND kind IN (?, ?, ?)",
+                    (guild_id, *issuing),
+                )
+            )["n"]
+            accounts = await self._all(
+                db,
+                """
+                SELECT a.user_id, a.balance, COALESCE(SUM(l.delta), 0) AS ledger_sum
+                FROM accounts a LEFT JOIN ledger l ON l.guild_id = a.guild_id AND l.user_id = a.user_id
+                WHERE a.guild_id = ? GROUP BY a.user_id, a.balance
+                """,
+                (guild_id,),
+            )
+            tables = await self._all(
+                db,
+                """
+                SELECT t.id, t.kind, t.status,
+                       (SELECT COALESCE(SUM(stack), 0) FROM table_seats WHERE table_id = t.id) AS seats,
+                       (SELECT COALESCE(-SUM(delta), 0) FROM ledger WHERE table_id = t.id) AS sent
+                FROM poker_tables t WHERE t.guild_id = ?
+                """,
+                (guild_id,),
+            )
+        if balances + on_tables != issued:
+            problems.append(f"balances {balances} + on tables {on_tables} != issued {issued}")
+        for r in accounts:
+            if r["balance"] != r["ledger_sum"]:
+                problems.append(f"user {r['user_id']}: balance {r['balance']} != ledger sum {r['ledger_sum']}")
+        for t in tables:
+            if t["status"] == "open" and t["kind"] == "cash" and t["seats"] != t["sent"]:
+                problems.append(f"table {t['id']}: seats hold {t['seats']} but the ledger sent {t['sent']}")
+            if t["status"] == "closed" and t["sent"] != 0:
+                problems.append(f"closed table {t['id']} still holds {t['sent']} ledger chips")
+        report = AuditReport(guild_id, not problems, balances, on_tables, issued, tuple(problems))
+        if not report.ok:
+            log.error("audit of guild %d failed: %s", guild_id, "; ".join(problems))
+        return report
+
+    # ------------------------------------------------------------------ tables
+
+    @staticmethod
+    def _table_row(row: aiosqlite.Row, seats: Iterable[aiosqlite.Row]) -> TableRow:
+        return TableRow(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            host_id=row["host_id"],
+            kind=row["kind"],
+            settings=_loads(row["settings"]),
+            state=_loads(row["state"]),
+            message_id=row["message_id"],
+            status=row["status"],
+            created_at=row["created_at"],
+            closed_at=row["closed_at"],
+            seats=tuple(SeatRow(s["seat"], s["user_id"], s["stack"]) for s in seats),
+        )
+
+    async def _tables(self, db: aiosqlite.Connection, where: str, params: Sequence[Any]) -> list[TableRow]:
+        rows = await self._all(db, f"SELECT * FROM poker_tables WHERE {where} ORDER BY id", params)
+        result = []
+        for row in rows:
+            seats = await self._all(
+                db, "SELECT seat, user_id, stack FROM table_seats WHERE table_id = ? ORDER BY seat", (row["id"],)
+            )
+            result.append(self._table_row(row, seats))
+        return result
+
+    async def create_table(
+        self, guild_id: int, channel_id: int, host_id: int, kind: str, settings: Mapping[str, Any]
+    ) -> int:
+        """Open a table in a channel; returns its id. `kind` is 'cash' or 'tournament'; `settings` any JSON
+        object (blinds, limits...). Raises TableExists if the channel has an open table."""
+        if kind not in _TABLE_KINDS:
+            raise ValueError(f"kind must be one of {_TABLE_KINDS}")
+        async with self._tx() as db:
+            existing = await self._one(
+                db, "SELECT id FROM poker_tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
+            )
+            if existing is not None:
+                raise TableExists(existing["id"])
+            cursor = await db.execute(
+                """
+                INSERT INTO poker_tables (guild_id, channel_id, host_id, kind, settings, created_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                (guild_id, channel_id, host_id, kind, _dumps(dict(settings)), self._clock()),
+            )
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+
+    async def table(self, table_id: int) -> TableRow | None:
+        """A table (open or closed) by id, with its seats."""
+        async with self._read() as db:
+            rows = await self._tables(db, "id = ?", (table_id,))
+        return rows[0] if rows else None
+
+    async def open_tables(self, guild_id: int | None = None) -> list[TableRow]:
+        """Every open table (of one server if given), oldest first, with seats: for restoring at start."""
+        async with self._read() as db:
+            if guild_id is None:
+                return await self._tables(db, "status = 'open'", ())
+            return await self._tables(db, "status = 'open' AND guild_id = ?", (guild_id,))
+
+    async def table_for_channel(self, channel_id: int) -> TableRow | None:
+        """The open table in a channel, or None."""
+        async with self._read() as db:
+            rows = await self._tables(db, "status = 'open' AND channel_id = ?", (channel_id,))
+        return rows[0] if rows else None
+
+    async def save_table_state(self, table_id: int, state: Mapping[str, Any], message_id: int | None = None) -> None:
+        """Store the table service's JSON state of an open table (and its current message id when given)."""
+        async with self._tx() as db:
+            await self._open_table(db, table_id)
+            await db.execute(
+                "UPDATE poker_tables SET state = ?, message_id = COALESCE(?, message_id) WHERE id = ?",
+                (_dumps(dict(state)), message_id, table_id),
+            )
+
+    async def update_table_settings(self, table_id: int, settings: Mapping[str, Any]) -> None:
+        """Replace an open table's settings JSON (e.g. a tournament's blind schedule set before the start)."""
+        async with self._tx() as db:
+            await self._open_table(db, table_id)
+            await db.execute("UPDATE poker_tables SET settings = ? WHERE id = ?", (_dumps(dict(settings)), table_id))
+
+    async def _set_stacks(self, db: aiosqlite.Connection, table_id: int, stacks: Mapping[int, int]) -> None:
+        rows = await self._all(db, "SELECT seat, stack FROM table_seats WHERE table_id = ?", (table_id,))
+        current = {r["seat"]: r["stack"] for r in rows}
+        missing = sorted(set(stacks) - set(current))
+        if missing:
+            raise NotSeated(f"no one sits at seats {missing} of table {table_id}")
+        if any(s < 0 for s in stacks.values()):
+            raise ChipsNotConserved("a stack cannot be negative")
+        before = sum(current[seat] for seat in stacks)
+        after = sum(stacks.values())
+        if before != after:
+            raise ChipsNotConserved(f"table {table_id}: stacks would go from {before} to {after} chips")
+        await db.executemany(
+            "UPDATE table_seats SET stack = ? WHERE table_id = ? AND seat = ?",
+            [(stack, table_id, seat) for seat, stack in stacks.items()],
+        )
+
+    async def set_seat_stacks(self, table_id: int, stacks: Mapping[int, int]) -> None:
+        """Set the stacks of some seats ({seat: stack}) of an open table. Their total must not change
+        (chips only move between stacks of one table): raises ChipsNotConserved, NotSeated, TableNotFound."""
+        async with self._tx() as db:
+            await self._open_table(db, table_id)
+            await self._set_stacks(db, table_id, stacks)
+
+    async def close_table(self, table_id: int) -> dict[int, int]:
+        """Close an open table in one transaction: an unfinished hand is marked aborted (stacks stay as at
+        its start), every seat is cashed out (cash tables) or removed (tournaments). Returns
+        {user_id: chips returned to the balance}. Raises TableNotFound."""
+        async with self._tx() as db:
+            table = await self._open_table(db, table_id)
+            now = self._clock()
+            await db.execute(
+                "UPDATE hands SET ended_at = ?, result = ? WHERE table_id = ? AND ended_at IS NULL",
+                (now, _dumps({"aborted": True}), table_id),
+            )
+            seats = await self._all(db, "SELECT seat, user_id FROM table_seats WHERE table_id = ?", (table_id,))
+            returned: dict[int, int] = {}
+            for s in seats:
+                stack = await self._leave(db, table, s["seat"], None)
+                if table["kind"] == "cash":
+                    returned[s["user_id"]] = stack
+            await db.execute("UPDATE poker_tables SET status = 'closed', closed_at = ? WHERE id = ?", (now, table_id))
+            return returned
+
+    # ------------------------------------------------------------------ hands
+
+    async def start_hand(
+        self, table_id: int, number: int, record_json: Mapping[str, Any], seats: Sequence[Mapping[str, int]]
+    ) -> int:
+        """Record the start of a hand and return its id.
+
+        `record_json`: the engine's HandRecord.to_json() (settings, starting stacks, deck order...).
+        `seats`: one dict per player in hand order: {"seat", "user_id", "stack"} and optionally "player"
+        (the hand's player index; defaults to the position in the list). Raises HandInProgress if the
+        table has an unfinished hand, TableNotFound if it is not open, StorageError if `number` is used.
+        """
+        async with self._tx() as db:
+            await self._open_table(db, table_id)
+            if await self._one(db, "SELECT 1 FROM hands WHERE table_id = ? AND ended_at IS NULL", (table_id,)):
+                raise HandInProgress(f"table {table_id} has an unfinished hand")
+            if await self._one(db, "SELECT 1 FROM hands WHERE table_id = ? AND number = ?", (table_id, number)):
+                raise StorageError(f"table {table_id} already has a hand number {number}")
+            cursor = await db.execute(
+                "INSERT INTO hands (table_id, number, started_at, record) VALUES (?, ?, ?, ?)",
+                (table_id, number, self._clock(), _dumps(dict(record_json))),
+            )
+            hand_id = cursor.lastrowid
+            await db.executemany(
+                """
+                INSERT INTO hand_players (hand_id, user_id, seat, player_index, starting_stack)
+                VALUES (?, ?, ?, ?, ?)
+                """,
+                [
+                    (hand_id, s["user_id"], s["seat"], s.get("player", index), s["stack"])
+                    for index, s in enumerate(seats)
+                ],
+            )
+            assert hand_id is not None
+            return hand_id
+
+    async def _open_hand_row(self, db: aiosqlite.Connection, hand_id: int) -> aiosqlite.Row:
+        row = await self._one(db, "SELECT * FROM hands WHERE id = ?", (hand_id,))
+        if row is None or row["ended_at"] is not None:
+            raise HandNotFound(f"no unfinished hand {hand_id}")
+        return row
+
+    async def append_action(self, hand_id: int, action: Mapping[str, Any]) -> int:
+        """Append one action (any JSON object) to an unfinished hand's record, committed on return
+        (write-ahead: call before announcing it). Returns its sequence number from 0. Raises HandNotFound."""
+        async with self._tx() as db:
+            await self._open_hand_row(db, hand_id)
+            row = await self._one(db, "SELECT COUNT(*) AS n FROM hand_actions WHERE hand_id = ?", (hand_id,))
+            seq = int(row["n"]) if row else 0
+            await db.execute(
+                "INSERT INTO hand_actions (hand_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
+                (hand_id, seq, _dumps(dict(action)), self._clock()),
+            )
+            return seq
+
+    async def finish_hand(
+        self,
+        hand_id: int,
+        result: Mapping[str, Any],
+        stacks: Mapping[int, int],
+        players: Mapping[int, PlayerOutcome] | None = None,
+    ) -> None:
+        """End a hand in one transaction: store its result JSON, set the table's seat stacks
+        ({seat: finishing stack}, as set_seat_stacks: total unchanged) and each player's standings row.
+
+        A player's net is the finishing stack of their seat minus their starting stack (if their seat is
+        in `stacks`); `players` gives the rest per user id (PlayerOutcome). Raises HandNotFound,
+        ChipsNotConserved, NotSeated; nothing changes when it raises.
+        """
+        async with self._tx() as db:
+            hand = await self._open_hand_row(db, hand_id)
+            await self._set_stacks(db, hand["table_id"], stacks)
+            await db.execute(
+                "UPDATE hands SET ended_at = ?, result = ? WHERE id = ?", (self._clock(), _dumps(dict(result)), hand_id)
+            )
+            outcomes = players or {}
+            rows = await self._all(
+                db, "SELECT user_id, seat, starting_stack FROM hand_players WHERE hand_id = ?", (hand_id,)
+            )
+            for r in rows:
+                final = stacks.get(r["seat"])
+                o = outcomes.get(r["user_id"], PlayerOutcome())
+                await db.execute(
+                    """
+                    UPDATE hand_players SET final_stack = ?, net = ?, won = ?, showed = ?, vpip = ?, pfr = ?,
+                        went_to_showdown = ?, won_at_showdown = ?
+                    WHERE hand_id = ? AND user_id = ?
+                    """,
+                    (
+                        final,
+                        None if final is None else final - r["starting_stack"],
+                        o.won,
+                        o.showed,
+                        o.vpip,
+                        o.pfr,
+                        o.went_to_showdown,
+                        o.won_at_showdown,
+                        hand_id,
+                        r["user_id"],
+                    ),
+                )
+
+    async def _hands(self, db: aiosqlite.Connection, where: str, params: Sequence[Any], limit: int) -> list[HandRow]:
+        rows = await self._all(db, f"SELECT * FROM hands WHERE {where} ORDER BY number DESC LIMIT ?", (*params, limit))
+        hands = []
+        for h in rows:
+            actions = await self._all(db, "SELECT action FROM hand_actions WHERE hand_id = ? ORDER BY seq", (h["id"],))
+            players = await self._all(
+                db, "SELECT * FROM hand_players WHERE hand_id = ? ORDER BY player_index", (h["id"],)
+            )
+            hands.append(
+                HandRow(
+                    id=h["id"],
+                    table_id=h["table_id"],
+                    number=h["number"],
+                    started_at=h["started_at"],
+                    ended_at=h["ended_at"],
+                    record=_loads(h["record"]),
+                    actions=tuple(_loads(a["action"]) for a in actions),
+                    result=_loads(h["result"]),
+                    players=tuple(
+                        HandPlayerRow(
+                            user_id=p["user_id"],
+                            seat=p["seat"],
+                            player_index=p["player_index"],
+                            starting_stack=p["starting_stack"],
+                            final_stack=p["final_stack"],
+                            net=p["net"],
+                            won=p["won"],
+                            showed=bool(p["showed"]),
+                            vpip=bool(p["vpip"]),
+                            pfr=bool(p["pfr"]),
+                            went_to_showdown=bool(p["went_to_showdown"]),
+                            won_at_showdown=bool(p["won_at_showdown"]),
+                        )
+                        for p in players
+                    ),
+                )
+            )
+        return hands
+
+    async def open_hand(self, table_id: int) -> HandRow | None:
+        """The table's unfinished hand with its actions so far (to rebuild it by replay), or None."""
+        async with self._read() as db:
+            hands = await self._hands(db, "table_id = ? AND ended_at IS NULL", (table_id,), 1)
+        return hands[0] if hands else None
+
+    async def hand(self, hand_id: int) -> HandRow | None:
+        """One hand by id, or None."""
+        async with self._read() as db:
+            hands = await self._hands(db, "id = ?", (hand_id,), 1)
+        return hands[0] if hands else None
+
+    async def hand_by_number(self, table_id: int, number: int) -> HandRow | None:
+        """One hand of a table by its number, or None."""
+        async with self._read() as db:
+            hands = await self._hands(db, "table_id = ? AND number = ?", (table_id, number), 1)
+        return hands[0] if hands else None
+
+    async def hands_for_table(self, table_id: int, limit: int = 10) -> list[HandRow]:
+        """The table's last `limit` hands, newest first (finished or not)."""
+        async with self._read() as db:
+            return await self._hands(db, "table_id = ?", (table_id,), limit)
+
+    # ------------------------------------------------------------------ standings
+
+    async def stats(self, guild_id: int, user_id: int) -> StatsRow:
+        """A member's standings on a server (see StatsRow for what counts). Only finished hands count."""
+        async with self._read() as db:
+            hands = await self._one(
+                db,
+                """
+                SELECT COUNT(*) AS played,
+                       COALESCE(SUM(p.won > 0), 0) AS won,
+                       COALESCE(SUM(p.won_at_showdown), 0) AS won_sd,
+                       COALESCE(SUM(p.went_to_showdown), 0) AS went_sd,
+                       COALESCE(MAX(CASE WHEN t.kind = 'cash' THEN p.won END), 0) AS biggest,
+                       COALESCE(SUM(CASE WHEN t.kind = 'cash' THEN p.net END), 0) AS net,
+                       COALESCE(SUM(p.vpip), 0) AS vpip,
+                       COALESCE(SUM(p.pfr), 0) AS pfr
+                FROM hand_players p JOIN hands h ON h.id = p.hand_id JOIN poker_tables t ON t.id = h.table_id
+                WHERE t.guild_id = ? AND p.user_id = ? AND h.ended_at IS NOT NULL AND p.final_stack IS NOT NULL
+                """,
+                (guild_id, user_id),
+            )
+            tournaments = await self._one(
+                db,
+                """
+                SELECT COUNT(*) AS played, COALESCE(SUM(tp.place = 1), 0) AS won
+                FROM tournament_places tp JOIN poker_tables t ON t.id = tp.table_id
+                WHERE t.guild_id = ? AND tp.user_id = ?
+                """,
+                (guild_id, user_id),
+            )
+            account = await self._one(
+                db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+            )
+        assert hands is not None and tournaments is not None
+        return StatsRow(
+            guild_id=guild_id,
+            user_id=user_id,
+            balance=0 if account is None else account["balance"],
+            hands_played=hands["played"],
+            hands_won=hands["won"],
+            won_at_showdown=hands["won_sd"],
+            went_to_showdown=hands["went_sd"],
+            biggest_pot=hands["biggest"],
+            net=hands["net"],
+            vpip_hands=hands["vpip"],
+            pfr_hands=hands["pfr"],
+            tournaments_played=tournaments["played"],
+            tournaments_won=tournaments["won"],
+        )
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        by: LeaderboardBy = LeaderboardBy.BALANCE,
+        *,
+        limit: int = 10,
+        offset: int = 0,
+        user_id: int | None = None,
+    ) -> LeaderboardPage:
+        """One page of the server's ranking, highest first (ties share a rank, then by user id).
+
+        BALANCE ranks every account; NET every member with a finished cash hand; TOURNAMENT_WINS every
+        member who finished a tournament. `own` is `user_id`'s row wherever it is (None if unranked).
+        """
+        values = _LEADERBOARD_VALUES[LeaderboardBy(by)]
+        ranked = f"""
+            SELECT user_id, value, RANK() OVER (ORDER BY value DESC) AS rank
+            FROM ({values}) ORDER BY value DESC, user_id
+        """
+        async with self._read() as db:
+            page = {"guild": guild_id, "limit": limit, "offset": offset}
+            rows = await self._all(db, f"{ranked} LIMIT :limit OFFSET :offset", page)
+            total = await self._one(db, f"SELECT COUNT(*) AS n FROM ({values})", {"guild": guild_id})
+            own = None
+            if user_id is not None:
+                own = await self._one(
+                    db, f"SELECT * FROM ({ranked}) WHERE user_id = :user", {"guild": guild_id, "user": user_id}
+                )
+        return LeaderboardPage(
+            by=LeaderboardBy(by),
+            rows=tuple(LeaderboardRow(r["rank"], r["user_id"], r["value"]) for r in rows),
+            total=total["n"] if total else 0,
+            offset=offset,
+            own=None if own is None else LeaderboardRow(own["rank"], own["user_id"], own["value"]),
+        )
