@@ -556,8 +556,8 @@ class Storage:
         """Check the ledger invariant for one server (DESIGN.md "Chips").
 
         balances + chips on the seats of open cash tables == chips issued (GRANT + REFILL + ADJUSTMENT);
-        also: each balance equals the sum of its ledger rows; each open cash table holds exactly the
-        chips the ledger sent to it; a closed table holds none.
+        also: each balance equals the sum of its ledger rows and each row's balance_after follows from the
+        previous one; each open cash table holds exactly the chips the ledger sent to it; a closed table none.
         """
         problems: list[str] = []
         issuing = tuple(k.value for k in ISSUING_KINDS)
@@ -593,6 +593,19 @@ class Storage:
                 """,
                 (guild_id,),
             )
+            # Each row's balance_after must follow from the previous row of the same account: proves that no
+            # two movements interleaved and that no balance changed outside the ledger.
+            chain_breaks = await self._all(
+                db,
+                """
+                SELECT * FROM (
+                    SELECT id, user_id, delta, balance_after,
+                           LAG(balance_after, 1, 0) OVER (PARTITION BY user_id ORDER BY id) AS prev
+                    FROM ledger WHERE guild_id = ?
+                ) WHERE prev + delta != balance_after
+                """,
+                (guild_id,),
+            )
             tables = await self._all(
                 db,
                 """
@@ -602,6 +615,10 @@ class Storage:
                 FROM poker_tables t WHERE t.guild_id = ?
                 """,
                 (guild_id,),
+            )
+        for r in chain_breaks:
+            problems.append(
+                f"ledger row {r['id']} (user {r['user_id']}): {r['prev']} + {r['delta']} != {r['balance_after']}"
             )
         if balances + on_tables != issued:
             problems.append(f"balances {balances} + on tables {on_tables} != issued {issued}")
