@@ -1,0 +1,57 @@
+"""Hand names in English and French from an engine `HandValue` ("Full house, kings full of nines" /
+"Full aux rois par les neuf"), rule book 000 §05 for the French names."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from bot.render.i18n import Rank, t
+
+# HandCategory values of bot.poker (IntEnum HIGH_CARD=0 .. STRAIGHT_FLUSH=8) -> catalogue key.
+CATEGORY_KEYS: tuple[str, ...] = (
+    "high_card",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+)
+
+
+class HandValueLike(Protocol):
+    """What the renderers need of `bot.poker.HandValue`."""
+
+    @property
+    def category(self) -> int: ...
+
+    @property
+    def ranks(self) -> Sequence[int]: ...
+
+    @property
+    def is_royal(self) -> bool: ...
+
+
+def hand_name(value: HandValueLike, locale: object) -> str:
+    """The spelled-out name of a hand: "Straight, five high" / "Quinte au cinq", "Royal flush" /
+    "Quinte flush royale", "Two pair, aces and sixes" / "Deux paires, as et six".
+
+    Uses `value.category` (0..8), `value.ranks` (naming ranks, high to low, as bot.poker documents) and
+    `value.is_royal`. Kickers are not named.
+    """
+    key = CATEGORY_KEYS[int(value.category)]
+    if value.is_royal:
+        return t("hand.royal_flush", locale)
+    ranks = [Rank(r) for r in value.ranks]
+    params: dict[str, object] = {"r1": ranks[0]}
+    if len(ranks) > 1:
+        params["r2"] = ranks[1]
+    return t(f"hand.{key}", locale, **params)
+
+
+def category_name(category: int, locale: object) -> str:
+    """The name of a category alone: 6 -> "Full house" / "Full"."""
+    return t(f"hand.category.{CATEGORY_KEYS[int(category)]}", locale)

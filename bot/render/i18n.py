@@ -1,0 +1,235 @@
+"""Message catalogues (English, French) and locale-aware formatting: `t()`, `format_chips()`, ordinals.
+
+The catalogues are the JSON files in `bot/render/locales/` (`en.json` is the reference, `fr.json` its
+translation), flat maps from a dotted key to a template in `str.format` syntax (`"Minimum raise is to
+{amount}"`). A value may also be a plural map `{"one": ..., "other": ...}` chosen by the `count` parameter
+with the CLDR rules of Babel. Lookups never raise: a key missing in French falls back to English, a key
+missing everywhere renders as the key itself, an unknown placeholder stays as `{name}`; each such gap is
+logged once.
+
+Formatting of parameters inside templates:
+- `int` values are formatted as numbers of the locale (`1,000` / `1 000` with U+202F in French);
+  `{n:raw}` keeps the digits as they are (for ids, seat numbers are small anyway);
+- `Rank(14)` values take their grammatical form from the catalogue: `{r:name}` "ace"/"as",
+  `{r:plural}` "aces"/"as", `{r:high}` "ace high"/"à l'as", `{r:of}` "of aces"/"d'as";
+- `{text:lower}` lowercases the first letter of a string (a hand name inside a French sentence).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import string
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from babel import Locale
+from babel.lists import format_list
+from babel.numbers import format_decimal, parse_pattern
+
+log = logging.getLogger(__name__)
+
+ENGLISH = "en"
+FRENCH = "fr"
+LANGUAGES: tuple[str, ...] = (ENGLISH, FRENCH)
+
+# French typography wants a no-break space before ":" and a narrow one before ";", "!" and "?".
+# Applied to the French templates (never to the parameters: names are left as typed).
+_FRENCH_SPACES = (
+    (" :", "\u00a0:"),
+    (" ;", "\u202f;"),
+    (" !", "\u202f!"),
+    (" ?", "\u202f?"),
+    ("« ", "«\u00a0"),
+    (" »", "\u00a0»"),
+)
+
+_warned: set[tuple[str, ...]] = set()
+
+
+def normalize_locale(locale: object) -> str:
+    """Map any locale spelling to a catalogue language: "fr", "fr-FR", "fr_CA", `discord.Locale.french`
+    -> "fr"; anything else (None, "en-US", "en-GB", "de", ...) -> "en"."""
+    value = getattr(locale, "value", locale)
+    if isinstance(value, str):
+        primary = value.strip().replace("_", "-").split("-", 1)[0].lower()
+        if primary == FRENCH:
+            return FRENCH
+    return ENGLISH
+
+
+@cache
+def _babel_locale(language: str) -> Locale:
+    return Locale.parse(language)
+
+
+@cache
+def catalogue(language: str) -> Mapping[str, str | Mapping[str, str]]:
+    """The raw catalogue of one language ("en" or "fr") as loaded from its JSON file (read-only use)."""
+    text = resources.files("bot.render").joinpath("locales", f"{language}.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError(f"catalogue {language}.json is not a JSON object")
+    return data
+
+
+def _warn_once(*what: str) -> None:
+    if what not in _warned:
+        _warned.add(what)
+        log.warning(what[0], *what[1:])
+
+
+@dataclass(frozen=True)
+class Rank:
+    """A card rank (2..14, ace 14) given to a template, which picks its grammatical form with a format spec."""
+
+    value: int
+
+
+class _Missing:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class _Formatter(string.Formatter):
+    def __init__(self, language: str, key: str) -> None:
+        super().__init__()
+        self.language = language
+        self.key = key
+
+    def get_field(self, field_name: str, args: Any, kwargs: Any) -> tuple[Any, str]:
+        # Only plain names: templates never reach into attributes or indexes of parameters.
+        if field_name in kwargs:
+            return kwargs[field_name], field_name
+        _warn_once("Catalogue %s/%s: no parameter %r given", self.language, self.key, field_name)
+        return _Missing(field_name), field_name
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, _Missing):
+            return "{" + value.name + "}"
+        if isinstance(value, Rank):
+            return t(f"rank.{value.value}.{format_spec or 'name'}", self.language)
+        if isinstance(value, bool):
+            return str(value)
+        if isinstance(value, int):
+            return str(value) if format_spec == "raw" else format_number(value, self.language)
+        if format_spec == "lower":
+            text = str(value)
+            return text[:1].lower() + text[1:]
+        if format_spec == "raw":
+            return str(value)
+        try:
+            return super().format_field(value, format_spec)
+        except (ValueError, TypeError):
+            _warn_once("Catalogue %s/%s: bad format spec %r", self.language, self.key, format_spec)
+            return str(value)
+
+
+def _lookup(key: str, language: str) -> str | Mapping[str, str] | None:
+    value = catalogue(language).get(key)
+    if value is None and language != ENGLISH:
+        value = catalogue(ENGLISH).get(key)
+        if value is not None:
+            _warn_once("Missing %s translation for %r: using English", language, key)
+    return value
+
+
+def _choose_plural(value: Mapping[str, str], language: str, count: object) -> str:
+    form = "other"
+    if isinstance(count, int) and not isinstance(count, bool):
+        form = _babel_locale(language).plural_form(abs(count))
+    return value.get(form) or value.get("other") or next(iter(value.values()), "")
+
+
+def t(key: str, locale: object = ENGLISH, /, **params: object) -> str:
+    """Render the catalogue message `key` in `locale` (any spelling, see `normalize_locale`) with `params`.
+
+    Never raises: a missing French key uses the English one, a key missing in English too returns the key
+    itself, an unknown placeholder is left as `{name}`, a malformed template is returned unformatted; each
+    gap is logged once. A plural entry is chosen by the `count` parameter.
+    """
+    language = normalize_locale(locale)
+    value = _lookup(key, language)
+    if value is None:
+        _warn_once("Unknown catalogue key %r", key)
+        return key
+    if isinstance(value, Mapping):
+        template = _choose_plural(value, language, params.get("count"))
+    else:
+        template = value
+    if language == FRENCH:
+        template = french_spacing(template)
+    try:
+        return _Formatter(language, key).vformat(template, (), params)
+    except (ValueError, IndexError, KeyError, AttributeError) as exc:
+        _warn_once("Catalogue %s/%s: malformed template (%s)", language, key, str(exc))
+        return template
+
+
+def has_key(key: str, locale: object) -> bool:
+    """Whether the catalogue of `locale` itself (no fallback) has `key`."""
+    return key in catalogue(normalize_locale(locale))
+
+
+def french_spacing(text: str) -> str:
+    """Put the no-break spaces French typography wants before ":" (U+00A0) and ";!?" (U+202F)."""
+    for plain, fixed in _FRENCH_SPACES:
+        text = text.replace(plain, fixed)
+    return text
+
+
+def placeholders(template: str | Mapping[str, str]) -> frozenset[str]:
+    """The parameter names a catalogue entry uses (all plural forms together)."""
+    texts: Iterable[str] = template.values() if isinstance(template, Mapping) else (template,)
+    names: set[str] = set()
+    for text in texts:
+        for _literal, field, _spec, _conversion in string.Formatter().parse(text):
+            if field is not None:
+                names.add(field)
+    return frozenset(names)
+
+
+def format_number(n: int, locale: object) -> str:
+    """An integer with the locale's grouping: 1234567 -> "1,234,567" (en) / "1 234 567" (fr, U+202F)."""
+    return format_decimal(n, locale=_babel_locale(normalize_locale(locale)))
+
+
+def format_chips(n: int, locale: object) -> str:
+    """A chip amount (int) as the locale writes numbers; same as `format_number`, named for what it is."""
+    return format_number(n, locale)
+
+
+def format_signed_chips(n: int, locale: object) -> str:
+    """A chip difference with its sign: +1,200 / −300 (net winnings)."""
+    text = format_number(abs(n), locale)
+    return f"+{text}" if n > 0 else (f"\u2212{text}" if n < 0 else text)
+
+
+def format_percent(ratio: float, locale: object, digits: int = 1) -> str:
+    """A ratio 0..1 as a percentage with `digits` decimals: 0.254 -> "25.4%" / "25,4 %"."""
+    babel_locale = _babel_locale(normalize_locale(locale))
+    pattern = parse_pattern(babel_locale.percent_formats[None])
+    pattern.frac_prec = (digits, digits)
+    return pattern.apply(ratio, babel_locale)
+
+
+def format_names(names: Iterable[str], locale: object) -> str:
+    """Join names as the language does: "Alice, Bob, and Chloé" / "Alice, Bob et Chloé"."""
+    items = list(names)
+    if not items:
+        return ""
+    return format_list(items, locale=_babel_locale(normalize_locale(locale)))
+
+
+def ordinal(n: int, locale: object) -> str:
+    """A place as an ordinal: 1st 2nd 3rd 4th 11th 21st (en); 1re 2e 3e (fr, feminine: "la 1re place")."""
+    if normalize_locale(locale) == FRENCH:
+        return f"{n}re" if n == 1 else f"{n}e"
+    if 10 <= n % 100 <= 20:
+        suffix = "th"
+    else:
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
