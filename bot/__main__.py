@@ -1,0 +1,74 @@
+"""Entry point (`poker-bot` and `python -m bot`): read the settings once, set up logging, run until a signal."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+import discord
+
+from bot.app import PokerBot, default_table_service_factory
+from bot.config import ConfigError, load_settings
+from bot.storage import StorageError
+
+log = logging.getLogger(__name__)
+
+EXIT_CONFIG = 2
+EXIT_RUNTIME = 1
+
+
+async def run(bot: PokerBot, token: str) -> None:
+    """Run the bot until it stops or SIGINT/SIGTERM arrives, then close it cleanly (timers, gateway, database)."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    handled: list[signal.Signals] = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # e.g. Windows, or not the main thread
+            loop.add_signal_handler(sig, stop.set)
+            handled.append(sig)
+    try:
+        async with bot:
+            runner = asyncio.create_task(bot.start(token), name="poker-bot")
+            stopper = asyncio.create_task(stop.wait(), name="poker-bot-signal")
+            done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if stopper in done:
+                log.info("signal received; shutting down")
+                await bot.close()
+            else:
+                stopper.cancel()
+            await runner
+    finally:
+        for sig in handled:
+            loop.remove_signal_handler(sig)
+
+
+def _fail(message: str, code: int) -> None:
+    sys.stderr.write(f"poker-bot: {message}\n")
+    raise SystemExit(code)
+
+
+def main() -> None:
+    """Start the bot. Exit code 2 with one line on stderr for a missing/malformed setting or a refused token."""
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        _fail(f"configuration error: {exc}", EXIT_CONFIG)
+        return
+    discord.utils.setup_logging(level=settings.log_level_number)
+    log.info("starting; database at %s", settings.database_path)
+    bot = PokerBot(settings, table_service_factory=default_table_service_factory())
+    try:
+        asyncio.run(run(bot, settings.discord_token.get_secret_value()))
+    except discord.LoginFailure:
+        _fail("DISCORD_TOKEN was refused by Discord (check the bot token in .env)", EXIT_CONFIG)
+    except StorageError as exc:
+        _fail(f"database error: {exc}", EXIT_RUNTIME)
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+"""PokerBot: the discord.py client that opens storage, plugs in the table service, loads cogs and syncs commands."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import inspect
+import json
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.storage import GuildDefaults, Storage
+
+log = logging.getLogger(__name__)
+
+# The cogs loaded at start, in order: the one place to list them (cogs authors: add yours here).
+EXTENSIONS: tuple[str, ...] = ()
+
+COMMAND_HASH_KEY = "command_sync_hash"
+
+# Builds the table service from the bot (storage, settings, ...); may return it or an awaitable of it.
+TableServiceFactory = Callable[["PokerBot"], Any]
+
+
+def bot_intents() -> discord.Intents:
+    """Only the guilds intent: slash commands and buttons need no message content nor member lists."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    return intents
+
+
+def guild_defaults(settings: Settings) -> GuildDefaults:
+    """The server settings a guild has until it changes them, from the bot's configuration."""
+    return GuildDefaults(
+        language="en",
+        starting_grant=settings.starting_grant,
+        refill_cooldown_s=settings.refill_cooldown,
+        table_defaults=settings.table_defaults(),
+    )
+
+
+def command_tree_hash(tree: app_commands.CommandTree[Any]) -> str:
+    """SHA-256 of the global command set as Discord would receive it (stable JSON, sorted by type and name)."""
+    payload = sorted(
+        (command.to_dict(tree) for command in tree.get_commands()),
+        key=lambda d: (int(d.get("type", 1)), str(d["name"])),
+    )
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def default_table_service_factory() -> TableServiceFactory | None:
+    """`bot.tables.create_table_service` once the table service exists, else None (the bot runs without it)."""
+    module = importlib.import_module("bot.tables")
+    factory = getattr(module, "create_table_service", None)
+    return factory if callable(factory) else None
+
+
+class PokerBot(commands.AutoShardedBot):
+    """The bot. Attributes for cogs: `settings` (Settings), `storage` (Storage, once set up), `tables`
+    (the table service or None).
+
+    `setup_hook` order: open storage and migrate -> build the table service -> load EXTENSIONS ->
+    `tables.restore()` -> sync commands. `close()` stops the table service, disconnects, closes storage.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        table_service_factory: TableServiceFactory | None = None,
+        extensions: Sequence[str] = EXTENSIONS,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=bot_intents(),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
+        )
+        self.settings = settings
+        self.tables: Any = None
+        self._storage: Storage | None = None
+        self._table_service_factory = table_service_factory
+        self._extension_names = tuple(extensions)
+        self._shutting_down = False
+
+    @property
+    def storage(self) -> Storage:
+        """The open database; raises RuntimeError before `setup_hook` opened it."""
+        if self._storage is None:
+            raise RuntimeError("storage is not open yet (setup_hook has not run)")
+        return self._storage
+
+    async def setup_hook(self) -> None:
+        """Runs once, after login and before the gateway connects (discord.py calls it from `start`)."""
+        self._storage = await Storage.open(self.settings.database_path, defaults=guild_defaults(self.settings))
+        if self._table_service_factory is not None:
+            service = self._table_service_factory(self)
+            self.tables = await service if inspect.isawaitable(service) else service
+        for name in self._extension_names:
+            await self.load_extension(name)
+            log.info("loaded extension %s", name)
+        restore = getattr(self.tables, "restore", None)
+        if restore is not None:
+            await restore()
+        await self.sync_commands()
+
+    async def sync_commands(self) -> str:
+        """Register the slash commands with Discord; returns what it did: "guild", "global" or "unchanged".
+
+        With DEV_GUILD_ID: copy the global commands to that guild and sync it (instant, every start).
+        Otherwise sync globally only when the command set's hash differs from the last one synced,
+        which is kept in the database. A failed sync is logged and retried at the next start.
+        """
+        dev_guild_id = self.settings.dev_guild_id
+        try:
+            if dev_guild_id is not None:
+                guild = discord.Object(id=dev_guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                log.info("synced %d commands to the dev guild %d", len(synced), dev_guild_id)
+                return "guild"
+            digest = command_tree_hash(self.tree)
+            if await self.storage.get_meta(COMMAND_HASH_KEY) == digest:
+                log.info("slash commands unchanged since the last sync; not syncing")
+                return "unchanged"
+            synced = await self.tree.sync()
+        except discord.HTTPException:
+            log.exception("syncing slash commands failed; they will be synced at the next start")
+            return "failed"
+        await self.storage.set_meta(COMMAND_HASH_KEY, digest)
+        log.info("synced %d global commands", len(synced))
+        return "global"
+
+    async def close(self) -> None:
+        """Shut down cleanly: stop the table service (timers), disconnect, then commit and close storage."""
+        if self._shutting_down:
+            return
+        self._shutting_down = True
+        log.info("shutting down")
+        try:
+            stop = getattr(self.tables, "close", None)
+            if stop is not None:
+                await stop()
+        except Exception:
+            log.exception("the table service failed to stop cleanly")
+        finally:
+            try:
+                await super().close()
+            finally:
+                if self._storage is not None:
+                    await self._storage.close()
