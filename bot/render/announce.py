@@ -1,0 +1,263 @@
+"""New public messages about a hand or a table — streets, the showdown, eliminations, tournament placings,
+the table's end — and the private hole-card messages.
+
+Each renderer takes the table service's announcement value as it is (matched by attributes; the
+dataclasses here have the same shape, for callers without the service, and `hand_result_from_events`
+builds one from engine events). Public renderers only ever receive shown cards: a `HandResult` has no
+field for unshown hole cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.render.cards import cards_text
+from bot.render.embeds import (
+    COLOR_IDLE,
+    COLOR_SHOWDOWN,
+    CONTENT_MAX,
+    DESCRIPTION_MAX,
+    FIELD_VALUE_MAX,
+    EmbedField,
+    EmbedSpec,
+    clamp,
+    clamp_lines,
+    escape_name,
+    make_embed,
+)
+from bot.render.events import Names, render_award, street_key
+from bot.render.hands import hand_name
+from bot.render.i18n import ordinal, t
+
+
+def _amount(pot: object) -> int:
+    return int(getattr(pot, "amount", pot))  # type: ignore[call-overload]
+
+
+def render_street(announcement: Any, locale: object) -> str:
+    """The flop, turn or river as a new message: "**Turn**: 2♣ · Board: A♠ K♥ 7♦ 2♣ · Pot: 66".
+
+    announcement: has `street` (1..3), `cards` (this street's), `board` (all), `pots` (`Pot`s or ints).
+    Several announcements (a run-out when everyone is all-in) can be joined with newlines by the caller,
+    or passed at once to `render_streets`.
+    """
+    key = street_key(announcement.street)
+    pot = sum(_amount(p) for p in announcement.pots)
+    card = cards_text(announcement.cards)
+    return clamp(
+        t(f"street.announce.{key}", locale, board=cards_text(announcement.board), card=card, pot=pot), CONTENT_MAX
+    )
+
+
+def render_streets(announcements: Iterable[Any], locale: object) -> str:
+    """Several streets in one message (one line each), e.g. the board run out after an all-in."""
+    return clamp("\n".join(render_street(a, locale) for a in announcements), CONTENT_MAX)
+
+
+@dataclass(frozen=True)
+class ShownHand:
+    """A hand shown at the showdown (same shape as the service's): name, the two cards, its `HandValue`."""
+
+    user_id: int
+    name: str
+    cards: tuple[Any, ...]
+    value: Any
+
+
+@dataclass(frozen=True)
+class PotResult:
+    """A pot paid: index (0 = main), chips, winners as (user id, name, chips won), winning value or None."""
+
+    index: int
+    amount: int
+    winners: tuple[tuple[int, str, int], ...]
+    value: Any
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a hand ended (same shape as the service's `HandResultAnnouncement`): shown hands in showing
+    order, mucked (user id, name), pots, uncalled bets returned (user id, name, chips), the board, and
+    whether there was a showdown."""
+
+    hand_number: int
+    board: tuple[Any, ...]
+    shown: tuple[ShownHand, ...]
+    mucked: tuple[tuple[int, str], ...]
+    pots: tuple[PotResult, ...]
+    returned: tuple[tuple[int, str, int], ...]
+    showdown: bool
+
+
+def hand_result_from_events(hand_number: int, events: Sequence[Any], names: Names) -> HandResult:
+    """Build a `HandResult` from a hand's engine events (names by hand player index; user ids are the
+    player indexes here). Only `HandShown` events give cards."""
+
+    def name(player: int) -> str:
+        try:
+            return str(names[player])  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):
+            return f"#{player + 1}"
+
+    board: tuple[Any, ...] = ()
+    shown, mucked, pots, returned = [], [], [], []
+    for event in events:
+        kind = type(event).__name__
+        if kind == "StreetDealt":
+            board = tuple(event.board)
+        elif kind == "HandShown":
+            shown.append(ShownHand(event.player, name(event.player), tuple(event.cards), event.value))
+        elif kind == "HandMucked":
+            mucked.append((event.player, name(event.player)))
+        elif kind == "PotAwarded":
+            winners = tuple((p, name(p), chips) for p, chips in event.winners)
+            pots.append(PotResult(event.pot_index, event.amount, winners, event.value))
+        elif kind == "UncalledBetReturned":
+            returned.append((event.player, name(event.player), event.amount))
+    return HandResult(
+        hand_number, board, tuple(shown), tuple(mucked), tuple(pots), tuple(returned), bool(shown or mucked)
+    )
+
+
+def render_showdown(result: Any, locale: object) -> EmbedSpec:
+    """The end of a hand as a new message: the board, each shown hand with its name ("Alice: A♠ K♠ —
+    Flush, ace high"), who mucked, the winners of each pot with amounts, and uncalled bets returned.
+
+    result: a `HandResult` or the service's `HandResultAnnouncement`. Titled "Showdown" when hands were
+    shown, "Hand #N is over" otherwise.
+    """
+    number = result.hand_number
+    if result.showdown:
+        title = t("showdown.title", locale, number=number) if number else t("showdown.title_plain", locale)
+    else:
+        title = t("result.title", locale, number=number) if number else t("result.title_plain", locale)
+    description = t("showdown.board", locale, board=cards_text(result.board)) if result.board else ""
+
+    fields = []
+    hand_lines = [
+        t(
+            "showdown.shown",
+            locale,
+            name=escape_name(s.name),
+            cards=cards_text(s.cards),
+            hand=hand_name(s.value, locale),
+        )
+        for s in result.shown
+    ]
+    hand_lines += [t("showdown.mucked", locale, name=escape_name(name)) for _uid, name in result.mucked]
+    if hand_lines:
+        fields.append(EmbedField(t("showdown.field.hands", locale), clamp_lines(hand_lines, FIELD_VALUE_MAX, locale)))
+    pot_count = len(result.pots)
+    pot_lines = [
+        render_award(
+            pot.index,
+            pot.amount,
+            [(escape_name(name), chips) for _uid, name, chips in pot.winners],
+            pot.value,
+            locale,
+            pot_count,
+        )
+        for pot in result.pots
+    ]
+    if pot_lines:
+        fields.append(EmbedField(t("showdown.field.pots", locale), clamp_lines(pot_lines, FIELD_VALUE_MAX, locale)))
+    returned = [
+        t("event.uncalled", locale, name=escape_name(name), amount=chips) for _uid, name, chips in result.returned
+    ]
+    if returned:
+        fields.append(EmbedField(t("showdown.field.returned", locale), clamp_lines(returned, FIELD_VALUE_MAX, locale)))
+    return make_embed(title, description, fields, color=COLOR_SHOWDOWN)
+
+
+def render_elimination(name: str, locale: object, place: int | None = None) -> str:
+    """A player out of chips: "Bob is eliminated in 3rd place." / "Bob sort à la 3e place." in a
+    tournament (place given), "Bob is out of chips." otherwise; place 1 is the tournament's winner."""
+    name = escape_name(name)
+    if place is None:
+        return t("elimination.cash", locale, name=name)
+    if place == 1:
+        return t("elimination.winner", locale, name=name)
+    return t("elimination.place", locale, name=name, place=ordinal(place, locale))
+
+
+def render_player_notice(announcement: Any, locale: object) -> str:
+    """A public line about one player, from the service's `PlayerAnnouncement` (`kind`, `name`, `place`,
+    `action`, `sat_out`, `seat`, `chips`): eliminated, timed_out, dm_refused, joined, left, sat_out, sat_in,
+    kicked, auto_folded. An unknown kind gives an empty string (nothing to post)."""
+    a = announcement
+    name = escape_name(a.name)
+    kind = a.kind
+    if kind == "eliminated":
+        return render_elimination(a.name, locale, a.place)
+    if kind == "timed_out":
+        line = t("notice.timeout_check" if a.action == "check" else "notice.timeout_fold", locale, name=name)
+        if a.sat_out:
+            line += "\n" + t("notice.sat_out_timeouts", locale, name=name)
+        return line
+    if kind == "dm_refused":
+        return t("notice.dm_refused", locale, name=name)
+    if kind == "joined":
+        if a.chips is None:
+            return t("notice.joined_plain", locale, name=name, seat=a.seat or 0)
+        return t("notice.joined", locale, name=name, seat=a.seat or 0, stack=a.chips)
+    if kind in ("left", "kicked"):
+        key = f"notice.{kind}" if a.chips is not None else f"notice.{kind}_plain"
+        return t(key, locale, name=name, stack=a.chips or 0)
+    if kind in ("sat_out", "sat_in", "auto_folded", "leaving"):
+        return t(f"notice.{kind}", locale, name=name)
+    return ""
+
+
+def render_tournament_result(placings: Sequence[Sequence[Any]], locale: object, *, by_stack: bool = False) -> EmbedSpec:
+    """Final placings of a tournament. placings: (place, name, stack or None) in place order, or the
+    service's (place, user id, name, stack) tuples. by_stack: the host stopped it at the agreed time and
+    players are ranked by stack (rule book 000 §07); stacks are then shown."""
+    lines = []
+    for row in placings:
+        place, name, stack = (row[0], row[2], row[3]) if len(row) == 4 else (row[0], row[1], row[2])
+        key = "tournament.placing_stack" if by_stack and stack is not None else "tournament.placing"
+        lines.append(t(key, locale, place=ordinal(place, locale), name=escape_name(str(name)), stack=stack or 0))
+    heading = t("tournament.by_stack" if by_stack else "tournament.last_standing", locale)
+    return make_embed(
+        t("tournament.title", locale), clamp_lines([heading, "", *lines], 4096, locale), color=COLOR_SHOWDOWN
+    )
+
+
+def render_table_closed(announcement: Any, locale: object) -> EmbedSpec:
+    """The table's end, from the service's `TableClosedAnnouncement` (`cashed_out` (user id, name, chips),
+    `placings` (place, user id, name, stack), `voided_hand`, `tournament_over`)."""
+    a = announcement
+    if a.tournament_over or a.placings:
+        spec = render_tournament_result(a.placings, locale, by_stack=not a.tournament_over)
+        lines = [spec.description]
+    else:
+        spec = None
+        lines = [t("notice.table_closed", locale)]
+    if a.voided_hand:
+        lines.insert(0, t("notice.hand_refunded", locale, number=a.voided_hand))
+    fields = []
+    if a.cashed_out:
+        cashed = [t("event.share", locale, name=escape_name(name), amount=chips) for _uid, name, chips in a.cashed_out]
+        fields.append(EmbedField(t("closed.cashed_out", locale), clamp_lines(cashed, FIELD_VALUE_MAX, locale)))
+    title = spec.title if spec else t("closed.title", locale)
+    return make_embed(
+        title, clamp_lines(lines, DESCRIPTION_MAX, locale), fields, color=COLOR_SHOWDOWN if spec else COLOR_IDLE
+    )
+
+
+def render_hole_cards_dm(cards: Sequence[Any], hand_number: int, table: str, locale: object) -> str:
+    """The private message with a player's hole cards: "Your cards for hand #12 at <#123>: **A♠ K♥**".
+    table: how to point at the table (a channel mention or jump link). Private: never post it publicly."""
+    return clamp(t("dm.hole_cards", locale, number=hand_number, table=table, cards=cards_text(cards)), CONTENT_MAX)
+
+
+def render_my_cards(cards: Sequence[Any], locale: object, value: Any = None) -> str:
+    """The ephemeral answer of My cards / `/poker cards`: "Your cards: **A♠ K♥**", with the best hand so
+    far when `value` (a `HandValue` of cards + board) is given; "no cards" when `cards` is empty."""
+    if not cards:
+        return t("cards.none", locale)
+    if value is not None:
+        return t("cards.yours_with_hand", locale, cards=cards_text(cards), hand=hand_name(value, locale))
+    return t("cards.yours", locale, cards=cards_text(cards))

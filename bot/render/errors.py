@@ -1,0 +1,56 @@
+"""Refusals as localized sentences: engine `PokerError`s and table-service errors, by code and params.
+
+Both share the catalogue namespace `error.<code>`; the params of the error fill the template. A code the
+catalogues do not know falls back to the error's own English text (engine and service errors are safe
+to show), so a new code never crashes and never shows a raw key.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+
+from bot.render.embeds import CONTENT_MAX, clamp, escape_name
+from bot.render.events import Names
+from bot.render.i18n import has_key, t
+
+log = logging.getLogger(__name__)
+
+_ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
+
+
+def render_error(code: str, locale: object, params: Mapping[str, object] | None = None, *, fallback: str = "") -> str:
+    """The message for refusal `code` with `params` (ints are chips unless the template says otherwise):
+    "min_raise" {"amount": 22} -> "Minimum raise is to 22" / "Relance minimum : 22".
+
+    Names in params ("name") are escaped; an "action" param that is an action kind is translated. Unknown
+    code: `fallback` when given (the error's English text), else the generic "That is not allowed right now".
+    """
+    values = dict(params or {})
+    if isinstance(values.get("name"), str):
+        values["name"] = escape_name(str(values["name"]))
+    action = values.get("action")
+    action = getattr(action, "value", action)
+    if isinstance(action, str) and action.lower() in _ACTIONS:
+        values["action"] = t(f"action.{action.lower()}", locale)
+    key = f"error.{code}"
+    if not has_key(key, "en"):
+        log.warning("No catalogue message for error code %r", code)
+        return clamp(fallback or t("error.unknown", locale), CONTENT_MAX)
+    return clamp(t(key, locale, **values), CONTENT_MAX)
+
+
+def render_poker_error(error: Exception, locale: object, names: Names | None = None) -> str:
+    """The localized message of a `PokerError` (engine or table service): uses its `code` and `params`,
+    falls back to `str(error)`. names: display names by hand player index, to say whose turn it is when
+    the engine's "not_your_turn" gives the actor's index."""
+    code = str(getattr(error, "code", "unknown"))
+    params: dict[str, object] = dict(getattr(error, "params", {}) or {})
+    if code == "not_your_turn" and names is not None and isinstance(params.get("actor"), int):
+        actor = int(params["actor"])  # type: ignore[call-overload]
+        try:
+            name = str(names[actor])  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):
+            name = t("player.fallback", locale, n=actor + 1)
+        return render_error("not_your_turn_named", locale, {"name": name})
+    return render_error(code, locale, params, fallback=str(error))

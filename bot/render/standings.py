@@ -1,0 +1,231 @@
+"""Standings and history: the leaderboard page, a member's stats, the hand history (a list of hands and
+one hand street by street). Hole cards appear only where they were shown at showdown, or for the
+viewer's own seat when the caller passes it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.render.cards import cards_text
+from bot.render.embeds import (
+    COLOR_INFO,
+    DESCRIPTION_MAX,
+    FIELD_VALUE_MAX,
+    EmbedField,
+    EmbedSpec,
+    clamp,
+    clamp_lines,
+    escape_name,
+    make_embed,
+)
+from bot.render.events import Names, player_name, pot_count_of, render_event_line, street_key
+from bot.render.i18n import format_percent, format_signed_chips, t
+
+LEADERBOARD_BY = ("balance", "net", "wins")
+
+
+@dataclass(frozen=True)
+class LeaderboardEntry:
+    """One ranked member: rank (1-based), display name, value (chips for "balance"/"net", count for "wins")."""
+
+    rank: int
+    name: str
+    value: int
+
+
+def _leaderboard_value(value: int, by: str, locale: object) -> str:
+    if by == "wins":
+        return t("leaderboard.wins_value", locale, count=value)
+    if by == "net":
+        return format_signed_chips(value, locale)
+    return t("leaderboard.chips_value", locale, amount=value)
+
+
+def render_leaderboard(
+    entries: Sequence[LeaderboardEntry],
+    by: str,
+    locale: object,
+    *,
+    page: int = 1,
+    pages: int = 1,
+    caller: LeaderboardEntry | None = None,
+) -> EmbedSpec:
+    """One page of `/leaderboard`: by "balance" (default), "net" (net winnings, signed) or "wins"
+    (tournament wins); the caller's own rank below the page (even when it is on another page; "no rank
+    yet" when `caller` is None); "Page 2/5" in the footer. Any page size fits (lines are cut to the limits)."""
+    by = by if by in LEADERBOARD_BY else "balance"
+    lines = [
+        t(
+            "leaderboard.line",
+            locale,
+            rank=e.rank,
+            name=escape_name(e.name),
+            value=_leaderboard_value(e.value, by, locale),
+        )
+        for e in entries
+    ]
+    if not lines:
+        lines = [t("leaderboard.empty", locale)]
+    if caller is not None:
+        you = t("leaderboard.you", locale, rank=caller.rank, value=_leaderboard_value(caller.value, by, locale))
+    else:
+        you = t("leaderboard.you_unranked", locale)
+    description = clamp_lines(lines, DESCRIPTION_MAX - len(you) - 2, locale) + "\n\n" + you
+    return make_embed(
+        t(f"leaderboard.title.{by}", locale),
+        description,
+        footer=t("leaderboard.page", locale, page=page, pages=max(pages, 1)),
+        color=COLOR_INFO,
+    )
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A member's numbers for `/stats`. Chips are ints; vpip/pfr are ratios 0..1 (None when no hand)."""
+
+    hands_played: int = 0
+    hands_won: int = 0
+    showdowns_won: int = 0
+    biggest_pot: int = 0
+    net_chips: int = 0
+    vpip: float | None = None
+    pfr: float | None = None
+    tournaments_played: int = 0
+    tournaments_won: int = 0
+    balance: int | None = None
+
+
+def render_stats(name: str, stats: Any, locale: object) -> EmbedSpec:
+    """`/stats`: hands played / won / won at showdown, biggest pot, net chips (signed), VPIP and PFR as
+    percentages, tournaments played / won, and the balance when given. stats: a `PlayerStats` or any object
+    with those attributes."""
+    none = t("common.none", locale)
+
+    def pct(value: float | None) -> str:
+        return format_percent(value, locale) if value is not None else none
+
+    fields = [
+        EmbedField(t("stats.hands_played", locale), t("common.number", locale, n=stats.hands_played), True),
+        EmbedField(t("stats.hands_won", locale), t("common.number", locale, n=stats.hands_won), True),
+        EmbedField(t("stats.showdowns_won", locale), t("common.number", locale, n=stats.showdowns_won), True),
+        EmbedField(t("stats.biggest_pot", locale), t("common.number", locale, n=stats.biggest_pot), True),
+        EmbedField(t("stats.net", locale), format_signed_chips(stats.net_chips, locale), True),
+        EmbedField(t("stats.vpip", locale), pct(stats.vpip), True),
+        EmbedField(t("stats.pfr", locale), pct(stats.pfr), True),
+        EmbedField(
+            t("stats.tournaments", locale),
+            t("stats.pair", locale, a=stats.tournaments_played, b=stats.tournaments_won),
+            True,
+        ),
+    ]
+    balance = getattr(stats, "balance", None)
+    if balance is not None:
+        fields.append(EmbedField(t("stats.balance", locale), t("common.number", locale, n=balance), True))
+    description = t("stats.none", locale) if not stats.hands_played else ""
+    return make_embed(
+        t("stats.title", locale, name=escape_name(name)),
+        description,
+        fields,
+        footer=t("stats.footer", locale),
+        color=COLOR_INFO,
+    )
+
+
+def _history_sections(events: Sequence[Any], names: Names, locale: object) -> list[tuple[str, list[str]]]:
+    """(street heading, lines) pairs: preflop, then one per dealt street, then the result."""
+    pot_count = pot_count_of(events)
+    sections: list[tuple[str, list[str]]] = [(t("street.preflop", locale), [])]
+    result: list[str] = []
+    for event in events:
+        kind = type(event).__name__
+        if kind == "StreetDealt":
+            heading = t(
+                "history.street_cards",
+                locale,
+                street=t(f"street.{street_key(event.street)}", locale),
+                cards=cards_text(event.board),
+            )
+            sections.append((heading, []))
+            continue
+        line = render_event_line(event, names, locale, pot_count=pot_count)
+        if line is None:
+            continue
+        if kind in ("HandShown", "HandMucked", "PotAwarded", "UncalledBetReturned"):
+            result.append(line)
+        else:
+            sections[-1][1].append(line)
+    sections.append((t("history.result", locale), result))
+    return sections
+
+
+def render_hand_history(
+    number: int,
+    events: Sequence[Any],
+    names: Names,
+    locale: object,
+    *,
+    table: str | None = None,
+    viewer: int | None = None,
+    starting_stacks: Sequence[int] = (),
+) -> EmbedSpec:
+    """One hand street by street, for `/history hand`: players and starting stacks, then preflop, flop, turn,
+    river (board shown at each street) with every action, then the shown hands, pots won and uncalled bets.
+
+    events: the hand's engine events (e.g. `Hand.from_record(record).events`); names: display names by hand
+    player index; viewer: the hand player index of the member asking, whose own hole cards are added
+    (everyone else's appear only if shown at showdown); starting_stacks: chips by player index.
+    """
+    title = (
+        t("history.title_table", locale, number=number, table=clamp(table, 100))
+        if table
+        else t("history.title", locale, number=number)
+    )
+    players = []
+    for index, stack in enumerate(starting_stacks):
+        players.append(t("event.share", locale, name=player_name(names, index, locale), amount=stack))
+    description = " · ".join(players)
+    if viewer is not None:
+        own = next(
+            (e.cards for e in events if type(e).__name__ == "HoleCardsDealt" and e.player == viewer and e.cards), None
+        )
+        if own:
+            description = (description + "\n" if description else "") + t(
+                "history.your_cards", locale, cards=cards_text(own)
+            )
+    fields = []
+    for heading, lines in _history_sections(events, names, locale):
+        lines = lines or [t("history.none_this_street", locale)]
+        fields.append(EmbedField(clamp(heading, 256), clamp_lines(lines, FIELD_VALUE_MAX, locale)))
+    return make_embed(title, clamp(description, DESCRIPTION_MAX), fields, color=COLOR_INFO)
+
+
+def render_history_line(number: int, events: Sequence[Any], names: Names, locale: object) -> str:
+    """One hand in a list: "#12 · A♠ K♥ 7♦ 2♣ 9♠ · Alice wins the pot (60) with Flush, ace high"."""
+    pot_count = pot_count_of(events)
+    board: tuple[Any, ...] = ()
+    awards = []
+    for event in events:
+        kind = type(event).__name__
+        if kind == "StreetDealt":
+            board = tuple(event.board)
+        elif kind == "PotAwarded":
+            line = render_event_line(event, names, locale, pot_count=pot_count)
+            if line:
+                awards.append(line)
+    summary = "; ".join(awards) or t("common.none", locale)
+    if board:
+        return t("history.line_board", locale, number=number, board=cards_text(board), summary=summary)
+    return t("history.line", locale, number=number, summary=summary)
+
+
+def render_history_list(lines: Sequence[str], table: str, locale: object) -> EmbedSpec:
+    """`/history` without a hand: the lines of `render_history_line`, newest first as given, cut to fit."""
+    body = clamp_lines(list(lines), DESCRIPTION_MAX, locale) if lines else t("history.empty", locale)
+    return make_embed(
+        t("history.list_title", locale, table=clamp(table, 100)),
+        body,
+        footer=t("history.footer", locale) if lines else "",
+        color=COLOR_INFO,
+    )
