@@ -1,0 +1,80 @@
+"""The poker engine: cards, hand evaluation, the no-limit hold'em hand state machine, pots, the table.
+
+Pure: standard library and phevaluator only; no discord, no asyncio, no I/O (PHH file reading
+lives in `bot.poker.phh`, imported on demand, and the `python -m bot.poker replay` command).
+The public API is re-exported here; see /work/CONTRACTS.md "bot.poker".
+"""
+
+from bot.poker.cards import CARDS, Card, CardParseError, format_cards, full_deck, parse_card, parse_cards, shuffled_deck
+from bot.poker.errors import (
+    DealingError,
+    HandOverError,
+    IllegalActionError,
+    InvalidAmountError,
+    InvalidSetupError,
+    NotYourTurnError,
+    PokerError,
+    TableError,
+)
+from bot.poker.evaluation import HandCategory, HandValue, describe_en, evaluate
+from bot.poker.events import (
+    ActionKind,
+    BlindPosted,
+    Event,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    HoleCardsDealt,
+    PlayerActed,
+    PotAwarded,
+    Street,
+    StreetDealt,
+    UncalledBetReturned,
+)
+from bot.poker.hand import Action, Hand, HandRecord, LegalActions
+from bot.poker.pots import Pot, build_pots, split_pot
+from bot.poker.settings import ForcedBets, HandSettings
+
+__all__ = [
+    "CARDS",
+    "Action",
+    "ActionKind",
+    "BlindPosted",
+    "Card",
+    "CardParseError",
+    "DealingError",
+    "Event",
+    "ForcedBets",
+    "Hand",
+    "HandCategory",
+    "HandEnded",
+    "HandMucked",
+    "HandOverError",
+    "HandRecord",
+    "HandSettings",
+    "HandShown",
+    "HandValue",
+    "HoleCardsDealt",
+    "IllegalActionError",
+    "InvalidAmountError",
+    "InvalidSetupError",
+    "LegalActions",
+    "NotYourTurnError",
+    "PlayerActed",
+    "PokerError",
+    "Pot",
+    "PotAwarded",
+    "Street",
+    "StreetDealt",
+    "TableError",
+    "UncalledBetReturned",
+    "build_pots",
+    "describe_en",
+    "evaluate",
+    "format_cards",
+    "full_deck",
+    "parse_card",
+    "parse_cards",
+    "shuffled_deck",
+    "split_pot",
+]

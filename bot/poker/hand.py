@@ -1,0 +1,1054 @@
+"""One deal of no-limit hold'em: forced bets, dealing, betting rounds, run-out, showdown, pots.
+
+Players are hand indexes 0..n-1 in PHH order: 0 is the first seat left of the button (the small
+blind with 3 or more players), n-1 is the button. Heads-up, player 1 is the button: it posts the
+small blind, acts first before the flop and last after it (rule book 000 §04); player 0 posts the
+big blind. Chips are ints.
+
+Rules implemented (rule book 000 §04-§07, 002 where 000 is silent; issue 3 rules 1-11):
+- forced bets: antes (live by default, or dead), big-blind ante (dead, posted before the blind),
+  small and big blind, optional straddle; a short stack posts what it has and is all-in.
+- minimum bet = the big blind; minimum raise = the last full raise increment of the street
+  (6 -> 14 -> at least 22; 20 -> 60 -> at least 100); the first preflop raise is to at least 2 BB
+  (with a straddle, to at least 2 straddles). An all-in for less is always allowed.
+- a short all-in does not reopen betting for a player who already acted: they may raise again only
+  when facing at least a full raise since they last acted, so several short all-ins adding up to a
+  full raise do reopen it (Poker TDA rule 47).
+- a short big blind (all-in for less) still makes the others call the full big blind (TDA); the
+  excess that nobody matched comes back like any uncalled bet.
+- the big blind's option; players with no chips are skipped; when at most one player can still act
+  and has matched, betting stops and the board is dealt out.
+- uncalled bets go back to their author at the end of each betting round (a return, not a win).
+- pots from contributions (bot.poker.pots); showdown order: last river bettor/raiser first, else the
+  first player left of the button, clockwise; all hands shown when someone is all-in; otherwise a
+  player who can't win mucks. Each pot split separately, odd chips one at a time from the button's
+  left; side pots are paid before the main pot (rule book 002).
+
+Two ways to deal: from a deck order (cards from the front: one hole card at a time starting left of
+the button, then a burn card before flop, turn and river) — the normal way, fully automatic; or
+`explicit_dealing=True` for replaying hand histories, where hole cards (possibly unknown), board
+cards and showdown decisions are given step by step (`deal_hole`, `deal_board`, `show_hand`,
+`muck_hand`).
+
+Every public action has three parts (house style): `verify_x()` raises a `PokerError`, `can_x()`
+answers, `x()` acts and returns the frozen event. A refused action changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.poker.cards import CARDS, Card, CardParseError, format_cards, parse_cards, shuffled_deck
+from bot.poker.errors import (
+    DealingError,
+    HandOverError,
+    IllegalActionError,
+    InvalidAmountError,
+    InvalidSetupError,
+    NotYourTurnError,
+    PokerError,
+)
+from bot.poker.evaluation import HandValue, evaluate
+from bot.poker.events import (
+    ActionKind,
+    BlindPosted,
+    Event,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    HoleCardsDealt,
+    PlayerActed,
+    PotAwarded,
+    Street,
+    StreetDealt,
+    UncalledBetReturned,
+)
+from bot.poker.pots import Pot, build_pots, split_pot
+from bot.poker.settings import HandSettings
+
+__all__ = ["Action", "Hand", "HandRecord", "LegalActions"]
+
+#: One recorded decision: (player, kind, amount for BET/RAISE else None).
+Action = tuple[int, ActionKind, int | None]
+
+_FOLD = ActionKind.FOLD
+_CHECK = ActionKind.CHECK
+_CALL = ActionKind.CALL
+_BET = ActionKind.BET
+_RAISE = ActionKind.RAISE
+_ALL_IN = ActionKind.ALL_IN
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """What the player to act may do now (all amounts in chips).
+
+    Attributes:
+        player: the player to act.
+        can_fold: facing a bet (folding is refused when checking is free).
+        can_check: nothing to call.
+        can_call / call_amount: chips to add to call, capped by the stack (0 when nothing to call).
+        can_bet: no bet yet on this street and a bet is allowed.
+        can_raise: there is a bet and a raise is allowed (betting open to this player, chips beyond
+            the call, someone left who could answer).
+        min_raise_to / max_raise_to: the allowed totals for this street of a bet or raise (bet and
+            raise share them); min_raise_to is the all-in total when the stack is shorter than a
+            full raise; None when neither bet nor raise is allowed.
+        can_all_in / all_in_to: going all-in is allowed (as a call, bet or raise), to this total bet.
+    """
+
+    player: int
+    can_fold: bool
+    can_check: bool
+    can_call: bool
+    call_amount: int
+    can_bet: bool
+    can_raise: bool
+    min_raise_to: int | None
+    max_raise_to: int | None
+    can_all_in: bool
+    all_in_to: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """Everything that defines a hand (DESIGN.md "The hand is its history"): rebuild it with `Hand.from_record`.
+
+    Attributes:
+        settings: the hand's settings.
+        starting_stacks: chips of each player before the forced bets (hand index order).
+        deck: the deck order used (cards dealt from the front).
+        actions: the players' decisions in order: (player, kind, amount for BET/RAISE else None).
+    """
+
+    settings: HandSettings
+    starting_stacks: tuple[int, ...]
+    deck: tuple[Card, ...]
+    actions: tuple[Action, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict: {"version": 1, "settings": {...}, "starting_stacks": [...], "deck": "AhKd...",
+        "actions": [[player, "raise", 14], [player, "call", null], ...]}."""
+        return {
+            "version": 1,
+            "settings": self.settings.to_json(),
+            "starting_stacks": list(self.starting_stacks),
+            "deck": format_cards(self.deck),
+            "actions": [[p, kind.value, amount] for p, kind, amount in self.actions],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> HandRecord:
+        """Inverse of `to_json`.
+
+        Raises:
+            InvalidSetupError: the data is not a hand record of a known version.
+        """
+        try:
+            if data.get("version") != 1:
+                raise InvalidSetupError("invalid_settings", detail=f"unknown record version {data.get('version')!r}")
+            actions = tuple(
+                (int(p), ActionKind(kind), None if amount is None else int(amount))
+                for p, kind, amount in data["actions"]
+            )
+            return cls(
+                HandSettings.from_json(data["settings"]),
+                tuple(int(s) for s in data["starting_stacks"]),
+                parse_cards(data["deck"]),
+                actions,
+            )
+        except (KeyError, TypeError, ValueError, CardParseError) as exc:
+            if isinstance(exc, PokerError):
+                raise
+            raise InvalidSetupError("invalid_settings", detail=f"bad hand record: {exc}") from exc
+
+
+class Hand:
+    """The state machine of one hand (see the module docstring for the rules and conventions).
+
+    Args:
+        settings: blinds, antes, straddle, minimum bet.
+        stacks: chips of each player before the forced bets, in hand order (0 = first left of
+            the button, n-1 = the button); 2 to 10 players, each with at least 1 chip.
+        deck: the deck order to deal from (at least 2n + 8 distinct cards: hole cards, three burns,
+            five board cards); default: a freshly shuffled deck.
+        rng: the generator for that shuffle (default `secrets.SystemRandom`).
+        explicit_dealing: deal nothing automatically; hole cards, board cards and showdown
+            decisions are given with `deal_hole`, `deal_board`, `show_hand` and `muck_hand`
+            (hand-history replay). Such a hand has no deck and no `record()`.
+
+    Raises:
+        InvalidSetupError: bad player count, stacks or deck.
+
+    The forced bets are posted and (with a deck) the hole cards dealt at construction; `events`
+    holds them.
+    """
+
+    __slots__ = (
+        "_acted_at",
+        "_actions",
+        "_actor",
+        "_awaiting_street",
+        "_bets",
+        "_board",
+        "_contrib",
+        "_current_bet",
+        "_dead",
+        "_dealt",
+        "_decisions",
+        "_deck",
+        "_deck_pos",
+        "_events",
+        "_explicit",
+        "_final_pots",
+        "_folded",
+        "_hole",
+        "_hole_known",
+        "_last_aggressor",
+        "_min_bet",
+        "_n",
+        "_preflop_last_blind",
+        "_raise_inc",
+        "_runout",
+        "_settings",
+        "_stacks",
+        "_starting",
+        "_street",
+    )
+
+    def __init__(
+        self,
+        settings: HandSettings,
+        stacks: Sequence[int],
+        *,
+        deck: Sequence[Card] | None = None,
+        rng: random.Random | None = None,
+        explicit_dealing: bool = False,
+    ) -> None:
+        n = len(stacks)
+        forced = settings.forced_bets(n)  # validates n
+        for s in stacks:
+            if not isinstance(s, int) or isinstance(s, bool) or s < 1:
+                raise InvalidSetupError("invalid_stack")
+        self._settings = settings
+        self._n = n
+        self._starting = tuple(stacks)
+        self._stacks = list(stacks)
+        self._bets = [0] * n
+        self._contrib = [0] * n
+        self._dead = [0] * n
+        self._folded = [False] * n
+        self._acted_at = [-1] * n
+        self._hole: list[tuple[Card, ...]] = [()] * n
+        self._hole_known = [False] * n
+        self._dealt = [False] * n
+        self._board: list[Card] = []
+        self._events: list[Event] = []
+        self._actions: list[Action] = []
+        self._decisions: dict[int, bool] = {}
+        self._final_pots: tuple[Pot, ...] | None = None
+        self._street = Street.PREFLOP
+        self._actor: int | None = None
+        self._awaiting_street: Street | None = None
+        self._runout = False
+        self._last_aggressor: int | None = None
+        self._min_bet = forced.min_bet
+        self._explicit = explicit_dealing
+        self._deck_pos = 0
+        if explicit_dealing:
+            if deck is not None:
+                raise InvalidSetupError("invalid_deck", detail="explicit dealing takes no deck")
+            self._deck: tuple[Card, ...] = ()
+        else:
+            cards = tuple(deck) if deck is not None else tuple(shuffled_deck(rng))
+            if len(cards) < 2 * n + 8:
+                raise InvalidSetupError("invalid_deck", detail=f"{len(cards)} cards, {2 * n + 8} needed")
+            if len(set(cards)) != len(cards) or not all(isinstance(c, Card) for c in cards):
+                raise InvalidSetupError("invalid_deck", detail="cards must be distinct Card values")
+            # Use the interned cards so that identity and value agree everywhere.
+            self._deck = tuple(CARDS[c.index] for c in cards)
+
+        events = self._events
+        stacks_ = self._stacks
+        # Antes first (PokerKit and PHH order), then the blinds and straddle.
+        for i in range(n):
+            ante = forced.antes[i]
+            if ante:
+                posted = min(ante, stacks_[i])
+                stacks_[i] -= posted
+                self._contrib[i] += posted
+                if forced.dead[i]:
+                    self._dead[i] += posted
+                events.append(BlindPosted(i, forced.ante_kinds[i], posted))
+        self._trim_live_antes()
+        current = 0
+        last_blind = n - 1
+        for player, amount, kind in forced.blinds:
+            posted = min(amount, stacks_[player])
+            stacks_[player] -= posted
+            self._bets[player] += posted
+            self._contrib[player] += posted
+            events.append(BlindPosted(player, kind, posted))
+            if amount >= current:
+                current = amount
+                last_blind = player
+        # Callers owe the nominal blind even if its poster was short (TDA; deliberate, unlike PokerKit).
+        self._current_bet = current
+        self._raise_inc = max(self._min_bet, current)
+        self._preflop_last_blind = last_blind
+
+        if not explicit_dealing:
+            deck_ = self._deck
+            for i in range(n):
+                self._hole[i] = (deck_[i], deck_[n + i])
+                self._hole_known[i] = True
+                self._dealt[i] = True
+            self._deck_pos = 2 * n
+            for i in range(n):
+                events.append(HoleCardsDealt(i, self._hole[i]))
+            self._begin_preflop()
+
+    # ------------------------------------------------------------------ read-only state
+
+    @property
+    def settings(self) -> HandSettings:
+        """The hand's settings."""
+        return self._settings
+
+    @property
+    def player_count(self) -> int:
+        """Number of players dealt in (2..10)."""
+        return self._n
+
+    @property
+    def starting_stacks(self) -> tuple[int, ...]:
+        """Each player's chips before the forced bets."""
+        return self._starting
+
+    @property
+    def stacks(self) -> tuple[int, ...]:
+        """Each player's chips behind (not yet bet)."""
+        return tuple(self._stacks)
+
+    @property
+    def bets(self) -> tuple[int, ...]:
+        """Each player's bet on the current street (chips in front of them, not yet in a pot)."""
+        return tuple(self._bets)
+
+    @property
+    def contributions(self) -> tuple[int, ...]:
+        """Chips each player has put in this hand (antes, blinds, bets; minus uncalled returns)."""
+        return tuple(self._contrib)
+
+    @property
+    def folded(self) -> tuple[bool, ...]:
+        """Per player: has folded."""
+        return tuple(self._folded)
+
+    @property
+    def all_in(self) -> tuple[bool, ...]:
+        """Per player: still in the hand with no chips behind."""
+        return tuple(not f and s == 0 for f, s in zip(self._folded, self._stacks, strict=True))
+
+    @property
+    def hole_cards(self) -> tuple[tuple[Card, ...], ...]:
+        """Each player's two hole cards; () when not dealt yet or unknown (replayed `????`)."""
+        return tuple(self._hole)
+
+    @property
+    def board(self) -> tuple[Card, ...]:
+        """The community cards dealt so far (0, 3, 4 or 5)."""
+        return tuple(self._board)
+
+    @property
+    def street(self) -> Street:
+        """The current street; COMPLETE once the pots are awarded."""
+        return self._street
+
+    @property
+    def actor(self) -> int | None:
+        """The player to act, or None (hand complete, or waiting for a dealing step in explicit mode)."""
+        return self._actor
+
+    @property
+    def is_complete(self) -> bool:
+        """True once every pot is awarded (a `HandEnded` event is the last event)."""
+        return self._street is Street.COMPLETE
+
+    @property
+    def current_bet(self) -> int:
+        """The total bet to match on this street (preflop at least the nominal big blind)."""
+        return self._current_bet
+
+    @property
+    def min_raise_increment(self) -> int:
+        """The last full raise increment of the street: a raise must add at least this much."""
+        return self._raise_inc
+
+    @property
+    def total_pot(self) -> int:
+        """All chips in the middle: collected pots plus the bets of this street."""
+        return sum(self._contrib)
+
+    @property
+    def finishing_stacks(self) -> tuple[int, ...] | None:
+        """Each player's stack after the hand, or None while it is not complete."""
+        return tuple(self._stacks) if self._street is Street.COMPLETE else None
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The deck order used (empty with explicit dealing)."""
+        return self._deck
+
+    @property
+    def explicit_dealing(self) -> bool:
+        """True when cards are given step by step (hand-history replay)."""
+        return self._explicit
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event so far, in order (a new list each time)."""
+        return list(self._events)
+
+    def events_since(self, start: int) -> list[Event]:
+        """The events from index `start` on (e.g. `hand.events_since(n_before_action)`)."""
+        return self._events[start:]
+
+    @property
+    def event_count(self) -> int:
+        """Number of events so far (to pass to `events_since` later)."""
+        return len(self._events)
+
+    @property
+    def awaiting(self) -> str | None:
+        """What the hand waits for: 'action', or with explicit dealing 'hole_cards', 'board' or 'showdown';
+        None when complete."""
+        if self._street is Street.COMPLETE:
+            return None
+        if self._actor is not None:
+            return "action"
+        if self._explicit:
+            if not all(self._dealt):
+                return "hole_cards"
+            if self._awaiting_street is not None:
+                return "board"
+            return "showdown"
+        return None  # pragma: no cover - a dealt hand always has an actor until it is complete
+
+    def pots(self) -> tuple[Pot, ...]:
+        """The pots of chips already collected from finished betting rounds (main pot first).
+
+        Bets of the current street are in `bets`, not here. Once the hand is complete, the pots as
+        they were awarded.
+        """
+        if self._final_pots is not None:
+            return self._final_pots
+        live = [c - b - d for c, b, d in zip(self._contrib, self._bets, self._dead, strict=True)]
+        return tuple(build_pots(live, self._folded, sum(self._dead)))
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> LegalActions:
+        """What the player to act may do (see `LegalActions`).
+
+        Raises:
+            HandOverError: the hand is complete.
+            IllegalActionError: nobody is to act (explicit dealing waits for cards).
+        """
+        i = self._actor
+        if i is None:
+            if self._street is Street.COMPLETE:
+                raise HandOverError("hand_over")
+            raise IllegalActionError("no_player_to_act")
+        bet = self._bets[i]
+        stack = self._stacks[i]
+        current = self._current_bet
+        to_call = current - bet
+        all_in_to = bet + stack
+        open_ = stack > to_call and self._raise_open(i)
+        can_bet = open_ and current == 0
+        can_raise = open_ and current > 0
+        min_to = max_to = None
+        if can_bet or can_raise:
+            min_to = min(current + self._raise_inc, all_in_to)
+            max_to = all_in_to
+        return LegalActions(
+            player=i,
+            can_fold=to_call > 0,
+            can_check=to_call <= 0,
+            can_call=to_call > 0,
+            call_amount=min(to_call, stack) if to_call > 0 else 0,
+            can_bet=can_bet,
+            can_raise=can_raise,
+            min_raise_to=min_to,
+            max_raise_to=max_to,
+            can_all_in=(stack <= to_call) or can_bet or can_raise,
+            all_in_to=all_in_to,
+        )
+
+    def _raise_open(self, i: int) -> bool:
+        """May player i bet or raise now, leaving chip counts aside (TDA 47 reopening; someone to answer)."""
+        acted = self._acted_at[i]
+        current = self._current_bet
+        if acted >= 0 and current - acted < self._raise_inc:
+            return False
+        folded = self._folded
+        stacks = self._stacks
+        bets = self._bets
+        for j in range(self._n):
+            if j != i and not folded[j] and stacks[j] > 0 and bets[j] + stacks[j] > current:
+                return True
+        return False
+
+    def _check(self, kind: ActionKind, amount: int | None, player: int | None) -> tuple[int, int] | PokerError:
+        """Validate a decision without changing anything: (actor, new street bet total) or the error to raise."""
+        i = self._actor
+        if i is None:
+            if self._street is Street.COMPLETE:
+                return HandOverError("hand_over")
+            return IllegalActionError("no_player_to_act")
+        if player is not None and player != i:
+            return NotYourTurnError("not_your_turn", actor=i, player=player)
+        bet = self._bets[i]
+        stack = self._stacks[i]
+        current = self._current_bet
+        to_call = current - bet
+        if kind is _FOLD:
+            return (i, bet) if to_call > 0 else IllegalActionError("cannot_fold")
+        if kind is _CHECK:
+            return (i, bet) if to_call <= 0 else IllegalActionError("cannot_check", to_call=min(to_call, stack))
+        if kind is _CALL:
+            return (i, min(current, bet + stack)) if to_call > 0 else IllegalActionError("nothing_to_call")
+        all_in_to = bet + stack
+        if kind is _ALL_IN:
+            if stack <= to_call:
+                return (i, all_in_to)
+            amount = all_in_to
+        elif kind is _BET or kind is _RAISE:
+            if amount is None:
+                return InvalidAmountError("amount_required", action=kind.value)
+            if not isinstance(amount, int) or isinstance(amount, bool):
+                return InvalidAmountError("invalid_amount")
+            # The blinds are a bet: preflop (even for the big blind's option) it is always a raise.
+            if kind is _BET and current > 0:
+                return IllegalActionError("bet_facing_bet", current_bet=current)
+            if kind is _RAISE and current == 0:
+                return IllegalActionError("no_bet_to_raise")
+        else:
+            return IllegalActionError("unknown_action", action=str(kind))
+        assert amount is not None
+        if stack <= to_call:
+            return IllegalActionError("stack_covers_only_call", to_call=stack)
+        if not self._raise_open(i):
+            acted = self._acted_at[i]
+            if acted >= 0 and current - acted < self._raise_inc:
+                return IllegalActionError("raise_not_reopened", to_call=to_call)
+            return IllegalActionError("no_one_to_raise", to_call=to_call)
+        if amount > all_in_to:
+            return InvalidAmountError("amount_above_stack", amount=all_in_to)
+        min_to = current + self._raise_inc
+        if amount < min_to and amount != all_in_to:
+            code = "min_bet" if current == 0 else "min_raise"
+            return InvalidAmountError(code, amount=min(min_to, all_in_to))
+        return (i, amount)
+
+    # ------------------------------------------------------------------ the three-part actions
+
+    def act(self, kind: ActionKind, amount: int | None = None, *, player: int | None = None) -> PlayerActed:
+        """Apply a decision of the player to act.
+
+        Args:
+            kind: FOLD, CHECK, CALL, BET, RAISE or ALL_IN.
+            amount: for BET and RAISE, the player's total bet on this street after the action
+                ("raise to"); ignored otherwise.
+            player: if given, the acting player's index; refused when it is not their turn.
+
+        Returns:
+            The `PlayerActed` event. Following events (next street, run-out, showdown, pots) are
+            appended to `events` by the same call.
+
+        Raises:
+            PokerError subclasses (nothing changes): NotYourTurnError, HandOverError,
+            IllegalActionError ("cannot_check", "raise_not_reopened", ...), InvalidAmountError
+            ("min_raise", "min_bet", "amount_above_stack", ...).
+        """
+        kind = ActionKind(kind)
+        result = self._check(kind, amount, player)
+        if isinstance(result, PokerError):
+            raise result
+        return self._apply(kind, result[0], result[1])
+
+    def verify_action(self, kind: ActionKind, amount: int | None = None, *, player: int | None = None) -> None:
+        """Raise the `PokerError` that `act(kind, amount)` would raise; do nothing if it is allowed."""
+        result = self._check(ActionKind(kind), amount, player)
+        if isinstance(result, PokerError):
+            raise result
+
+    def can_act(self, kind: ActionKind, amount: int | None = None, *, player: int | None = None) -> bool:
+        """Whether `act(kind, amount)` would be accepted."""
+        return not isinstance(self._check(ActionKind(kind), amount, player), PokerError)
+
+    def verify_fold(self, *, player: int | None = None) -> None:
+        """Raise unless the player to act may fold (they must face a bet). Rule book 000 §05."""
+        self.verify_action(_FOLD, player=player)
+
+    def can_fold(self, *, player: int | None = None) -> bool:
+        """Whether `fold()` would be accepted."""
+        return self.can_act(_FOLD, player=player)
+
+    def fold(self, *, player: int | None = None) -> PlayerActed:
+        """Fold: give up the hand; chips already bet stay in the pot. Raises like `act`."""
+        return self.act(_FOLD, player=player)
+
+    def verify_check(self, *, player: int | None = None) -> None:
+        """Raise unless the player to act may check (nothing to call): "You can't check: 6 to call"."""
+        self.verify_action(_CHECK, player=player)
+
+    def can_check(self, *, player: int | None = None) -> bool:
+        """Whether `check()` would be accepted."""
+        return self.can_act(_CHECK, player=player)
+
+    def check(self, *, player: int | None = None) -> PlayerActed:
+        """Check (including the big blind's option preflop). Raises like `act`."""
+        return self.act(_CHECK, player=player)
+
+    def verify_call(self, *, player: int | None = None) -> None:
+        """Raise unless there is a bet to call."""
+        self.verify_action(_CALL, player=player)
+
+    def can_call(self, *, player: int | None = None) -> bool:
+        """Whether `call()` would be accepted."""
+        return self.can_act(_CALL, player=player)
+
+    def call(self, *, player: int | None = None) -> PlayerActed:
+        """Call: match the current bet, or put in the whole stack if it is shorter. Raises like `act`."""
+        return self.act(_CALL, player=player)
+
+    def verify_bet(self, amount: int, *, player: int | None = None) -> None:
+        """Raise unless `bet(amount)` is allowed: no bet yet this street, amount >= the minimum bet
+        (the big blind) or all-in, at most the stack."""
+        self.verify_action(_BET, amount, player=player)
+
+    def can_bet(self, amount: int, *, player: int | None = None) -> bool:
+        """Whether `bet(amount)` would be accepted."""
+        return self.can_act(_BET, amount, player=player)
+
+    def bet(self, amount: int, *, player: int | None = None) -> PlayerActed:
+        """Open the betting of a street with a bet of `amount` chips (total this street). Raises like `act`."""
+        return self.act(_BET, amount, player=player)
+
+    def verify_raise_to(self, amount: int, *, player: int | None = None) -> None:
+        """Raise unless `raise_to(amount)` is allowed: there is a bet, betting is open to the player,
+        amount >= current bet + last full raise increment (or all-in), at most the stack."""
+        self.verify_action(_RAISE, amount, player=player)
+
+    def can_raise_to(self, amount: int, *, player: int | None = None) -> bool:
+        """Whether `raise_to(amount)` would be accepted."""
+        return self.can_act(_RAISE, amount, player=player)
+
+    def raise_to(self, amount: int, *, player: int | None = None) -> PlayerActed:
+        """Raise to a total of `amount` chips on this street. Raises like `act`."""
+        return self.act(_RAISE, amount, player=player)
+
+    def verify_all_in(self, *, player: int | None = None) -> None:
+        """Raise unless the player may put in all their chips (a call, or a bet/raise when allowed): see `go_all_in`."""
+        self.verify_action(_ALL_IN, player=player)
+
+    def can_all_in(self, *, player: int | None = None) -> bool:
+        """Whether `all_in()` would be accepted."""
+        return self.can_act(_ALL_IN, player=player)
+
+    def go_all_in(self, *, player: int | None = None) -> PlayerActed:
+        """Put in every chip: a call when the stack doesn't cover more, else a bet or raise. Raises like `act`.
+
+        (Named `go_all_in` because `all_in` is the per-player state tuple.)
+        """
+        return self.act(_ALL_IN, player=player)
+
+    # ------------------------------------------------------------------ applying a decision
+
+    def _apply(self, kind: ActionKind, i: int, total: int) -> PlayerActed:
+        bets = self._bets
+        self._actions.append((i, kind, total if kind is _BET or kind is _RAISE else None))
+        if kind is _FOLD:
+            self._folded[i] = True
+            event = PlayerActed(i, kind, bets[i], 0, False)
+            self._events.append(event)
+            remaining = [j for j in range(self._n) if not self._folded[j]]
+            if len(remaining) == 1:
+                self._actor = None
+                self._end_uncontested(remaining[0])
+                return event
+        else:
+            added = total - bets[i]
+            self._stacks[i] -= added
+            bets[i] = total
+            self._contrib[i] += added
+            current = self._current_bet
+            if total > current:
+                increment = total - current
+                if increment >= self._raise_inc:
+                    self._raise_inc = increment
+                self._current_bet = total
+                self._last_aggressor = i
+            event = PlayerActed(i, kind, total, added, self._stacks[i] == 0)
+            self._events.append(event)
+        self._acted_at[i] = self._current_bet
+        following = self._next_actor(i)
+        if following is None:
+            self._actor = None
+            self._close_round()
+        else:
+            self._actor = following
+        return event
+
+    def _next_actor(self, after: int) -> int | None:
+        """The next player clockwise after `after` who must act, or None when the betting round is over."""
+        n = self._n
+        folded = self._folded
+        stacks = self._stacks
+        bets = self._bets
+        acted_at = self._acted_at
+        current = self._current_bet
+        can_act = 0
+        for j in range(n):
+            if not folded[j] and stacks[j] > 0:
+                can_act += 1
+        for k in range(1, n + 1):
+            j = (after + k) % n
+            if folded[j] or stacks[j] == 0:
+                continue
+            if bets[j] < current or (acted_at[j] < 0 and can_act >= 2):
+                return j
+        return None
+
+    def _begin_preflop(self) -> None:
+        first = self._next_actor(self._preflop_last_blind)
+        if first is None:
+            self._close_round()
+        else:
+            self._actor = first
+
+    def _begin_round(self) -> bool:
+        """Start the betting of a new street; False when nobody can bet (run-out)."""
+        n = self._n
+        self._current_bet = 0
+        self._raise_inc = self._min_bet
+        self._acted_at = [-1] * n
+        first = self._next_actor(n - 1)
+        if first is None:
+            return False
+        self._last_aggressor = None
+        self._actor = first
+        return True
+
+    def _return_uncalled(self) -> None:
+        """Give back the part of the street's top bet that nobody matched (rule book 000 §05)."""
+        bets = self._bets
+        top = max(bets)
+        if top == 0:
+            return
+        holder = bets.index(top)
+        second = 0
+        for j, b in enumerate(bets):
+            if j != holder and b > second:
+                second = b
+        if second == top:
+            return
+        excess = top - second
+        bets[holder] = second
+        self._stacks[holder] += excess
+        self._contrib[holder] -= excess
+        self._events.append(UncalledBetReturned(holder, excess))
+
+    def _close_round(self) -> None:
+        """The betting round is over: return the uncalled bet, then deal on or go to the showdown."""
+        self._return_uncalled()
+        self._bets = [0] * self._n
+        can_act = sum(1 for j in range(self._n) if not self._folded[j] and self._stacks[j] > 0)
+        if can_act <= 1:
+            self._runout = True
+        self._advance()
+
+    def _advance(self) -> None:
+        """Deal the next streets (stopping for a betting round) until the showdown."""
+        while True:
+            if self._street >= Street.RIVER:
+                self._start_showdown()
+                return
+            nxt = Street(self._street + 1)
+            if self._explicit:
+                self._awaiting_street = nxt
+                return
+            burn = self._deck_pos
+            count = 3 if nxt is Street.FLOP else 1
+            cards = self._deck[burn + 1 : burn + 1 + count]
+            self._deck_pos = burn + 1 + count
+            self._deal_street(nxt, cards)
+            if not self._runout and self._begin_round():
+                return
+
+    def _deal_street(self, street: Street, cards: Sequence[Card]) -> None:
+        self._street = street
+        self._board.extend(cards)
+        self._events.append(StreetDealt(street, tuple(cards), tuple(self._board)))
+
+    # ------------------------------------------------------------------ showdown and pots
+
+    def _contenders(self) -> list[int]:
+        return [i for i in range(self._n) if not self._folded[i]]
+
+    def _showdown_order(self) -> list[int]:
+        """Contenders in showing order: the last bettor/raiser of the last betting round, else the first
+        player left of the button, then clockwise (rule book 000 §07, 002)."""
+        n = self._n
+        start = self._last_aggressor if self._last_aggressor is not None else 0
+        return [j for j in ((start + k) % n for k in range(n)) if not self._folded[j]]
+
+    def _start_showdown(self) -> None:
+        self._street = Street.SHOWDOWN
+        self._actor = None
+        if self._explicit:
+            self._settle_if_decided()
+            return
+        board = self._board
+        order = self._showdown_order()
+        everyone_shows = any(self._stacks[i] == 0 for i in order)
+        values: dict[int, HandValue] = {}
+        best: HandValue | None = None
+        for i in order:
+            value = evaluate((*self._hole[i], *board))
+            if everyone_shows or best is None or value >= best:
+                values[i] = value
+                self._events.append(HandShown(i, self._hole[i], value))
+                if best is None or value > best:
+                    best = value
+            else:
+                self._decisions[i] = False
+                self._events.append(HandMucked(i))
+        self._award(values)
+
+    def _award(self, values: Mapping[int, HandValue]) -> None:
+        """Pay every pot among its eligible players still claiming it, side pots first (rule book 002)."""
+        live = [c - d for c, d in zip(self._contrib, self._dead, strict=True)]
+        pots = build_pots(live, self._folded, sum(self._dead))
+        mucked = {i for i, shows in self._decisions.items() if not shows}
+        payouts: list[PotAwarded] = []
+        for index in range(len(pots) - 1, -1, -1):
+            pot = pots[index]
+            claimants = [i for i in pot.eligible if i not in mucked]
+            if not claimants:
+                if len(pot.eligible) == 1:
+                    claimants = list(pot.eligible)
+                else:
+                    raise DealingError("dealing", detail=f"every player eligible for pot {index} mucked")
+            value: HandValue | None = None
+            if len(claimants) == 1:
+                winners = claimants
+                if len(pot.eligible) > 1:
+                    value = values.get(claimants[0])
+            else:
+                for i in claimants:
+                    if i not in values:
+                        raise DealingError("unknown_hole_cards", player=i)
+                value = max(values[i] for i in claimants)
+                winners = [i for i in claimants if values[i] == value]
+            shares = split_pot(pot.amount, winners)
+            for player, chips in shares:
+                self._stacks[player] += chips
+            payouts.append(PotAwarded(index, pot.amount, tuple(shares), value))
+        self._events.extend(payouts)
+        self._final_pots = tuple(pots)
+        self._finish()
+
+    def _end_uncontested(self, winner: int) -> None:
+        """Everyone else folded: the last player takes every pot without showing (rule book 000 §05)."""
+        self._return_uncalled()
+        self._bets = [0] * self._n
+        live = [c - d for c, d in zip(self._contrib, self._dead, strict=True)]
+        pots = build_pots(live, self._folded, sum(self._dead))
+        total = sum(p.amount for p in pots)
+        self._stacks[winner] += total
+        self._final_pots = tuple(pots)
+        for index in range(len(pots) - 1, -1, -1):
+            self._events.append(PotAwarded(index, pots[index].amount, ((winner, pots[index].amount),), None))
+        self._finish()
+
+    def _finish(self) -> None:
+        self._street = Street.COMPLETE
+        self._actor = None
+        self._awaiting_street = None
+        self._bets = [0] * self._n
+        self._events.append(HandEnded(tuple(self._stacks)))
+
+    def _trim_live_antes(self) -> None:
+        """Live antes of different sizes: the part above the second-largest ante is returned (PHH ante trimming)."""
+        live = [c - d for c, d in zip(self._contrib, self._dead, strict=True)]
+        if not any(live):
+            return
+        top = max(live)
+        holder = live.index(top)
+        second = max((v for j, v in enumerate(live) if j != holder), default=0)
+        if second < top:
+            excess = top - second
+            self._stacks[holder] += excess
+            self._contrib[holder] -= excess
+            self._events.append(UncalledBetReturned(holder, excess))
+
+    # ------------------------------------------------------------------ explicit dealing (replay)
+
+    def _known_cards(self) -> set[Card]:
+        known = set(self._board)
+        for cards in self._hole:
+            known.update(cards)
+        return known
+
+    def deal_hole(self, player: int, cards: Sequence[Card] | None) -> HoleCardsDealt:
+        """Explicit dealing: give `player` their two hole cards (None or () when unknown, PHH `????`).
+
+        Every player must be dealt before the first decision.
+
+        Raises:
+            DealingError: not explicit dealing, already dealt, wrong count or a card already out.
+        """
+        if not self._explicit:
+            raise DealingError("dealing", detail="this hand deals from its deck")
+        if not 0 <= player < self._n or self._dealt[player]:
+            raise DealingError("dealing", detail=f"player {player} can't be dealt hole cards now")
+        dealt = tuple(CARDS[c.index] for c in cards) if cards else ()
+        if dealt:
+            if len(dealt) != 2 or len(set(dealt)) != 2:
+                raise DealingError("dealing", detail="two distinct hole cards are needed")
+            clash = set(dealt) & self._known_cards()
+            if clash:
+                raise DealingError("dealing", detail=f"{format_cards(sorted(clash))} already dealt")
+            self._hole[player] = dealt
+            self._hole_known[player] = True
+        event = HoleCardsDealt(player, dealt)
+        self._events.append(event)
+        self._dealt[player] = True
+        if all(self._dealt):
+            self._begin_preflop()
+        return event
+
+    def deal_board(self, cards: Sequence[Card]) -> StreetDealt:
+        """Explicit dealing: deal the next street's board cards (3 for the flop, then 1 and 1).
+
+        Raises:
+            DealingError: not waiting for board cards, wrong count, or a card already out.
+        """
+        street = self._awaiting_street
+        if not self._explicit or street is None:
+            raise DealingError("dealing", detail="no board cards are due now")
+        dealt = tuple(CARDS[c.index] for c in cards)
+        expected = 3 if street is Street.FLOP else 1
+        if len(dealt) != expected or len(set(dealt)) != expected:
+            raise DealingError("dealing", detail=f"{expected} board card(s) expected for the {street.name.lower()}")
+        clash = set(dealt) & self._known_cards()
+        if clash:
+            raise DealingError("dealing", detail=f"{format_cards(sorted(clash))} already dealt")
+        self._awaiting_street = None
+        self._deal_street(street, dealt)
+        event = self._events[-1]
+        assert isinstance(event, StreetDealt)
+        if not self._runout and self._begin_round():
+            return event
+        self._advance()
+        return event
+
+    def _betting_over(self) -> bool:
+        return self._street is Street.SHOWDOWN or (self._runout and self._actor is None)
+
+    def show_hand(self, player: int, cards: Sequence[Card] | None = None) -> None:
+        """Explicit dealing: `player` shows at the showdown (cards may reveal unknown hole cards).
+
+        Allowed once betting is over for good (showdown, or an all-in before the run-out). The
+        `HandShown` event is emitted when the pots are settled.
+
+        Raises:
+            DealingError: betting not over, player not in the hand or already decided, cards that
+                differ from those dealt or clash with other cards.
+        """
+        self._check_decision(player)
+        if cards:
+            shown = tuple(CARDS[c.index] for c in cards)
+            if len(shown) != 2 or len(set(shown)) != 2:
+                raise DealingError("dealing", detail="two distinct hole cards are needed")
+            if self._hole_known[player]:
+                if set(shown) != set(self._hole[player]):
+                    raise DealingError(
+                        "dealing",
+                        detail=f"player {player} shows {format_cards(shown)} but was dealt "
+                        f"{format_cards(self._hole[player])}",
+                    )
+            else:
+                clash = set(shown) & self._known_cards()
+                if clash:
+                    raise DealingError("dealing", detail=f"{format_cards(sorted(clash))} already dealt")
+                self._hole[player] = shown
+                self._hole_known[player] = True
+        self._decisions[player] = True
+        self._settle_if_decided()
+
+    def muck_hand(self, player: int) -> None:
+        """Explicit dealing: `player` throws their hand away at the showdown and gives up every pot
+        another player contests. Raises DealingError like `show_hand`."""
+        self._check_decision(player)
+        self._decisions[player] = False
+        self._settle_if_decided()
+
+    def _check_decision(self, player: int) -> None:
+        if not self._explicit:
+            raise DealingError("dealing", detail="showdown decisions are automatic when dealing from a deck")
+        if self._street is Street.COMPLETE:
+            raise HandOverError("hand_over")
+        if not self._betting_over():
+            raise DealingError("dealing", detail="betting is not over")
+        if not 0 <= player < self._n or self._folded[player] or player in self._decisions:
+            raise DealingError("dealing", detail=f"player {player} has no showdown decision to make")
+
+    def _settle_if_decided(self) -> None:
+        if self._street is not Street.SHOWDOWN:
+            return
+        contenders = self._contenders()
+        if any(i not in self._decisions for i in contenders):
+            return
+        values: dict[int, HandValue] = {}
+        board = self._board
+        for i in contenders:
+            if self._decisions[i]:
+                if self._hole_known[i]:
+                    value = evaluate((*self._hole[i], *board))
+                    values[i] = value
+                    self._events.append(HandShown(i, self._hole[i], value))
+            else:
+                self._events.append(HandMucked(i))
+        self._award(values)
+
+    # ------------------------------------------------------------------ record and replay
+
+    def record(self) -> HandRecord:
+        """The hand's history so far (settings, stacks, deck, decisions); see `from_record`.
+
+        Raises:
+            InvalidSetupError: the hand uses explicit dealing (it has no deck).
+        """
+        if self._explicit:
+            raise InvalidSetupError("invalid_deck", detail="a hand with explicit dealing has no deck to record")
+        return HandRecord(self._settings, self._starting, self._deck, tuple(self._actions))
+
+    @classmethod
+    def from_record(cls, record: HandRecord) -> Hand:
+        """Rebuild a hand exactly (same events, same state) by replaying its record.
+
+        Raises:
+            InvalidSetupError: bad settings, stacks or deck in the record.
+            PokerError: a recorded action is refused (the record is not a real hand's history).
+        """
+        hand = cls(record.settings, record.starting_stacks, deck=record.deck)
+        for player, kind, amount in record.actions:
+            hand.act(kind, amount, player=player)
+        return hand

@@ -1,0 +1,72 @@
+"""Main and side pots from contributions, and splitting a pot with odd chips.
+
+Rule book 000 §05 ("Le tapis et les pots séparés"): an all-in player wins from each opponent at most
+what they matched; folded players' chips stay in the pots they paid into but they can win none.
+Alice 20 / Bob 50 / Chloé 50 -> 60 (all three) + 60 (Bob, Chloé); rule book 002: 25 / 60 / 60 ->
+75 + 70. Pots with the same eligible players are one pot; there are no empty pots.
+Rule book 000 §07: each pot is split separately; an odd chip goes to the first winner left of the
+button, one chip at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["Pot", "build_pots", "split_pot"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    """A pot: `amount` chips that the players in `eligible` (hand indexes, ascending) can win."""
+
+    amount: int
+    eligible: tuple[int, ...]
+
+
+def build_pots(contributions: Sequence[int], folded: Sequence[bool], dead_money: int = 0) -> list[Pot]:
+    """Split the chips in the middle into a main pot and side pots.
+
+    Args:
+        contributions: chips each player put in that count for side pots (antes when live, blinds,
+            bets; uncalled parts already returned).
+        folded: per player, True when they can't win (folded). Their chips stay in the pots.
+        dead_money: chips in the main pot that belong to no layer (dead antes, e.g. a big-blind ante);
+            every player still in can win them.
+
+    Returns:
+        Pots, main pot first: one layer per distinct contribution level, eligible = players not
+        folded who reached that level; consecutive layers with the same eligible players merged;
+        empty layers skipped. Chips are conserved: the sum of amounts is sum(contributions) + dead_money.
+    """
+    n = len(contributions)
+    pots: list[Pot] = []
+    if dead_money:
+        pots.append(Pot(dead_money, tuple(i for i in range(n) if not folded[i])))
+    previous = 0
+    for level in sorted({c for c in contributions if c > 0}):
+        amount = 0
+        for c in contributions:
+            if c > previous:
+                amount += (c if c < level else level) - previous
+        eligible = tuple(i for i in range(n) if not folded[i] and contributions[i] >= level)
+        if pots and pots[-1].eligible == eligible:
+            pots[-1] = Pot(pots[-1].amount + amount, eligible)
+        else:
+            pots.append(Pot(amount, eligible))
+        previous = level
+    return pots
+
+
+def split_pot(amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
+    """Share `amount` equally among `winners` (hand indexes); odd chips one at a time from the button's left.
+
+    Hand index 0 is the first seat left of the button, so the odd chips go to the winners with the
+    smallest indexes first (rule book 000 §07; issue 3 rule 9).
+
+    Returns:
+        (player, chips) pairs in ascending player order; the chips add up to `amount`.
+    """
+    ordered = sorted(winners)
+    share, odd = divmod(amount, len(ordered))
+    return [(player, share + (1 if k < odd else 0)) for k, player in enumerate(ordered)]
