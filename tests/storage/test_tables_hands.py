@@ -1,0 +1,164 @@
+"""Tables and hands in storage: one open table per channel, write-ahead actions, finishing and aborting hands."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.storage import (
+    ChipsNotConserved,
+    HandInProgress,
+    HandNotFound,
+    NotSeated,
+    PlayerOutcome,
+    SeatTaken,
+    Storage,
+    StorageError,
+    TableExists,
+    TableNotFound,
+    WrongTableKind,
+)
+from tests.storage.conftest import GUILD
+from tests.storage.test_ledger import snapshot
+
+ALICE, BOB, CHLOE = 101, 102, 103
+RECORD = {"settings": {"small_blind": 1, "big_blind": 2}, "starting_stacks": [100, 100], "deck": ["Ah", "Kd"]}
+
+
+async def two_player_table(store: Storage, channel: int = 700) -> int:
+    table = await store.create_table(GUILD, channel, ALICE, "cash", {"big_blind": 2})
+    await store.buy_in(table, GUILD, ALICE, 1, 100)
+    await store.buy_in(table, GUILD, BOB, 4, 100)
+    return table
+
+
+SEATS = [{"seat": 4, "user_id": BOB, "stack": 100}, {"seat": 1, "user_id": ALICE, "stack": 100}]
+
+
+async def test_one_open_table_per_channel_and_a_new_one_after_closing(store: Storage) -> None:
+    first = await store.create_table(GUILD, 700, ALICE, "cash", {"big_blind": 2})
+    with pytest.raises(TableExists) as caught:
+        await store.create_table(GUILD, 700, BOB, "tournament", {})
+    assert caught.value.table_id == first
+    await store.close_table(first)
+    assert await store.table_for_channel(700) is None
+    second = await store.create_table(GUILD, 700, BOB, "tournament", {})
+    assert second != first
+    row = await store.table_for_channel(700)
+    assert row is not None and (row.id, row.kind, row.host_id, row.status) == (second, "tournament", BOB, "open")
+    closed = await store.table(first)
+    assert closed is not None and closed.status == "closed" and closed.closed_at is not None
+
+
+async def test_open_tables_come_back_with_settings_state_message_and_seats(store: Storage) -> None:
+    table = await two_player_table(store)
+    await store.save_table_state(table, {"button": 4, "hand_number": 3}, message_id=999)
+    await store.save_table_state(table, {"button": 1, "hand_number": 4})  # keeps the message id
+    other = await store.create_table(GUILD + 1, 701, CHLOE, "cash", {})
+    rows = await store.open_tables()
+    assert [r.id for r in rows] == [table, other]
+    assert [r.id for r in await store.open_tables(GUILD)] == [table]
+    row = rows[0]
+    assert row.settings == {"big_blind": 2}
+    assert row.state == {"button": 1, "hand_number": 4}
+    assert row.message_id == 999
+    assert [(s.seat, s.user_id, s.stack) for s in row.seats] == [(1, ALICE, 100), (4, BOB, 100)]
+
+
+async def test_a_hand_is_recorded_action_by_action_and_finished_in_one_go(store: Storage) -> None:
+    table = await two_player_table(store)
+    hand = await store.start_hand(table, 1, RECORD, SEATS)
+    assert await store.append_action(hand, {"player": 0, "action": "raise", "amount": 6}) == 0
+    assert await store.append_action(hand, {"player": 1, "action": "call"}) == 1
+    open_hand = await store.open_hand(table)
+    assert open_hand is not None and open_hand.id == hand and open_hand.ended_at is None
+    assert open_hand.record == RECORD
+    assert open_hand.actions == ({"player": 0, "action": "raise", "amount": 6}, {"player": 1, "action": "call"})
+    assert [(p.user_id, p.seat, p.player_index, p.starting_stack) for p in open_hand.players] == [
+        (BOB, 4, 0, 100),
+        (ALICE, 1, 1, 100),
+    ]
+
+    await store.finish_hand(hand, {"winners": [1]}, {1: 112, 4: 88}, {ALICE: PlayerOutcome(won=24, vpip=True)})
+    assert await store.open_hand(table) is None
+    [done] = await store.hands_for_table(table)
+    assert done.result == {"winners": [1]} and done.ended_at is not None
+    alice = next(p for p in done.players if p.user_id == ALICE)
+    assert (alice.final_stack, alice.net, alice.won, alice.vpip) == (112, 12, 24, True)
+    seats = (await store.table(table)).seats  # type: ignore[union-attr]
+    assert [(s.seat, s.stack) for s in seats] == [(1, 112), (4, 88)]
+    assert (await store.audit(GUILD)).ok
+
+
+async def test_finish_hand_that_creates_chips_is_refused_and_changes_nothing(store: Storage) -> None:
+    table = await two_player_table(store)
+    hand = await store.start_hand(table, 1, RECORD, SEATS)
+    before = await snapshot(store)
+    with pytest.raises(ChipsNotConserved):
+        await store.finish_hand(hand, {}, {1: 150, 4: 100})
+    with pytest.raises(NotSeated):
+        await store.finish_hand(hand, {}, {1: 100, 9: 100})
+    assert await snapshot(store) == before
+    assert await store.open_hand(table) is not None
+
+
+async def test_only_one_unfinished_hand_per_table_and_numbers_are_unique(store: Storage) -> None:
+    table = await two_player_table(store)
+    hand = await store.start_hand(table, 1, RECORD, SEATS)
+    with pytest.raises(HandInProgress):
+        await store.start_hand(table, 2, RECORD, SEATS)
+    await store.finish_hand(hand, {}, {1: 100, 4: 100})
+    with pytest.raises(StorageError):
+        await store.start_hand(table, 1, RECORD, SEATS)
+    assert await store.start_hand(table, 2, RECORD, SEATS) > hand
+
+
+async def test_actions_cannot_be_added_to_a_finished_hand(store: Storage) -> None:
+    table = await two_player_table(store)
+    hand = await store.start_hand(table, 1, RECORD, SEATS)
+    await store.finish_hand(hand, {}, {1: 100, 4: 100})
+    with pytest.raises(HandNotFound):
+        await store.append_action(hand, {"player": 0, "action": "fold"})
+    with pytest.raises(HandNotFound):
+        await store.finish_hand(hand, {}, {1: 100, 4: 100})
+
+
+async def test_hands_are_listed_newest_first_and_found_by_number(store: Storage) -> None:
+    table = await two_player_table(store)
+    for number in (1, 2, 3):
+        hand = await store.start_hand(table, number, {**RECORD, "n": number}, SEATS)
+        await store.finish_hand(hand, {"n": number}, {1: 100, 4: 100})
+    assert [h.number for h in await store.hands_for_table(table, limit=2)] == [3, 2]
+    found = await store.hand_by_number(table, 2)
+    assert found is not None and found.record["n"] == 2
+    assert await store.hand(found.id) == found
+    assert await store.hand_by_number(table, 7) is None
+
+
+async def test_closing_mid_hand_aborts_it_and_returns_the_stacks_from_its_start(store: Storage) -> None:
+    table = await two_player_table(store)
+    hand = await store.start_hand(table, 1, RECORD, SEATS)
+    await store.append_action(hand, {"player": 0, "action": "all_in"})
+    assert await store.close_table(table) == {ALICE: 100, BOB: 100}
+    aborted = await store.hand(hand)
+    assert aborted is not None and aborted.result == {"aborted": True}
+    with pytest.raises(TableNotFound):
+        await store.start_hand(table, 2, RECORD, SEATS)
+    with pytest.raises(TableNotFound):
+        await store.close_table(table)
+    report = await store.audit(GUILD)
+    assert report.ok and report.on_tables == 0 and report.balances == 2000
+
+
+async def test_tournament_seats_hold_tournament_chips_not_balance_chips(store: Storage) -> None:
+    table = await store.create_table(GUILD, 702, ALICE, "tournament", {"starting_stack": 100})
+    await store.join_tournament(table, ALICE, 1, 100)
+    await store.join_tournament(table, BOB, 2, 100)
+    with pytest.raises(SeatTaken):
+        await store.join_tournament(table, BOB, 3, 100)
+    cash = await two_player_table(store, channel=703)
+    with pytest.raises(WrongTableKind):
+        await store.join_tournament(cash, CHLOE, 2, 100)
+    report = await store.audit(GUILD)
+    assert report.ok and report.on_tables == 200  # only the cash table's chips
+    assert await store.balance(GUILD, ALICE) == 900  # the cash buy-in only
+    assert await store.cash_out(table, GUILD, ALICE, 1) == 900  # leaving a tournament pays nothing
