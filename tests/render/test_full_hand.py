@@ -1,0 +1,176 @@
+"""A real hand played by the engine with a stacked deck (rule book 000 §05 side pots: Alice 20, Bob 50,
+Chloé 50 -> main pot 60 + side pot 60), rendered in English and French; engine hand names and errors."""
+
+import random
+
+import pytest
+
+from bot.poker import Hand, HandSettings, PokerError, describe_en, evaluate, full_deck, parse_cards
+from bot.poker.errors import MESSAGES as ENGINE_MESSAGES
+from bot.render import (
+    hand_name,
+    hand_result_from_events,
+    render_event_lines,
+    render_hand_history,
+    render_poker_error,
+    render_showdown,
+)
+from bot.render.i18n import has_key
+from tests.render.fakes import strip_vs
+
+NAMES = ["Alice", "Bob", "Chloé"]  # 0 = small blind, 1 = big blind, 2 = button
+
+
+def side_pot_hand() -> Hand:
+    stacked = list(parse_cards("Ah Kc Qs 8h Kd Qd 4c Ks 7h 2h 5c 9c 6c 3h"))  # hole cards, burn, flop, ...
+    hand = Hand(HandSettings(), [20, 50, 50], deck=stacked + [c for c in full_deck() if c not in stacked])
+    hand.raise_to(6)  # Chloé
+    hand.go_all_in()  # Alice, 20
+    hand.call()  # Bob
+    hand.raise_to(50)  # Chloé, all-in
+    hand.call()  # Bob, all-in: the board runs out
+    assert hand.is_complete
+    return hand
+
+
+EXPECTED = {
+    "en": """\
+Alice posts the small blind (1)
+Bob posts the big blind (2)
+Chloé raises to 6
+Alice is all-in for 20
+Bob calls 18
+Chloé raises to 50 and is all-in
+Bob calls 30 and is all-in
+Flop: K♠ 7♥ 2♥
+Turn: 9♣
+River: 3♥
+Chloé shows Q♠ Q♦ (Pair of queens)
+Alice shows A♥ 8♥ (Flush, ace high)
+Bob shows K♣ K♦ (Three of a kind, kings)
+Bob wins side pot 1 (60) with Three of a kind, kings
+Alice wins the main pot (60) with Flush, ace high""",
+    "fr": """\
+Alice pose la petite blind (1)
+Bob pose la grosse blind (2)
+Chloé relance à 6
+Alice fait tapis (20)
+Bob suit (18)
+Chloé relance à 50 et fait tapis
+Bob suit (30) et fait tapis
+Flop\u00a0: K♠ 7♥ 2♥
+Tournant\u00a0: 9♣
+Rivière\u00a0: 3♥
+Chloé montre Q♠ Q♦ (Paire de dames)
+Alice montre A♥ 8♥ (Couleur à l'as)
+Bob montre K♣ K♦ (Brelan de rois)
+Bob remporte le pot annexe 1 (60) — Brelan de rois
+Alice remporte le pot principal (60) — Couleur à l'as""",
+}
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_engine_hand_reads_right_line_by_line(locale):
+    assert strip_vs("\n".join(render_event_lines(side_pot_hand().events, NAMES, locale))) == EXPECTED[locale]
+
+
+def test_engine_hand_showdown_message_in_both_languages():
+    events = side_pot_hand().events
+    en = render_showdown(hand_result_from_events(9, events, NAMES), "en")
+    assert en.title == "Showdown — hand #9"
+    assert strip_vs(en.description) == "**Board**: K♠ 7♥ 2♥ 9♣ 3♥"
+    assert [(f.name, strip_vs(f.value)) for f in en.fields] == [
+        (
+            "Hands shown",
+            "Chloé: Q♠ Q♦ — Pair of queens\nAlice: A♥ 8♥ — Flush, ace high\nBob: K♣ K♦ — Three of a kind, kings",
+        ),
+        (
+            "Pots won",
+            "Bob wins side pot 1 (60) with Three of a kind, kings\nAlice wins the main pot (60) with Flush, ace high",
+        ),
+    ]
+    fr = render_showdown(hand_result_from_events(9, events, NAMES), "fr")
+    assert fr.title == "Abattage — donne n° 9"
+    assert strip_vs(fr.description) == "**Plateau**\u00a0: K♠ 7♥ 2♥ 9♣ 3♥"
+    assert [(f.name, strip_vs(f.value)) for f in fr.fields] == [
+        (
+            "Mains montrées",
+            "Chloé\u00a0: Q♠ Q♦ — Paire de dames\n"
+            "Alice\u00a0: A♥ 8♥ — Couleur à l'as\n"
+            "Bob\u00a0: K♣ K♦ — Brelan de rois",
+        ),
+        (
+            "Pots gagnés",
+            "Bob remporte le pot annexe 1 (60) — Brelan de rois\nAlice remporte le pot principal (60) — Couleur à l'as",
+        ),
+    ]
+
+
+def test_engine_hand_history_street_by_street():
+    hand = side_pot_hand()
+    spec = render_hand_history(9, hand.events, NAMES, "fr", viewer=1, starting_stacks=hand.starting_stacks)
+    assert spec.title == "Donne n° 9"
+    assert strip_vs(spec.description) == "Alice (20) · Bob (50) · Chloé (50)\nTes cartes\u00a0: K♣ K♦"
+    assert [strip_vs(f.name) for f in spec.fields] == [
+        "Avant le flop",
+        "Flop K♠ 7♥ 2♥",
+        "Tournant K♠ 7♥ 2♥ 9♣",
+        "Rivière K♠ 7♥ 2♥ 9♣ 3♥",
+        "Résultat",
+    ]
+    assert spec.fields[1].value == "aucune action"
+
+
+def test_folded_hole_cards_stay_private_in_every_public_render():
+    stacked = list(parse_cards("Ah Kc Qs 8h Kd Qd 4c Ks 7h 2h 5c 9c 6c 3h"))
+    hand = Hand(HandSettings(), [100, 100, 100], deck=stacked + [c for c in full_deck() if c not in stacked])
+    hand.fold()  # Chloé folds Q♠ Q♦
+    hand.call()  # Alice completes
+    hand.check()  # Bob: flop
+    while not hand.is_complete:
+        hand.check()
+    for locale in ("en", "fr"):
+        texts = render_event_lines(hand.events, NAMES, locale)
+        texts.append(str(render_showdown(hand_result_from_events(1, hand.events, NAMES), locale).to_dict()))
+        texts.append(str(render_hand_history(1, hand.events, NAMES, locale).to_dict()))
+        public = strip_vs("\n".join(texts))
+        assert "Q♠" not in public and "Q♦" not in public
+        assert "A♥ 8♥" in public  # Alice and Bob went to showdown
+
+
+def test_english_hand_names_agree_with_the_engine_and_french_ones_exist():
+    rng = random.Random(7)
+    deck = full_deck()
+    seen = set()
+    for _ in range(3000):
+        value = evaluate(rng.sample(deck, 7))
+        # Same names as the engine's English, except that 2s are "deuces" here (the engine says "twos").
+        assert hand_name(value, "en") == describe_en(value).replace("twos", "deuces")
+        assert "{" not in hand_name(value, "fr")
+        seen.add(value.category)
+    assert len(seen) >= 8
+
+
+def test_royal_flush_and_wheel_from_the_engine():
+    royal = evaluate(parse_cards("Ah Qh Kh Jh Th 2s 2c"))  # rule book 000 §06
+    assert (hand_name(royal, "en"), hand_name(royal, "fr")) == ("Royal flush", "Quinte flush royale")
+    wheel = evaluate(parse_cards("Ac 2d 3h 4s 5c Kd 9h"))
+    assert (hand_name(wheel, "en"), hand_name(wheel, "fr")) == ("Straight, five high", "Quinte au cinq")
+
+
+def test_every_engine_error_code_has_a_message_in_both_languages():
+    for code in ENGINE_MESSAGES:
+        assert has_key(f"error.{code}", "en") and has_key(f"error.{code}", "fr"), code
+
+
+def test_engine_refusals_are_translated():
+    hand = Hand(HandSettings(), [100, 100, 100])
+    hand.raise_to(6)
+    hand.raise_to(14)  # rule book 000 §05: 6 then 14, next raise at least to 22
+    with pytest.raises(PokerError) as refused:
+        hand.raise_to(20)
+    assert render_poker_error(refused.value, "en") == "Minimum raise is to 22"
+    assert render_poker_error(refused.value, "fr") == "Relance minimum\u00a0: 22"
+    with pytest.raises(PokerError) as refused:
+        hand.check()
+    assert render_poker_error(refused.value, "fr") == "Tu ne peux pas dire parole\u00a0: 12 à suivre"
