@@ -15,7 +15,17 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .model import ADMINISTRATOR, CHANNEL_DM, Channel, Guild, Interaction, Message, User, iter_components
+from .model import (
+    ADMINISTRATOR,
+    ALL_PERMISSIONS,
+    CHANNEL_DM,
+    Channel,
+    Guild,
+    Interaction,
+    Message,
+    User,
+    iter_components,
+)
 
 if TYPE_CHECKING:
     from .gateway import Gateway
@@ -116,14 +126,14 @@ class UserActions:
             "locale": locale or user.locale,
             "entitlements": [],
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
-            "app_permissions": str(ADMINISTRATOR),
+            "app_permissions": str(ALL_PERMISSIONS),
         }
         if guild is not None:
             member = guild.members.get(user.id)
             if member is None:
                 raise StubUsageError(f"user {user.id} is not a member of guild {guild.id}")
             channel_payload = channel.payload()
-            channel_payload["permissions"] = str(member.permissions)
+            channel_payload["permissions"] = member.payload(permissions=member.permissions)["permissions"]
             payload.update(
                 guild_id=str(guild.id),
                 guild={"id": str(guild.id), "locale": guild.locale, "features": []},
@@ -263,7 +273,7 @@ class UserActions:
             return ident
         if kind == 7 and ident in self.channels:
             channel = self.channels[ident].payload(self.users)
-            channel["permissions"] = str(ADMINISTRATOR)
+            channel["permissions"] = str(ALL_PERMISSIONS)
             resolved.setdefault("channels", {})[str(ident)] = channel
             return ident
         if kind in (8, 9) and guild is not None and ident in guild.roles:

@@ -22,6 +22,7 @@ CHANNEL_TEXT = 0
 CHANNEL_DM = 1
 
 ADMINISTRATOR = 1 << 3
+ALL_PERMISSIONS = (1 << 53) - 1  # what Discord reports for an administrator: every permission bit
 # view channel, send messages, embed links, attach files, read history, add reactions, use application commands
 DEFAULT_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 6) | (1 << 31)
 
@@ -117,7 +118,7 @@ class Member:
             "avatar": None,
         }
         if permissions is not None:
-            data["permissions"] = str(permissions)
+            data["permissions"] = str(ALL_PERMISSIONS if permissions & ADMINISTRATOR else permissions)
         return data
 
 

@@ -234,6 +234,8 @@ class DiscordStub(UserActions):
         gid = guild_id or self.snowflake()
         guild = Guild(gid, name, owner_id or self.owner.id, locale=locale)
         guild.roles[gid] = Role(gid, "@everyone", DEFAULT_PERMISSIONS)
+        admin_role = Role(self.snowflake(), "Admin", ADMINISTRATOR, position=1)
+        guild.roles[admin_role.id] = admin_role
         self.guilds[gid] = guild
         guild.members[self.bot_user.id] = Member(self.bot_user, permissions=ADMINISTRATOR)
         for channel_name in channels:
@@ -277,7 +279,11 @@ class DiscordStub(UserActions):
         permissions: int | None = None,
         locale: str = "en-US",
     ) -> User:
-        """Add a user to a guild (default: the first guild). ``dms_open=False``: DMs to them fail with 50007."""
+        """Add a user to a guild (default: the first guild). ``dms_open=False``: DMs to them fail with 50007.
+
+        ``admin``: the member gets the guild's Administrator role; ``permissions``: the permission bits an
+        interaction reports for them (default: a regular member's).
+        """
         g = self._guild(guild)
         uid = user_id or self.snowflake()
         user = self.users.get(uid)
@@ -285,7 +291,8 @@ class DiscordStub(UserActions):
             user = User(uid, name or f"user{uid}", dms_open=dms_open, locale=locale)
             self.users[uid] = user
         perms = ADMINISTRATOR if admin else (permissions if permissions is not None else DEFAULT_PERMISSIONS)
-        member = Member(user, permissions=perms)
+        roles = [r.id for r in g.roles.values() if r.name == "Admin"] if admin else []
+        member = Member(user, permissions=perms, role_ids=roles)
         g.members[uid] = member
         data = dict(member.payload(), guild_id=str(g.id))
         self.gateway.dispatch(g.id, "GUILD_MEMBER_ADD", data, intent=INTENT_GUILD_MEMBERS)

@@ -12,6 +12,7 @@ Run it with ``STUB_BOT_ENTRY=tests.discord_stub.testbot:main python -m tests.dis
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import os
 import re
@@ -137,7 +138,7 @@ async def secret(interaction: discord.Interaction) -> None:
 async def dm(interaction: discord.Interaction, text: str) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
-        await interaction.user.send(text)
+        await interaction.user.send(text, view=SecretView(timeout=None))
     except discord.Forbidden as exc:
         assert interaction.channel is not None
         await interaction.channel.send(f"I can't DM {interaction.user.name} (code {exc.code})")  # type: ignore[union-attr]
@@ -153,13 +154,24 @@ async def whisper(interaction: discord.Interaction, user: discord.User, text: st
 
 
 @poker.command(description="Say something publicly")
-async def say(interaction: discord.Interaction, text: str) -> None:
-    await interaction.response.send_message(text)
+async def say(interaction: discord.Interaction, text: str, attach: bool = False) -> None:
+    if attach:
+        picture = discord.File(io.BytesIO(b"\x89PNG fake"), filename=f"{text}.png")
+        await interaction.response.send_message(text, file=picture)
+    else:
+        await interaction.response.send_message(text)
 
 
 @poker.command(description="Say something only you see")
 async def peek(interaction: discord.Interaction, text: str) -> None:
     await interaction.response.send_message(text, ephemeral=True)
+
+
+@app_commands.command(name="pokeradmin", description="Administrators only")
+@app_commands.default_permissions(manage_guild=True)
+async def pokeradmin(interaction: discord.Interaction) -> None:
+    perms = interaction.permissions
+    await interaction.response.send_message(f"manage_guild={perms.manage_guild}", ephemeral=True)
 
 
 @poker.command(description="Think, then answer")
@@ -246,6 +258,7 @@ class TestBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(BumpButton, FormButton)
         self.tree.add_command(poker)
+        self.tree.add_command(pokeradmin)
         await self.tree.sync()
 
 

@@ -76,7 +76,7 @@ def bump_numbers(w: World) -> list[int]:
 async def test_bot_connects_through_gateway_bot_and_syncs_its_commands(w: World) -> None:
     assert w.stub.gateway.identify_count >= 1
     assert w.stub.request_counts.get("GET /gateway/bot") == 1
-    [poker] = w.stub.commands()
+    poker, _ = sorted(w.stub.commands(), key=lambda c: c["name"])
     subcommands = {o["name"] for o in poker["options"]}
     assert {"join", "table", "secret", "dm", "break"} <= subcommands
     assert w.stub.command_syncs[0][0] is None
@@ -128,6 +128,21 @@ async def test_options_a_discord_client_would_refuse_raise_usage_errors(w: World
         w.stub.invoke_slash(w.alice, w.channel, "poker", "break", options={"kind": "nonsense"})
 
 
+async def test_member_permissions_gate_commands_as_discord_does(w: World) -> None:
+    with pytest.raises(StubUsageError, match="lacks permissions"):
+        w.stub.invoke_slash(w.alice, w.channel, "pokeradmin")
+    boss = w.stub.add_member(1009, "boss", admin=True)
+    inter = w.stub.invoke_slash(boss, w.channel, "pokeradmin")
+    await inter.wait_acked()
+    assert w.stub.original(inter).content == "manage_guild=True"  # type: ignore[union-attr]
+
+
+async def test_files_are_uploaded_as_attachments(w: World) -> None:
+    message = await slash(w, w.alice, "poker", "say", text="picture", attach=True)
+    [attachment] = message.latest.attachments
+    assert attachment["filename"] == "picture.png" and attachment["size"] == len(b"\x89PNG fake")
+
+
 async def test_autocomplete_returns_the_bots_choices(w: World) -> None:
     choices = await w.stub.autocomplete(w.alice, w.channel, "poker", "join", focused="name", value="al")
     assert choices == [{"name": "Alice", "value": "alice"}, {"name": "Albert", "value": "albert"}]
@@ -174,7 +189,12 @@ async def test_ephemeral_reply_is_seen_only_by_its_user_and_its_button_updates_i
 
 async def test_dm_is_delivered_and_a_closed_dm_is_refused_with_50007(w: World) -> None:
     reply = await slash(w, w.alice, "poker", "dm", text="psst")
-    assert [m.content for m in w.stub.dms(w.alice)] == ["psst"]
+    [dm] = w.stub.dms(w.alice)
+    assert dm.content == "psst"
+    with pytest.raises(StubUsageError, match="someone else's DMs"):
+        w.stub.press_button(w.carol, dm, "stub:reveal")
+    press = w.stub.press_button(w.alice, dm, "stub:reveal")  # a button in a DM: the interaction has no guild
+    assert await press.wait_acked() == 7 and dm.content == "revealed"
     # the first followup after a "thinking" deferral fills the deferred message, which stays ephemeral
     assert reply.content == "Sent you a DM" and reply.ephemeral_to == w.alice.id
     assert not w.stub.pending_deferrals()
