@@ -152,7 +152,8 @@ class Storage:
             try:
                 yield self._db
             except BaseException:
-                await asyncio.shield(self._db.execute("ROLLBACK"))
+                if self._db.in_transaction:  # SQLite may already have rolled back (e.g. disk full)
+                    await asyncio.shield(self._db.execute("ROLLBACK"))
                 raise
             await asyncio.shield(self._db.execute("COMMIT"))
 
@@ -418,6 +419,17 @@ class Storage:
             raise TableNotFound(f"no open table {table_id}")
         return row
 
+    async def _in_open_hand(self, db: aiosqlite.Connection, table_id: int, user_id: int) -> bool:
+        row = await self._one(
+            db,
+            """
+            SELECT 1 FROM hands h JOIN hand_players p ON p.hand_id = h.id
+            WHERE h.table_id = ? AND h.ended_at IS NULL AND p.user_id = ?
+            """,
+            (table_id, user_id),
+        )
+        return row is not None
+
     async def buy_in(
         self,
         table_id: int,
@@ -431,8 +443,9 @@ class Storage:
         (ledger row + seat stack in one transaction). Returns the new balance.
 
         kind=BUY_IN takes a free seat (the member must not sit at this table); kind=REBUY adds to the
-        member's own seat. Creates the account (with its grant) on first touch. Raises InsufficientBalance,
-        SeatTaken, NotSeated, TableNotFound, WrongTableKind (tournament), ValueError (amount <= 0).
+        member's own seat, not while they play in the table's unfinished hand. Creates the account (with
+        its grant) on first touch. Raises InsufficientBalance, SeatTaken, NotSeated, HandInProgress,
+        TableNotFound, WrongTableKind (tournament), ValueError (amount <= 0).
         Table limits (min/max buy-in, between hands) are the table service's to check.
         """
         kind = LedgerKind(kind)
@@ -457,6 +470,8 @@ class Storage:
                     raise SeatTaken(f"seat {seat} is taken or user {user_id} already sits at table {table_id}")
             elif occupant is None or occupant["user_id"] != user_id:
                 raise NotSeated(f"user {user_id} does not sit at seat {seat} of table {table_id}")
+            elif await self._in_open_hand(db, table_id, user_id):
+                raise HandInProgress(f"user {user_id} is in a hand at table {table_id}: rebuy between hands")
             await self._ensure(db, guild_id, user_id)
             balance = await self._move(db, guild_id, user_id, -amount, kind, reason=f"seat {seat}", table_id=table_id)
             if kind is LedgerKind.BUY_IN:
@@ -495,11 +510,16 @@ class Storage:
     async def cash_out(self, table_id: int, guild_id: int, user_id: int, seat: int) -> int:
         """The member leaves their seat: on a cash table its whole stack goes back to the balance (a
         CASH_OUT ledger row, none for an empty stack); on a tournament the seat is just removed (tournament
-        chips are not balance chips). Returns the new balance. Raises NotSeated, TableNotFound."""
+        chips are not balance chips). Returns the new balance. Raises NotSeated, TableNotFound, and
+        HandInProgress while the member plays in the table's unfinished hand (fold, finish the hand, then
+        cash out; `close_table` is the way to stop mid-hand)."""
         async with self._tx() as db:
             table = await self._open_table(db, table_id)
             if table["guild_id"] != guild_id:
                 raise TableNotFound(f"table {table_id} is not in guild {guild_id}")
+            if await self._in_open_hand(db, table_id, user_id):
+                # Their seat's stored stack is the one from the hand's start; the hand must end first.
+                raise HandInProgress(f"user {user_id} is in a hand at table {table_id}: leave after it")
             await self._leave(db, table, seat, user_id)
             row = await self._one(
                 db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
@@ -775,8 +795,11 @@ class Storage:
         `record_json`: the engine's HandRecord.to_json() (settings, starting stacks, deck order...).
         `seats`: one dict per player in hand order: {"seat", "user_id", "stack"} and optionally "player"
         (the hand's player index; defaults to the position in the list). Raises HandInProgress if the
-        table has an unfinished hand, TableNotFound if it is not open, StorageError if `number` is used.
+        table has an unfinished hand, TableNotFound if it is not open, StorageError if `number` is used,
+        ValueError for fewer than two players.
         """
+        if len(seats) < 2:
+            raise ValueError("a hand needs at least two players")
         async with self._tx() as db:
             await self._open_table(db, table_id)
             if await self._one(db, "SELECT 1 FROM hands WHERE table_id = ? AND ended_at IS NULL", (table_id,)):
@@ -830,8 +853,8 @@ class Storage:
         """End a hand in one transaction: store its result JSON, set the table's seat stacks
         ({seat: finishing stack}, as set_seat_stacks: total unchanged) and each player's standings row.
 
-        A player's net is the finishing stack of their seat minus their starting stack (if their seat is
-        in `stacks`); `players` gives the rest per user id (PlayerOutcome). Raises HandNotFound,
+        Seats not in `stacks` keep their stacks. A player's net is their seat's stack after this minus
+        their starting stack; `players` gives the rest per user id (PlayerOutcome). Raises HandNotFound,
         ChipsNotConserved, NotSeated; nothing changes when it raises.
         """
         async with self._tx() as db:
@@ -844,8 +867,14 @@ class Storage:
             rows = await self._all(
                 db, "SELECT user_id, seat, starting_stack FROM hand_players WHERE hand_id = ?", (hand_id,)
             )
+            seated = {
+                (r["seat"], r["user_id"]): r["stack"]
+                for r in await self._all(
+                    db, "SELECT seat, user_id, stack FROM table_seats WHERE table_id = ?", (hand["table_id"],)
+                )
+            }
             for r in rows:
-                final = stacks.get(r["seat"])
+                final = seated.get((r["seat"], r["user_id"]))
                 o = outcomes.get(r["user_id"], PlayerOutcome())
                 await db.execute(
                     """

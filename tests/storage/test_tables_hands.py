@@ -8,6 +8,7 @@ from bot.storage import (
     ChipsNotConserved,
     HandInProgress,
     HandNotFound,
+    LedgerKind,
     NotSeated,
     PlayerOutcome,
     SeatTaken,
@@ -162,3 +163,33 @@ async def test_tournament_seats_hold_tournament_chips_not_balance_chips(store: S
     assert report.ok and report.on_tables == 200  # only the cash table's chips
     assert await store.balance(GUILD, ALICE) == 900  # the cash buy-in only
     assert await store.cash_out(table, GUILD, ALICE, 1) == 900  # leaving a tournament pays nothing
+
+
+async def test_rebuy_and_cash_out_wait_for_the_end_of_the_hand(store: Storage) -> None:
+    table = await two_player_table(store)
+    await store.buy_in(table, GUILD, CHLOE, 2, 100)  # sits down during the hand: fine, plays the next one
+    hand = await store.start_hand(table, 1, RECORD, SEATS)
+    before = await snapshot(store)
+    with pytest.raises(HandInProgress):
+        await store.buy_in(table, GUILD, ALICE, 1, 50, LedgerKind.REBUY)
+    with pytest.raises(HandInProgress):
+        await store.cash_out(table, GUILD, BOB, 4)
+    assert await snapshot(store) == before
+    assert await store.buy_in(table, GUILD, CHLOE, 2, 50, LedgerKind.REBUY) == 850  # not in this hand
+    await store.finish_hand(hand, {}, {1: 150, 4: 50})
+    assert await store.buy_in(table, GUILD, BOB, 4, 50, LedgerKind.REBUY) == 850
+    assert await store.cash_out(table, GUILD, ALICE, 1) == 1050
+    assert (await store.audit(GUILD)).ok
+
+
+async def test_seats_left_out_of_the_finishing_stacks_keep_theirs(store: Storage) -> None:
+    table = await two_player_table(store)
+    await store.buy_in(table, GUILD, CHLOE, 2, 100)
+    seats = [*SEATS, {"seat": 2, "user_id": CHLOE, "stack": 100}]
+    hand = await store.start_hand(table, 1, RECORD, seats)
+    await store.finish_hand(hand, {}, {1: 110, 4: 90})
+    done = await store.hand(hand)
+    assert done is not None
+    assert {p.user_id: p.net for p in done.players} == {ALICE: 10, BOB: -10, CHLOE: 0}
+    with pytest.raises(ValueError):
+        await store.start_hand(table, 2, RECORD, seats[:1])
