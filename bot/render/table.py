@@ -266,7 +266,9 @@ def render_raise_modal(legal: Any, locale: object) -> ModalSpec:
     is facing the player). The label falls back to "Raise to" with the range in the placeholder when the
     numbers make it longer than Discord's 45 characters."""
     kind = "bet" if legal.can_bet else "raise"
-    low, high = int(legal.min_raise_to), int(legal.max_raise_to)
+    # min/max are None when neither a bet nor a raise is allowed: only all-in is left then.
+    low = int(legal.min_raise_to if legal.min_raise_to is not None else legal.all_in_to)
+    high = int(legal.max_raise_to if legal.max_raise_to is not None else legal.all_in_to)
     label = t(f"modal.{kind}.label", locale, min=low, max=high)
     if len(label) > TEXT_INPUT_LABEL_MAX:
         label = clamp(t(f"modal.{kind}.label_short", locale), TEXT_INPUT_LABEL_MAX)
