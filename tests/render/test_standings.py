@@ -1,0 +1,107 @@
+"""Leaderboard, stats and the hand-history list, in both languages and within Discord's limits."""
+
+from bot.render import (
+    LeaderboardEntry,
+    PlayerStats,
+    render_hand_history,
+    render_history_line,
+    render_history_list,
+    render_leaderboard,
+    render_stats,
+)
+from bot.render.embeds import DESCRIPTION_MAX, EMBED_TOTAL_MAX
+from tests.render.fakes import ActionKind, PlayerActed, PotAwarded, Street, StreetDealt, cards, strip_vs
+
+NNBSP = "\u202f"
+
+
+def test_leaderboard_by_balance_with_the_callers_rank():
+    entries = [LeaderboardEntry(1, "Alice", 12_500), LeaderboardEntry(2, "Bob", 900)]
+    spec = render_leaderboard(entries, "balance", "en", page=1, pages=3, caller=LeaderboardEntry(27, "Zoé", 40))
+    assert spec.title == "Leaderboard — balances"
+    assert spec.description == "1. Alice — 12,500\n2. Bob — 900\n\nYour rank: 27 — 40"
+    assert spec.footer == "Page 1/3"
+    fr = render_leaderboard(entries, "balance", "fr", caller=None)
+    assert fr.description == f"1. Alice — 12{NNBSP}500\n2. Bob — 900\n\nTu n'as pas encore de rang."
+
+
+def test_leaderboard_by_net_winnings_and_tournament_wins():
+    net = render_leaderboard([LeaderboardEntry(1, "Alice", 300), LeaderboardEntry(2, "Bob", -1200)], "net", "fr")
+    assert net.title == "Classement — gains nets"
+    assert net.description.startswith(f"1. Alice — +300\n2. Bob — \u22121{NNBSP}200")
+    wins = render_leaderboard([LeaderboardEntry(1, "Alice", 1), LeaderboardEntry(2, "Bob", 3)], "wins", "en")
+    assert wins.description.startswith("1. Alice — 1 win\n2. Bob — 3 wins")
+    assert render_leaderboard([], "nonsense", "fr").description.startswith("Personne n'a encore joué ici.")
+
+
+def test_a_huge_leaderboard_page_fits_and_keeps_the_callers_rank():
+    entries = [LeaderboardEntry(i, "W" * 32, 10**15) for i in range(1, 500)]
+    spec = render_leaderboard(entries, "balance", "fr", caller=LeaderboardEntry(1000, "me", 1))
+    assert len(spec.description) <= DESCRIPTION_MAX and spec.total_length() <= EMBED_TOTAL_MAX
+    assert spec.description.endswith("Ton rang\u00a0: 1000 — 1")
+    assert "lignes de plus" in spec.description
+
+
+def test_stats_in_both_languages():
+    stats = PlayerStats(
+        hands_played=1234,
+        hands_won=200,
+        showdowns_won=80,
+        biggest_pot=5000,
+        net_chips=-150,
+        vpip=0.254,
+        pfr=0.1,
+        tournaments_played=4,
+        tournaments_won=1,
+        balance=850,
+    )
+    en = render_stats("Alice", stats, "en")
+    assert en.title == "Stats — Alice"
+    assert [(f.name, f.value) for f in en.fields] == [
+        ("Hands played", "1,234"),
+        ("Hands won", "200"),
+        ("Won at showdown", "80"),
+        ("Biggest pot", "5,000"),
+        ("Net chips", "\u2212150"),
+        ("VPIP", "25.4%"),
+        ("PFR", "10.0%"),
+        ("Tournaments played / won", "4 / 1"),
+        ("Balance", "850"),
+    ]
+    fr = render_stats("Alice", stats, "fr")
+    assert fr.title == "Statistiques — Alice"
+    assert [f.value for f in fr.fields][:6] == [f"1{NNBSP}234", "200", "80", f"5{NNBSP}000", "\u2212150", "25,4\u00a0%"]
+    empty = render_stats("Bob", PlayerStats(), "fr")
+    assert empty.description == "Aucune donne jouée pour l'instant."
+    assert [f.value for f in empty.fields][5:7] == ["—", "—"]
+
+
+HAND = [
+    PlayerActed(0, ActionKind.CALL, 2, 1),
+    PlayerActed(1, ActionKind.CHECK, 2, 0),
+    StreetDealt(Street.FLOP, cards("Ks 9d 9h"), cards("Ks 9d 9h")),
+    PlayerActed(1, ActionKind.BET, 4, 4),
+    PlayerActed(0, ActionKind.FOLD, 0, 0),
+    PotAwarded(0, 4, ((1, 4),), None),
+]
+
+
+def test_history_line_and_list():
+    line = render_history_line(12, HAND, ["Alice", "Bob"], "en")
+    assert strip_vs(line) == "#12 · K♠ 9♦ 9♥ · Bob wins the pot (4)"
+    assert (
+        strip_vs(render_history_line(12, HAND, ["Alice", "Bob"], "fr")) == "n° 12 · K♠ 9♦ 9♥ · Bob remporte le pot (4)"
+    )
+    spec = render_history_list([line] * 3, "#poker", "en")
+    assert spec.title == "Last hands — #poker"
+    assert spec.footer == "`/history hand:<number>` shows one hand and its PHH file"
+    empty = render_history_list([], "#poker", "fr")
+    assert empty.description == "Aucune donne n'a encore été jouée à cette table."
+
+
+def test_a_very_long_hand_history_fits():
+    events = [PlayerActed(i % 10, ActionKind.RAISE, 10**12 + i, 10**12) for i in range(400)]
+    names = ["N" * 32] * 10
+    spec = render_hand_history(10**7, events, names, "fr", table="t" * 300, starting_stacks=[10**12] * 10)
+    assert spec.total_length() <= EMBED_TOTAL_MAX
+    assert all(len(f.value) <= 1024 for f in spec.fields)
