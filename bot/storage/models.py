@@ -176,7 +176,8 @@ class AuditReport:
 @dataclass(frozen=True)
 class StatsRow:
     """A member's standings on one server. `net` and `biggest_pot` count cash tables only (tournament
-    chips are not balance chips); hand counts include both kinds. VPIP/PFR are percentages of hands played."""
+    chips are not balance chips); hand counts include both kinds. VPIP/PFR are percentages of hands played.
+    `balance` is what `Storage.balance` says (the starting grant for a member without an account)."""
 
     guild_id: int
     user_id: int

@@ -319,13 +319,19 @@ class Storage:
         async with self._tx() as db:
             return await self._ensure(db, guild_id, user_id)
 
+    async def _balance_or_grant(self, db: aiosqlite.Connection, guild_id: int, user_id: int) -> int:
+        row = await self._one(
+            db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        if row is None:
+            return (await self._guild_settings(db, guild_id)).starting_grant
+        return int(row["balance"])
+
     async def balance(self, guild_id: int, user_id: int) -> int:
-        """The member's balance, or 0 if they have no account yet (this does not create one)."""
+        """The member's balance; for a member with no account yet, the starting grant their first touch
+        will give them (this read creates nothing: `account()` tells whether the account exists)."""
         async with self._read() as db:
-            row = await self._one(
-                db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-            )
-        return 0 if row is None else int(row["balance"])
+            return await self._balance_or_grant(db, guild_id, user_id)
 
     async def account(self, guild_id: int, user_id: int) -> AccountRow | None:
         """The member's account, or None if they never touched chips on this server."""
@@ -988,14 +994,12 @@ class Storage:
                 """,
                 (guild_id, user_id),
             )
-            account = await self._one(
-                db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-            )
+            balance = await self._balance_or_grant(db, guild_id, user_id)
         assert hands is not None and tournaments is not None
         return StatsRow(
             guild_id=guild_id,
             user_id=user_id,
-            balance=0 if account is None else account["balance"],
+            balance=balance,
             hands_played=hands["played"],
             hands_won=hands["won"],
             won_at_showdown=hands["won_sd"],

@@ -36,9 +36,12 @@ async def cash_table(store: Storage, channel: int = 500) -> int:
 
 
 async def test_first_touch_grants_the_starting_grant_once(store: Storage) -> None:
-    assert await store.balance(GUILD, ALICE) == 0
+    assert await store.balance(GUILD, ALICE) == 1000  # what the first touch will give, without creating it
     assert await store.account(GUILD, ALICE) is None
+    assert await store.ledger(GUILD) == []
     assert await store.ensure_account(GUILD, ALICE) == 1000
+    account = await store.account(GUILD, ALICE)
+    assert account is not None and (account.balance, account.last_refill_at) == (1000, None)
     assert await store.ensure_account(GUILD, ALICE) == 1000
     rows = await store.ledger(GUILD, ALICE)
     assert [(r.kind, r.delta, r.balance_after) for r in rows] == [(LedgerKind.GRANT, 1000, 1000)]
