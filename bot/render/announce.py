@@ -27,13 +27,9 @@ from bot.render.embeds import (
     escape_name,
     make_embed,
 )
-from bot.render.events import Names, render_award, street_key
+from bot.render.events import Names, pot_amount, render_award, street_key
 from bot.render.hands import hand_name
 from bot.render.i18n import ordinal, t
-
-
-def _amount(pot: object) -> int:
-    return int(getattr(pot, "amount", pot))  # type: ignore[call-overload]
 
 
 def render_street(announcement: Any, locale: object) -> str:
@@ -44,7 +40,7 @@ def render_street(announcement: Any, locale: object) -> str:
     or passed at once to `render_streets`.
     """
     key = street_key(announcement.street)
-    pot = sum(_amount(p) for p in announcement.pots)
+    pot = sum(pot_amount(p) for p in announcement.pots)
     card = cards_text(announcement.cards)
     return clamp(
         t(f"street.announce.{key}", locale, board=cards_text(announcement.board), card=card, pot=pot), CONTENT_MAX

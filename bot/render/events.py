@@ -50,6 +50,11 @@ def pot_label(index: int, pot_count: int | None, locale: object, *, article: boo
     return t("pot.the_side" if article else "pot.side", locale, n=index)
 
 
+def pot_amount(pot: object) -> int:
+    """Chips of a pot given as an engine `Pot` (its `amount`) or as a plain int."""
+    return int(getattr(pot, "amount", pot))  # type: ignore[call-overload]
+
+
 def pot_count_of(events: Iterable[object]) -> int | None:
     """How many pots the awards in `events` pay (None when there is no award yet)."""
     indexes = {getattr(e, "pot_index", 0) for e in events if type(e).__name__ == "PotAwarded"}

@@ -30,7 +30,7 @@ from bot.render.embeds import (
     escape_name,
     make_embed,
 )
-from bot.render.events import pot_label, render_event_lines
+from bot.render.events import pot_amount, pot_label, render_event_lines
 from bot.render.i18n import t
 
 RECENT_ACTIONS = 6
@@ -97,10 +97,6 @@ class TableView:
     next_hand_at: float | None = None
 
 
-def _amount(pot: object) -> int:
-    return int(getattr(pot, "amount", pot))  # type: ignore[call-overload]
-
-
 def _seat_line(seat: Any, locale: object, in_hand: bool) -> str:
     name = escape_name(seat.name)
     actor = in_hand and seat.is_actor
@@ -132,7 +128,7 @@ def _info_line(view: Any, locale: object) -> str:
 
 
 def _pots_line(pots: Sequence[Any], locale: object) -> str:
-    amounts = [_amount(p) for p in pots if _amount(p) > 0]
+    amounts = [pot_amount(p) for p in pots if pot_amount(p) > 0]
     if not amounts:
         return t("table.pot", locale, amount=0)
     if len(amounts) == 1:
