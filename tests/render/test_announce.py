@@ -173,8 +173,8 @@ def test_showdown_with_ten_long_names_fits_discord_limits():
         (PlayerAnnouncement("left", 1, "Bob"), "Bob leaves the table.", "Bob quitte la table."),
         (
             PlayerAnnouncement("kicked", 1, "Bob", chips=80),
-            "Bob was removed from the table (80 back to their balance).",
-            "Bob ne fait plus partie de la table (80 rendus à son solde).",
+            "Bob was removed from the table (stack of 80 back to their balance).",
+            "Bob ne fait plus partie de la table (pile de 80 rendue à son solde).",
         ),
         (PlayerAnnouncement("sat_out", 1, "Bob"), "Bob sits out.", "Bob fait une pause."),
         (PlayerAnnouncement("sat_in", 1, "Bob"), "Bob is back in.", "Bob revient en jeu."),
