@@ -169,6 +169,12 @@ class Storage:
         async with db.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
+    @classmethod
+    async def _count(cls, db: aiosqlite.Connection, sql: str, params: _Params = ()) -> int:
+        """The single integer an aggregate query returns (0 for NULL)."""
+        row = await cls._one(db, sql, params)
+        return 0 if row is None or row[0] is None else int(row[0])
+
     @staticmethod
     async def _all(db: aiosqlite.Connection, sql: str, params: _Params = ()) -> list[aiosqlite.Row]:
         async with db.execute(sql, params) as cursor:
@@ -380,15 +386,14 @@ class Storage:
             return await self._move(db, guild_id, user_id, amount, LedgerKind.REFILL, reason="refill")
 
     async def _user_on_cash_tables(self, db: aiosqlite.Connection, guild_id: int, user_id: int) -> int:
-        row = await self._one(
+        return await self._count(
             db,
             """
-            SELECT COALESCE(SUM(s.stack), 0) AS chips FROM table_seats s JOIN poker_tables t ON t.id = s.table_id
+            SELECT COALESCE(SUM(s.stack), 0) FROM table_seats s JOIN poker_tables t ON t.id = s.table_id
             WHERE t.guild_id = ? AND s.user_id = ? AND t.kind = 'cash' AND t.status = 'open'
             """,
             (guild_id, user_id),
         )
-        return int(row["chips"]) if row else 0
 
     async def ledger(self, guild_id: int, user_id: int | None = None, limit: int = 50) -> list[LedgerRow]:
         """The server's ledger rows (one member's if `user_id`), newest first."""
@@ -588,28 +593,22 @@ class Storage:
         problems: list[str] = []
         issuing = tuple(k.value for k in ISSUING_KINDS)
         async with self._read() as db:
-            balances = (
-                await self._one(
-                    db, "SELECT COALESCE(SUM(balance), 0) AS n FROM accounts WHERE guild_id = ?", (guild_id,)
-                )
-            )["n"]
-            on_tables = (
-                await self._one(
-                    db,
-                    """
-                    SELECT COALESCE(SUM(s.stack), 0) AS n FROM table_seats s JOIN poker_tables t ON t.id = s.table_id
-                    WHERE t.guild_id = ? AND t.kind = 'cash' AND t.status = 'open'
-                    """,
-                    (guild_id,),
-                )
-            )["n"]
-            issued = (
-                await self._one(
-                    db,
-                    "SELECT COALESCE(SUM(delta), 0) AS n FROM ledger WHERE guild_id = ? AND kind IN (?, ?, ?)",
-                    (guild_id, *issuing),
-                )
-            )["n"]
+            balances = await self._count(
+                db, "SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE guild_id = ?", (guild_id,)
+            )
+            on_tables = await self._count(
+                db,
+                """
+                SELECT COALESCE(SUM(s.stack), 0) FROM table_seats s JOIN poker_tables t ON t.id = s.table_id
+                WHERE t.guild_id = ? AND t.kind = 'cash' AND t.status = 'open'
+                """,
+                (guild_id,),
+            )
+            issued = await self._count(
+                db,
+                "SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE guild_id = ? AND kind IN (?, ?, ?)",
+                (guild_id, *issuing),
+            )
             accounts = await self._all(
                 db,
                 """
@@ -841,8 +840,7 @@ class Storage:
         (write-ahead: call before announcing it). Returns its sequence number from 0. Raises HandNotFound."""
         async with self._tx() as db:
             await self._open_hand_row(db, hand_id)
-            row = await self._one(db, "SELECT COUNT(*) AS n FROM hand_actions WHERE hand_id = ?", (hand_id,))
-            seq = int(row["n"]) if row else 0
+            seq = await self._count(db, "SELECT COUNT(*) FROM hand_actions WHERE hand_id = ?", (hand_id,))
             await db.execute(
                 "INSERT INTO hand_actions (hand_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
                 (hand_id, seq, _dumps(dict(action)), self._clock()),
