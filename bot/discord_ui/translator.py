@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Any
 
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
@@ -30,7 +31,8 @@ def catalogue_key(string: app_commands.locale_str, context: app_commands.Transla
     explicit = string.extras.get("key")
     if isinstance(explicit, str):
         return explicit
-    where, data = context.location, context.data
+    where = context.location
+    data: Any = context.data  # Command/Group, Parameter or Choice depending on `where`
     if where in (Where.command_description, Where.group_description):
         return f"cmd.{data.qualified_name.replace(' ', '.')}.desc"
     if where in (Where.parameter_name, Where.parameter_description):

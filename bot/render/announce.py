@@ -93,7 +93,7 @@ def hand_result_from_events(hand_number: int, events: Sequence[Any], names: Name
 
     def name(player: int) -> str:
         try:
-            return str(names[player])  # type: ignore[index]
+            return str(names[player])
         except (KeyError, IndexError, TypeError):
             return f"#{player + 1}"
 

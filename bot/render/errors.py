@@ -49,7 +49,7 @@ def render_poker_error(error: Exception, locale: object, names: Names | None = N
     if code == "not_your_turn" and names is not None and isinstance(params.get("actor"), int):
         actor = int(params["actor"])  # type: ignore[call-overload]
         try:
-            name = str(names[actor])  # type: ignore[index]
+            name = str(names[actor])
         except (KeyError, IndexError, TypeError):
             name = t("player.fallback", locale, n=actor + 1)
         return render_error("not_your_turn_named", locale, {"name": name})

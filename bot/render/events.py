@@ -52,7 +52,8 @@ def pot_label(index: int, pot_count: int | None, locale: object, *, article: boo
 
 def pot_amount(pot: object) -> int:
     """Chips of a pot given as an engine `Pot` (its `amount`) or as a plain int."""
-    return int(getattr(pot, "amount", pot))  # type: ignore[call-overload]
+    amount: Any = getattr(pot, "amount", pot)
+    return int(amount)
 
 
 def pot_count_of(events: Iterable[object]) -> int | None:

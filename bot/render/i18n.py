@@ -122,7 +122,7 @@ class _Formatter(string.Formatter):
         if format_spec == "raw":
             return str(value)
         try:
-            return super().format_field(value, format_spec)
+            return str(super().format_field(value, format_spec))
         except (ValueError, TypeError):
             _warn_once("Catalogue %s/%s: bad format spec %r", self.language, self.key, format_spec)
             return str(value)
@@ -213,7 +213,7 @@ def format_percent(ratio: float, locale: object, digits: int = 1) -> str:
     babel_locale = _babel_locale(normalize_locale(locale))
     pattern = parse_pattern(babel_locale.percent_formats[None])
     pattern.frac_prec = (digits, digits)
-    return pattern.apply(ratio, babel_locale)
+    return str(pattern.apply(ratio, babel_locale))
 
 
 def format_names(names: Iterable[str], locale: object) -> str:
