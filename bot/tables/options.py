@@ -1,0 +1,114 @@
+"""A table's settings as chosen at `/poker create`: blinds, stacks, seats, timer, kind; checked and stored as JSON."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from bot.tables.errors import ServiceError
+
+CASH = "cash"
+TOURNAMENT = "tournament"
+
+MIN_TURN_TIMEOUT = 10
+MAX_TURN_TIMEOUT = 600
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """Everything agreed when a table is created. Chips are ints, times are seconds.
+
+    kind: "cash" (buy in from the balance, rebuy, cash out) or "tournament" (rule book 000 §07: the same
+    stack for everyone, last player with chips wins). small_blind/big_blind: 1/2 by default (rule book
+    000 §04). ante: per player; big_blind_ante: posted by the big blind alone; straddle: allowed (2× BB
+    by the player left of the BB) — all off by default. seats: 2–10. turn_timeout: 10–600 s.
+    starting_stack: the tournament stack (rule book: 100). min_buy_in/max_buy_in/buy_in: cash-table limits
+    and the default buy-in (100 at blinds 1/2). blind_levels: optional tournament schedule, a tuple of
+    (small blind, big blind, ante) levels, each lasting `level_length` hands or minutes (`level_by`).
+    next_hand_delay: seconds between the end of a hand and the next deal.
+    """
+
+    kind: str = CASH
+    small_blind: int = 1
+    big_blind: int = 2
+    ante: int = 0
+    big_blind_ante: int = 0
+    straddle: bool = False
+    seats: int = 10
+    turn_timeout: int = 60
+    starting_stack: int = 100
+    buy_in: int = 100
+    min_buy_in: int = 40
+    max_buy_in: int = 200
+    blind_levels: tuple[tuple[int, int, int], ...] = field(default_factory=tuple)
+    level_by: str = "hands"
+    level_length: int = 0
+    next_hand_delay: float = 5.0
+
+    def validated(self) -> TableOptions:
+        """Return self if every setting is within its range; raise ServiceError("bad_option") naming the first
+        that is not, with what is allowed."""
+
+        def bad(option: str, allowed: str) -> ServiceError:
+            return ServiceError("bad_option", option=option, allowed=allowed)
+
+        if self.kind not in (CASH, TOURNAMENT):
+            raise bad("kind", "cash or tournament")
+        if not 1 <= self.small_blind <= self.big_blind:
+            raise bad("small_blind", f"1 to the big blind ({self.big_blind})")
+        if self.big_blind < 1:
+            raise bad("big_blind", "at least 1")
+        if self.ante < 0 or self.big_blind_ante < 0:
+            raise bad("ante", "0 or more")
+        if not 2 <= self.seats <= 10:
+            raise bad("seats", "2 to 10")
+        if not MIN_TURN_TIMEOUT <= self.turn_timeout <= MAX_TURN_TIMEOUT:
+            raise bad("turn_timeout", f"{MIN_TURN_TIMEOUT} to {MAX_TURN_TIMEOUT} seconds")
+        if self.starting_stack < self.big_blind:
+            raise bad("starting_stack", f"at least the big blind ({self.big_blind})")
+        if not self.big_blind <= self.min_buy_in <= self.max_buy_in:
+            raise bad("min_buy_in", f"between the big blind ({self.big_blind}) and the maximum buy-in")
+        if not self.min_buy_in <= self.buy_in <= self.max_buy_in:
+            raise bad("buy_in", f"{self.min_buy_in} to {self.max_buy_in}")
+        if self.level_by not in ("hands", "minutes"):
+            raise bad("level_by", "hands or minutes")
+        for level in self.blind_levels:
+            small, big, ante = level
+            if not 1 <= small <= big or ante < 0:
+                raise bad("blind_levels", "levels of small blind ≤ big blind, ante ≥ 0")
+        if self.blind_levels and self.level_length < 1:
+            raise bad("level_length", "at least 1 hand or minute")
+        return self
+
+    @classmethod
+    def for_blinds(cls, small_blind: int, big_blind: int, **changes: Any) -> TableOptions:
+        """Options with buy-in limits scaled to the blinds: default buy-in 50 BB (100 at 1/2, the rule
+        book's stack), minimum 20 BB, maximum 100 BB, tournament stack 50 BB — unless given in `changes`."""
+        base = {
+            "small_blind": small_blind,
+            "big_blind": big_blind,
+            "buy_in": 50 * big_blind,
+            "min_buy_in": 20 * big_blind,
+            "max_buy_in": 100 * big_blind,
+            "starting_stack": 50 * big_blind,
+        }
+        base.update(changes)
+        return cls(**base).validated()
+
+    def with_changes(self, **changes: Any) -> TableOptions:
+        """A validated copy with some settings changed."""
+        return replace(self, **changes).validated()
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON object of every setting."""
+        data = asdict(self)
+        data["blind_levels"] = [list(level) for level in self.blind_levels]
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableOptions:
+        """Options from `to_json` output (unknown keys ignored, missing ones default)."""
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        if "blind_levels" in known:
+            known["blind_levels"] = tuple(tuple(level) for level in known["blind_levels"])
+        return cls(**known)

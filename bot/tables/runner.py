@@ -1,0 +1,977 @@
+"""One table's orchestration: seats, the current hand, the turn timer and the next-hand scheduler, under one lock.
+
+Everything that changes a table — a command, a button press, a timer expiry, the next deal — runs under
+`TableRunner.lock`, so two presses at the same instant give one action and one refusal. Every action is
+appended to the hand's record in storage before anything is announced (DESIGN.md, "The hand is its
+history"); announcements go through an ordered outbox so that slow Discord calls never hold the lock,
+and consecutive table-message edits are merged into one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.poker import (
+    ActionKind,
+    BlindLevel,
+    BlindSchedule,
+    Hand,
+    HandEnded,
+    HandMucked,
+    HandRecord,
+    HandSettings,
+    HandShown,
+    HoleCardsDealt,
+    LegalActions,
+    PlayerActed,
+    PokerError,
+    PotAwarded,
+    Street,
+    StreetDealt,
+    Table,
+    TableConfig,
+    UncalledBetReturned,
+)
+from bot.storage import (
+    InsufficientBalance,
+    LedgerKind,
+    PlayerOutcome,
+    Storage,
+    TableRow,
+)
+from bot.tables.clock import Clock
+from bot.tables.errors import ServiceError
+from bot.tables.notifier import (
+    Announcement,
+    HandResultAnnouncement,
+    Notifier,
+    PlayerAnnouncement,
+    PotResult,
+    SeatView,
+    ShownHand,
+    StreetAnnouncement,
+    TableClosedAnnouncement,
+    TableSnapshot,
+)
+from bot.tables.options import CASH, TOURNAMENT, TableOptions
+
+log = logging.getLogger(__name__)
+
+#: Timer expiries in a row after which a player is sat out (issue 4).
+EXPIRIES_BEFORE_SIT_OUT = 2
+#: Extra seconds given to the player to act when a turn is restored after a restart.
+RESTORE_GRACE = 15.0
+#: Public events kept in the snapshot for "last actions".
+RECENT_EVENTS = 40
+
+RngFactory = Callable[[], random.Random | None]
+
+
+@dataclass
+class _Outbox:
+    """Ordered delivery of announcements; table-message edits are merged into the latest snapshot."""
+
+    notifier: Notifier
+    queue: asyncio.Queue[Callable[[], Awaitable[None]] | None] = field(default_factory=asyncio.Queue)
+    task: asyncio.Task[None] | None = None
+    pending_edit: bool = False
+
+    def start(self) -> None:
+        if self.task is None:
+            self.task = asyncio.create_task(self._work(), name="table-outbox")
+
+    def put(self, job: Callable[[], Awaitable[None]]) -> None:
+        self.queue.put_nowait(job)
+
+    async def _work(self) -> None:
+        while True:
+            job = await self.queue.get()
+            if job is None:
+                return
+            try:
+                await job()
+            except Exception:
+                log.exception("table notification failed")
+
+    async def drain(self) -> None:
+        """Wait until everything queued so far is delivered."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        async def mark() -> None:
+            done.set_result(None)
+
+        self.put(mark)
+        await done
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.queue.put_nowait(None)
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+
+
+class TableRunner:
+    """The live state of one table (one channel) and every operation on it.
+
+    Users are Discord user ids (ints); chips are ints. Public methods take the lock, check, persist,
+    apply, then queue the announcements; a refused call raises `PokerError` (a `ServiceError` or an engine
+    error) and changes nothing.
+    """
+
+    def __init__(
+        self,
+        *,
+        storage: Storage,
+        notifier: Notifier,
+        clock: Clock,
+        rng_factory: RngFactory,
+        table_id: int,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: TableOptions,
+        language: str = "en",
+        on_closed: Callable[[TableRunner], None] | None = None,
+    ) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.rng_factory = rng_factory
+        self.table_id = table_id
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.host_id = host_id
+        self.options = options
+        self.language = language
+        self.lock = asyncio.Lock()
+        self.table = Table(self._table_config(options))
+        self.names: dict[int, str] = {}
+        self.hand: Hand | None = None
+        self.hand_id: int | None = None
+        self.hand_number = 0
+        self.hand_seats: tuple[int, ...] = ()
+        self.hand_users: tuple[int, ...] = ()
+        self.deadline: float | None = None
+        self.expiries: dict[int, int] = {}
+        self.leaving: set[int] = set()
+        self.away: set[int] = set()
+        self.dm_refused: set[int] = set()
+        self.running = False
+        self.started_at: float | None = None
+        self.busted_order: list[int] = []
+        self.message_id: int | None = None
+        self.closed = False
+        self._turn = 0
+        self._timer: asyncio.Task[None] | None = None
+        self._next_hand: asyncio.Task[None] | None = None
+        self._outbox = _Outbox(notifier)
+        self._on_closed = on_closed
+
+    # ------------------------------------------------------------------ setup
+
+    @staticmethod
+    def _table_config(options: TableOptions) -> TableConfig:
+        settings = HandSettings(
+            small_blind=options.small_blind,
+            big_blind=options.big_blind,
+            ante=options.ante,
+            big_blind_ante=options.big_blind_ante,
+            straddle=options.straddle,
+        )
+        schedule = None
+        if options.blind_levels:
+            schedule = BlindSchedule(
+                levels=tuple(BlindLevel(*level) for level in options.blind_levels),
+                by=options.level_by,
+                length=options.level_length,
+            )
+        return TableConfig(settings=settings, seat_count=options.seats, schedule=schedule)
+
+    def start(self) -> None:
+        """Start the outbox worker (call once the runner is registered, inside the event loop)."""
+        self._outbox.start()
+
+    async def shutdown(self) -> None:
+        """Stop the timers and deliver what is queued; the table stays open in storage (restored at start)."""
+        for task in (self._timer, self._next_hand):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        self._timer = self._next_hand = None
+        await self._outbox.stop()
+
+    async def drain(self) -> None:
+        """Wait until every announcement queued so far is delivered (tests, shutdown)."""
+        await self._outbox.drain()
+
+    # ------------------------------------------------------------------ state saved with the table
+
+    def state_json(self) -> dict[str, Any]:
+        """The runner's state beyond seats and stacks (which storage keeps in table_seats)."""
+        return {
+            "table": self.table.to_json(),
+            "names": {str(k): v for k, v in self.names.items()},
+            "hand_number": self.hand_number,
+            "expiries": {str(k): v for k, v in self.expiries.items()},
+            "leaving": sorted(self.leaving),
+            "away": sorted(self.away),
+            "running": self.running,
+            "started_at": self.started_at,
+            "busted_order": self.busted_order,
+            "language": self.language,
+        }
+
+    async def _save(self) -> None:
+        await self.storage.save_table_state(self.table_id, self.state_json(), self.message_id)
+
+    # ------------------------------------------------------------------ lookups
+
+    def _seat_of(self, user_id: int) -> int | None:
+        for seat, occupant in self.table.seats.items():
+            if occupant.player_id == user_id:
+                return seat
+        return None
+
+    def _require_seat(self, user_id: int) -> int:
+        seat = self._seat_of(user_id)
+        if seat is None:
+            raise ServiceError("not_seated")
+        return seat
+
+    def _player_of(self, user_id: int) -> int | None:
+        if self.hand is None:
+            return None
+        try:
+            return self.hand_users.index(user_id)
+        except ValueError:
+            return None
+
+    def _name(self, user_id: int) -> str:
+        return self.names.get(user_id, str(user_id))
+
+    def legal_actions_for(self, user_id: int) -> LegalActions | None:
+        """The user's options if it is their turn, else None."""
+        player = self._player_of(user_id)
+        if self.hand is None or player is None or self.hand.actor != player:
+            return None
+        return self.hand.legal_actions()
+
+    def hole_cards(self, user_id: int) -> tuple[Any, ...]:
+        """The user's hole cards in the current hand. Raises ServiceError("no_hand" / "not_in_hand")."""
+        if self.hand is None:
+            raise ServiceError("no_hand")
+        player = self._player_of(user_id)
+        if player is None:
+            raise ServiceError("not_in_hand")
+        return tuple(self.hand.hole_cards[player])
+
+    # ------------------------------------------------------------------ snapshot
+
+    def snapshot(self) -> TableSnapshot:
+        """A public picture of the table now (no hole cards)."""
+        hand = self.hand
+        seats: list[SeatView] = []
+        actor_user = None
+        legal = None
+        if hand is not None and hand.actor is not None:
+            actor_user = self.hand_users[hand.actor]
+            legal = hand.legal_actions()
+        level = self.table.current_level(self.clock.time()) if hand is None else None
+        for seat, occupant in sorted(self.table.seats.items()):
+            user = occupant.player_id
+            player = self._player_of(user)
+            bet = 0
+            stack = occupant.stack
+            if hand is not None and player is not None:
+                stack = hand.stacks[player]
+                bet = hand.bets[player]
+                if hand.folded[player]:
+                    state = "folded"
+                elif hand.all_in[player]:
+                    state = "all_in"
+                else:
+                    state = "active"
+            elif user in self.away or occupant.sitting_out:
+                state = "sitting_out"
+            else:
+                state = "waiting"
+            seats.append(
+                SeatView(
+                    seat=seat,
+                    user_id=user,
+                    name=self._name(user),
+                    stack=stack,
+                    bet=bet,
+                    state=state,
+                    is_button=seat == self.table.button,
+                    is_actor=user == actor_user,
+                    leaving=user in self.leaving,
+                    player=player,
+                )
+            )
+        if hand is not None:
+            settings = hand.settings
+            small, big, ante = settings.small_blind, settings.big_blind, settings.ante
+            events = tuple(e for e in hand.events if not isinstance(e, HoleCardsDealt))[-RECENT_EVENTS:]
+            names = tuple(self._name(u) for u in self.hand_users)
+            street = hand.street if not hand.is_complete else Street.COMPLETE
+            pots = hand.pots()
+            board = hand.board
+        else:
+            small, big, ante = level.small_blind, level.big_blind, level.ante
+            events, names, street, pots, board = (), (), None, (), ()
+        return TableSnapshot(
+            table_id=self.table_id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            host_id=self.host_id,
+            kind=self.options.kind,
+            language=self.language,
+            hand_number=self.hand_number,
+            small_blind=small,
+            big_blind=big,
+            ante=ante,
+            seats=tuple(seats),
+            board=tuple(board),
+            pots=tuple(pots),
+            street=street,
+            actor_user_id=actor_user,
+            deadline=self.deadline if actor_user is not None else None,
+            legal=legal,
+            names=names,
+            events=events,
+            running=self.running,
+            max_seats=self.options.seats,
+            message_id=self.message_id,
+        )
+
+    # ------------------------------------------------------------------ outbox helpers
+
+    def _announce(self, announcement: Announcement) -> None:
+        snap = self.snapshot()
+        notifier = self._outbox.notifier
+        self._outbox.put(lambda: notifier.announce(snap, announcement))
+
+    def _refresh(self) -> None:
+        """Queue an edit of the table message; several queued edits become one, with the latest picture."""
+        if self._outbox.pending_edit:
+            return
+        self._outbox.pending_edit = True
+        notifier = self._outbox.notifier
+
+        async def edit() -> None:
+            self._outbox.pending_edit = False
+            snap = self.snapshot()
+            if snap.message_id is None:
+                message_id = await notifier.post_table(snap)
+                if message_id is not None:
+                    self.message_id = message_id
+            else:
+                await notifier.edit_table(snap)
+
+        self._outbox.put(edit)
+
+    def _post_table(self) -> None:
+        """Queue a new table message (a new hand, or /poker table); later edits go to it."""
+        notifier = self._outbox.notifier
+        self._outbox.pending_edit = False
+
+        async def post() -> None:
+            snap = self.snapshot()
+            message_id = await notifier.post_table(snap)
+            if message_id is not None:
+                self.message_id = message_id
+                try:
+                    await self.storage.save_table_state(self.table_id, self.state_json(), message_id)
+                except Exception:
+                    log.exception("could not store the table message id of table %s", self.table_id)
+
+        self._outbox.put(post)
+
+    async def repost(self) -> None:
+        """/poker table: post the table message again (the new one is edited from now on)."""
+        async with self.lock:
+            self._post_table()
+
+    # ------------------------------------------------------------------ seating
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise ServiceError("table_closed")
+
+    def _free_seats(self) -> list[int]:
+        return [s for s in range(1, self.options.seats + 1) if s not in self.table.seats]
+
+    async def join(self, user_id: int, name: str, seat: int | None = None, buy_in: int | None = None) -> int:
+        """Sit a member down; returns the seat. Cash tables buy in from the balance (between the table's
+        min and max, default `options.buy_in`); tournaments give `options.starting_stack` and refuse
+        entries after the first hand. Raises ServiceError: already_seated, seat_taken, seat_out_of_range,
+        table_full, buy_in_range, insufficient_balance, tournament_started."""
+        async with self.lock:
+            self._check_open()
+            current = self._seat_of(user_id)
+            if current is not None:
+                raise ServiceError("already_seated", seat=current)
+            free = self._free_seats()
+            if not free:
+                raise ServiceError("table_full", seats=self.options.seats)
+            if seat is None:
+                seat = free[0]
+            elif not 1 <= seat <= self.options.seats:
+                raise ServiceError("seat_out_of_range", seats=self.options.seats)
+            elif seat not in free:
+                raise ServiceError("seat_taken", seat=seat, free=", ".join(map(str, free)))
+            if self.options.kind == TOURNAMENT:
+                if self.hand_number > 0:
+                    raise ServiceError("tournament_started")
+                stack = self.options.starting_stack
+                await self.storage.join_tournament(self.table_id, user_id, seat, stack)
+            else:
+                stack = self.options.buy_in if buy_in is None else buy_in
+                if not self.options.min_buy_in <= stack <= self.options.max_buy_in:
+                    raise ServiceError("buy_in_range", min=self.options.min_buy_in, max=self.options.max_buy_in)
+                try:
+                    await self.storage.buy_in(self.table_id, self.guild_id, user_id, seat, stack)
+                except InsufficientBalance as exc:
+                    raise ServiceError("insufficient_balance", balance=exc.balance, needed=exc.needed) from exc
+            self.table.sit(seat, user_id, stack)
+            self.names[user_id] = name
+            self.expiries.pop(user_id, None)
+            await self._save()
+            self._announce(PlayerAnnouncement("joined", user_id, name, seat=seat, chips=stack))
+            self._refresh()
+            self._maybe_schedule_next_hand()
+            return seat
+
+    async def rebuy(self, user_id: int, amount: int) -> int:
+        """Add chips from the balance to the member's stack, between hands (issue 5), up to the maximum
+        buy-in. Returns the new stack. Raises ServiceError: rebuy_cash_only, not_seated, rebuy_mid_hand,
+        rebuy_above_max, insufficient_balance."""
+        async with self.lock:
+            self._check_open()
+            if self.options.kind != CASH:
+                raise ServiceError("rebuy_cash_only")
+            seat = self._require_seat(user_id)
+            if self.hand is not None and self._player_of(user_id) is not None:
+                raise ServiceError("rebuy_mid_hand")
+            stack = self.table.seats[seat].stack
+            room = self.options.max_buy_in - stack
+            if amount < 1 or amount > room:
+                raise ServiceError("rebuy_above_max", max=max(room, 0), limit=self.options.max_buy_in)
+            try:
+                await self.storage.buy_in(self.table_id, self.guild_id, user_id, seat, amount, kind=LedgerKind.REBUY)
+            except InsufficientBalance as exc:
+                raise ServiceError("insufficient_balance", balance=exc.balance, needed=exc.needed) from exc
+            self.table.add_chips(seat, amount)
+            await self._save()
+            self._refresh()
+            self._maybe_schedule_next_hand()
+            return stack + amount
+
+    async def leave(self, user_id: int) -> bool:
+        """Stand up. Between hands (or when not dealt in) the seat is freed at once and a cash stack goes back
+        to the balance: returns True. In a hand, the member leaves when it ends and their hand is folded
+        when their turn comes (announced): returns False. Raises ServiceError("not_seated")."""
+        async with self.lock:
+            self._check_open()
+            self._require_seat(user_id)
+            if self._player_of(user_id) is not None and self.hand is not None:
+                self.leaving.add(user_id)
+                await self._save()
+                await self._auto_act_if_needed()
+                self._refresh()
+                return False
+            await self._stand(user_id, kind="left")
+            self._refresh()
+            return True
+
+    async def kick(self, by_user: int, target: int, *, is_admin: bool) -> bool:
+        """Host or admin removes a player (as `leave`, on their behalf). Raises ServiceError: not_host,
+        target_not_seated."""
+        async with self.lock:
+            self._check_open()
+            self._check_host(by_user, is_admin)
+            if self._seat_of(target) is None:
+                raise ServiceError("target_not_seated", user=target)
+            self._announce(PlayerAnnouncement("kicked", target, self._name(target)))
+            if self._player_of(target) is not None and self.hand is not None:
+                self.leaving.add(target)
+                await self._save()
+                await self._auto_act_if_needed()
+                self._refresh()
+                return False
+            await self._stand(target, kind="left")
+            self._refresh()
+            return True
+
+    async def _stand(self, user_id: int, kind: str) -> None:
+        """Free the user's seat now (no hand of theirs in progress): cash out, forget their flags."""
+        seat = self._require_seat(user_id)
+        stack = self.table.seats[seat].stack
+        await self.storage.cash_out(self.table_id, self.guild_id, user_id, seat)
+        self.table.stand(seat)
+        self.leaving.discard(user_id)
+        self.away.discard(user_id)
+        self.expiries.pop(user_id, None)
+        await self._save()
+        self._announce(PlayerAnnouncement(kind, user_id, self._name(user_id), seat=seat, chips=stack))
+
+    async def sit_out(self, user_id: int) -> None:
+        """Stop being dealt in (cash) or auto-fold/check at once (tournament) from the next decision; the seat
+        and chips stay. Raises ServiceError: not_seated, already_sitting_out."""
+        async with self.lock:
+            self._check_open()
+            seat = self._require_seat(user_id)
+            if user_id in self.away:
+                raise ServiceError("already_sitting_out")
+            self._set_away(user_id, seat, True)
+            await self._save()
+            self._announce(PlayerAnnouncement("sat_out", user_id, self._name(user_id)))
+            self._refresh()
+
+    async def sit_in(self, user_id: int) -> None:
+        """Be dealt in again from the next hand. Raises ServiceError: not_seated, not_sitting_out."""
+        async with self.lock:
+            self._check_open()
+            seat = self._require_seat(user_id)
+            if user_id not in self.away:
+                raise ServiceError("not_sitting_out")
+            self._set_away(user_id, seat, False)
+            self.expiries.pop(user_id, None)
+            await self._save()
+            self._announce(PlayerAnnouncement("sat_in", user_id, self._name(user_id)))
+            self._refresh()
+            self._maybe_schedule_next_hand()
+
+    def _set_away(self, user_id: int, seat: int, away: bool) -> None:
+        if away:
+            self.away.add(user_id)
+        else:
+            self.away.discard(user_id)
+        if self.options.kind == CASH:
+            self.table.set_sitting_out(seat, away)
+
+    # ------------------------------------------------------------------ host
+
+    def _check_host(self, user_id: int, is_admin: bool) -> None:
+        if user_id != self.host_id and not is_admin:
+            raise ServiceError("not_host", host=self.host_id)
+
+    async def start_game(self, user_id: int) -> None:
+        """Deal the first hand; from then on hands follow by themselves. A seated player (any, at a cash
+        table; the host, at a tournament) may start. Raises ServiceError: already_running,
+        not_enough_players, not_host, not_seated."""
+        async with self.lock:
+            self._check_open()
+            if self.options.kind == TOURNAMENT:
+                self._check_host(user_id, is_admin=False)
+            elif self._seat_of(user_id) is None and user_id != self.host_id:
+                raise ServiceError("not_seated")
+            if self.running:
+                raise ServiceError("already_running")
+            if not self.table.can_start_hand():
+                raise ServiceError("not_enough_players")
+            self.running = True
+            if self.started_at is None:
+                self.started_at = self.clock.time()
+            await self._start_hand()
+
+    async def end(self, user_id: int, *, is_admin: bool) -> TableClosedAnnouncement:
+        """Close the table (host or Manage Server). A hand in progress is refunded (every player gets back
+        their stack as it was at the start of the hand); cash stacks go back to balances; a tournament is
+        ranked by stack (rule book 000 §07, the agreed time). Raises ServiceError("not_host")."""
+        async with self.lock:
+            self._check_open()
+            self._check_host(user_id, is_admin)
+            return await self._close()
+
+    async def _close(self) -> TableClosedAnnouncement:
+        voided = self.hand_number if self.hand is not None else None
+        if self.hand is not None:
+            stacks = dict(zip(self.hand_seats, self.hand.starting_stacks, strict=True))
+        else:
+            stacks = {}
+        stacks_by_user = {
+            occupant.player_id: stacks.get(seat, occupant.stack) for seat, occupant in self.table.seats.items()
+        }
+        placings: tuple[tuple[int, int, str, int], ...] = ()
+        if self.options.kind == TOURNAMENT and self.hand_number > 0:
+            placings = await self._record_final_places(stacks_by_user)
+        returned = await self.storage.close_table(self.table_id)
+        self.closed = True
+        self._cancel_timer()
+        if self._next_hand is not None and self._next_hand is not asyncio.current_task():
+            self._next_hand.cancel()
+        self.hand = None
+        self.hand_id = None
+        announcement = TableClosedAnnouncement(
+            cashed_out=tuple((u, self._name(u), chips) for u, chips in sorted(returned.items())),
+            placings=placings,
+            voided_hand=voided,
+            tournament_over=self.options.kind == TOURNAMENT,
+        )
+        self._announce(announcement)
+        self._refresh()
+        if self._on_closed is not None:
+            self._on_closed(self)
+        return announcement
+
+    async def _record_final_places(self, stacks_by_user: dict[int, int]) -> tuple[tuple[int, int, str, int], ...]:
+        """Places for everyone still seated, by stack (ties share the better place order by seat); the busted
+        players keep the places they got when eliminated."""
+        ranked = sorted(stacks_by_user.items(), key=lambda item: -item[1])
+        recorded = await self.storage.places(self.table_id)
+        placings = []
+        for place, (user, stack) in enumerate(ranked, start=1):
+            if user not in recorded:
+                await self.storage.record_place(self.table_id, user, place)
+            placings.append((place, user, self._name(user), stack))
+        for user, place in sorted(recorded.items(), key=lambda item: item[1]):
+            if user not in stacks_by_user:
+                placings.append((place, user, self._name(user), 0))
+        return tuple(sorted(placings))
+
+    # ------------------------------------------------------------------ hands
+
+    def _maybe_schedule_next_hand(self, delay: float | None = None) -> None:
+        if not self.running or self.closed or self.hand is not None:
+            return
+        if self._next_hand is not None and not self._next_hand.done():
+            return
+        when = self.clock.time() + (self.options.next_hand_delay if delay is None else delay)
+
+        async def deal_later() -> None:
+            await self.clock.sleep_until(when)
+            async with self.lock:
+                self._next_hand = None
+                if self.running and not self.closed and self.hand is None and self.table.can_start_hand():
+                    await self._start_hand()
+
+        self._next_hand = asyncio.create_task(deal_later(), name=f"next-hand-{self.channel_id}")
+
+    async def _start_hand(self) -> None:
+        """Deal a new hand: the engine moves the button and posts blinds; the record is stored before anyone
+        sees the hand; then the new table message and the hole cards (DM) go out."""
+        saved = self.table.to_json()
+        number = self.hand_number + 1
+        try:
+            hand = self.table.start_hand(now=self._level_clock(), rng=self.rng_factory())
+        except PokerError:
+            log.info("table %s cannot deal hand %s", self.table_id, number)
+            return
+        seats = tuple(self.table.hand_seats)
+        users = tuple(self.table.seats[s].player_id for s in seats)
+        record = {"record": hand.record().to_json(), "seats": list(seats), "users": list(users)}
+        try:
+            hand_id = await self.storage.start_hand(
+                self.table_id,
+                number,
+                record,
+                [
+                    {"seat": seat, "user_id": user, "stack": stack, "player": index}
+                    for index, (seat, user, stack) in enumerate(zip(seats, users, hand.starting_stacks, strict=True))
+                ],
+            )
+        except Exception:
+            self.table = Table.from_json(saved)
+            raise
+        self.hand, self.hand_id, self.hand_number = hand, hand_id, number
+        self.hand_seats, self.hand_users = seats, users
+        await self._save()
+        self._post_table()
+        snap = self.snapshot()
+        for player, user in enumerate(users):
+            self._send_cards(snap, user, tuple(hand.hole_cards[player]))
+        self._start_turn()
+        await self._auto_act_if_needed()
+
+    def _level_clock(self) -> float:
+        """Minutes-based blind levels count from the first deal."""
+        return self.clock.time() - (self.started_at or self.clock.time())
+
+    def _send_cards(self, snap: TableSnapshot, user_id: int, cards: tuple[Any, ...]) -> None:
+        notifier = self._outbox.notifier
+
+        async def send() -> None:
+            delivered = await notifier.send_hole_cards(snap, user_id, cards)
+            if delivered:
+                self.dm_refused.discard(user_id)
+            elif user_id not in self.dm_refused:
+                self.dm_refused.add(user_id)
+                await notifier.announce(snap, PlayerAnnouncement("dm_refused", user_id, self._name(user_id)))
+
+        self._outbox.put(send)
+
+    def _start_turn(self, deadline: float | None = None) -> None:
+        """Arm the turn timer for whoever is to act now (or stop it when nobody is)."""
+        self._cancel_timer()
+        self._turn += 1
+        hand = self.hand
+        if hand is None or hand.actor is None:
+            self.deadline = None
+            return
+        self.deadline = deadline if deadline is not None else self.clock.time() + self.options.turn_timeout
+        turn, when = self._turn, self.deadline
+
+        async def expire() -> None:
+            await self.clock.sleep_until(when)
+            async with self.lock:
+                if turn == self._turn and not self.closed:
+                    await self._expire()
+
+        self._timer = asyncio.create_task(expire(), name=f"turn-timer-{self.channel_id}")
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None and self._timer is not asyncio.current_task():
+            self._timer.cancel()
+        self._timer = None
+
+    async def _expire(self) -> None:
+        """The player to act ran out of time: check if free, else fold; sat out after two in a row."""
+        hand = self.hand
+        assert hand is not None and hand.actor is not None
+        player = hand.actor
+        user = self.hand_users[player]
+        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD
+        count = self.expiries.get(user, 0) + 1
+        self.expiries[user] = count
+        sat_out = count >= EXPIRIES_BEFORE_SIT_OUT and user not in self.away
+        if sat_out:
+            self._set_away(user, self.hand_seats[player], True)
+        self._announce(PlayerAnnouncement("timed_out", user, self._name(user), action=kind.value, sat_out=sat_out))
+        await self._apply(player, kind, None, by="timeout")
+
+    async def act(self, user_id: int, kind: ActionKind, amount: int | None = None, *, hand_number: int | None = None):
+        """A player's decision (fold, check, call, bet N, raise to N, all-in). Returns the engine's
+        `PlayerActed` event. Raises ServiceError: no_hand, stale_button, not_in_hand, not_your_turn_user;
+        or the engine's PokerError saying what is allowed ("Minimum raise is to 22"). Nothing changes then."""
+        async with self.lock:
+            self._check_open()
+            hand = self.hand
+            if hand is None:
+                raise ServiceError("no_hand")
+            if hand_number is not None and hand_number != self.hand_number:
+                raise ServiceError("stale_button")
+            player = self._player_of(user_id)
+            if player is None:
+                raise ServiceError("not_in_hand")
+            if hand.actor != player:
+                if hand.actor is None:
+                    raise ServiceError("no_hand")
+                raise ServiceError("not_your_turn_user", actor=self.hand_users[hand.actor])
+            self.expiries.pop(user_id, None)
+            return await self._apply(player, kind, amount, by="player")
+
+    async def _apply(self, player: int, kind: ActionKind, amount: int | None, *, by: str) -> PlayerActed:
+        """Verify, store (write-ahead), apply, then queue what the channel must see."""
+        hand = self.hand
+        assert hand is not None and self.hand_id is not None
+        if kind in (ActionKind.BET, ActionKind.RAISE) and amount is None:
+            raise ServiceError("bad_option", option="amount", allowed="a number of chips")
+        hand.verify_action(kind, amount)
+        await self.storage.append_action(
+            self.hand_id,
+            {"player": player, "kind": kind.value, "amount": amount, "at": self.clock.time(), "by": by},
+        )
+        before = len(hand.events)
+        acted = hand.act(kind, amount)
+        new_events = hand.events[before:]
+        for event in new_events:
+            if isinstance(event, StreetDealt):
+                street = StreetAnnouncement(self.hand_number, event.street, event.cards, event.board, hand.pots())
+                self._announce(street)
+        if hand.is_complete:
+            await self._finish_hand()
+        else:
+            self._start_turn()
+            await self._auto_act_if_needed()
+        self._refresh()
+        return acted
+
+    async def _auto_act_if_needed(self) -> None:
+        """Fold (or check) for a player to act who is leaving, or away at a tournament, without waiting."""
+        hand = self.hand
+        if hand is None or hand.actor is None:
+            return
+        user = self.hand_users[hand.actor]
+        if user in self.leaving or (user in self.away and self.options.kind == TOURNAMENT):
+            kind = ActionKind.CHECK if hand.can_check() and user not in self.leaving else ActionKind.FOLD
+            self._announce(PlayerAnnouncement("auto_folded", user, self._name(user), action=kind.value))
+            await self._apply(hand.actor, kind, None, by="auto")
+
+    async def _finish_hand(self) -> None:
+        """Store the result and the new stacks in one transaction, then announce, bust, and schedule the next."""
+        hand = self.hand
+        assert hand is not None and self.hand_id is not None
+        self._cancel_timer()
+        self.deadline = None
+        finishing = next(e.finishing_stacks for e in reversed(hand.events) if isinstance(e, HandEnded))
+        stacks = dict(zip(self.hand_seats, finishing, strict=True))
+        result = self._result(hand)
+        outcomes = self._outcomes(hand)
+        await self.storage.finish_hand(self.hand_id, result["json"], stacks, outcomes)
+        busted = self.table.end_hand(hand)
+        self._announce(result["announcement"])
+        users, seats = self.hand_users, self.hand_seats
+        self.hand = None
+        self.hand_id = None
+        self.hand_seats = self.hand_users = ()
+        await self._after_hand(busted, users, seats, hand)
+
+    async def _after_hand(
+        self, busted: tuple[int, ...], users: tuple[int, ...], seats: tuple[int, ...], hand: Hand
+    ) -> None:
+        """Eliminations (places at a tournament), players who asked to leave, then the next deal or the end."""
+        seat_user = dict(zip(seats, users, strict=True))
+        # Busted players: ranked by their stack at the start of the hand (bigger stack = better place).
+        busted_users = sorted(
+            (seat_user[s] for s in busted),
+            key=lambda u: -hand.starting_stacks[users.index(u)],
+        )
+        remaining = sum(1 for occ in self.table.seats.values() if occ.stack > 0 and occ.player_id not in busted_users)
+        for offset, user in enumerate(reversed(busted_users)):
+            place = None
+            if self.options.kind == TOURNAMENT:
+                place = remaining + len(busted_users) - offset
+                await self.storage.record_place(self.table_id, user, place)
+                self.busted_order.append(user)
+            self._announce(PlayerAnnouncement("eliminated", user, self._name(user), place=place))
+        for user in busted_users:
+            seat = self._seat_of(user)
+            if seat is not None:
+                await self._stand(user, kind="busted")
+        for user in list(self.leaving):
+            if self._seat_of(user) is not None:
+                await self._stand(user, kind="left")
+        self.leaving.clear()
+        await self._save()
+        if self.options.kind == TOURNAMENT and remaining <= 1 and len(self.table.seats) <= 1:
+            await self._close()
+            return
+        self._maybe_schedule_next_hand()
+
+    def _result(self, hand: Hand) -> dict[str, Any]:
+        """The hand's result as JSON (for storage and history) and as an announcement (for the channel)."""
+        users = self.hand_users
+        shown = []
+        mucked = []
+        pots = []
+        returned = []
+        for event in hand.events:
+            if isinstance(event, HandShown):
+                user = users[event.player]
+                shown.append(ShownHand(user, self._name(user), tuple(event.cards), event.value))
+            elif isinstance(event, HandMucked):
+                user = users[event.player]
+                mucked.append((user, self._name(user)))
+            elif isinstance(event, PotAwarded):
+                winners = tuple((users[p], self._name(users[p]), chips) for p, chips in event.winners)
+                pots.append(PotResult(event.pot_index, event.amount, winners, event.value))
+            elif isinstance(event, UncalledBetReturned):
+                user = users[event.player]
+                returned.append((user, self._name(user), event.amount))
+        showdown = bool(shown)
+        announcement = HandResultAnnouncement(
+            hand_number=self.hand_number,
+            board=tuple(hand.board),
+            shown=tuple(shown),
+            mucked=tuple(mucked),
+            pots=tuple(pots),
+            returned=tuple(returned),
+            showdown=showdown,
+        )
+        data = {
+            "board": [str(c) for c in hand.board],
+            "shown": [{"user_id": s.user_id, "cards": [str(c) for c in s.cards]} for s in shown],
+            "mucked": [u for u, _ in mucked],
+            "pots": [
+                {"index": p.index, "amount": p.amount, "winners": [[u, chips] for u, _, chips in p.winners]}
+                for p in pots
+            ],
+            "returned": [[u, chips] for u, _, chips in returned],
+            "finishing_stacks": list(hand.stacks),
+        }
+        return {"json": data, "announcement": announcement}
+
+    def _outcomes(self, hand: Hand) -> dict[int, PlayerOutcome]:
+        """Per-user standings of the hand: won, showed, VPIP, PFR, showdown (standard definitions:
+        VPIP = chips put in preflop voluntarily; PFR = a preflop bet or raise; blinds do not count)."""
+        won: dict[int, int] = {}
+        showed: set[int] = set()
+        at_showdown: set[int] = set()
+        vpip: set[int] = set()
+        pfr: set[int] = set()
+        street = Street.PREFLOP
+        highest = max(hand.settings.big_blind, 0)
+        for event in hand.events:
+            if isinstance(event, StreetDealt):
+                street = event.street
+            elif isinstance(event, PlayerActed) and street == Street.PREFLOP and event.added > 0:
+                vpip.add(event.player)
+                if event.amount > highest:
+                    pfr.add(event.player)
+                highest = max(highest, event.amount)
+            elif isinstance(event, HandShown):
+                showed.add(event.player)
+                at_showdown.add(event.player)
+            elif isinstance(event, HandMucked):
+                at_showdown.add(event.player)
+            elif isinstance(event, PotAwarded):
+                for p, chips in event.winners:
+                    won[p] = won.get(p, 0) + chips
+        outcomes = {}
+        for player, user in enumerate(self.hand_users):
+            outcomes[user] = PlayerOutcome(
+                won=won.get(player, 0),
+                showed=player in showed,
+                vpip=player in vpip,
+                pfr=player in pfr,
+                went_to_showdown=player in at_showdown,
+                won_at_showdown=player in at_showdown and won.get(player, 0) > 0,
+            )
+        return outcomes
+
+    # ------------------------------------------------------------------ restore after a restart
+
+    async def restore(self, row: TableRow) -> None:
+        """Rebuild the table from storage: seats and stacks, names and flags, and the unfinished hand by
+        replaying its record; the turn deadline is restored (at least RESTORE_GRACE seconds from now) and the
+        table message refreshed."""
+        state = dict(row.state or {})
+        if "table" in state:
+            self.table = Table.from_json(state["table"])
+        self.table.sync_seats({s.seat: (s.user_id, s.stack) for s in row.seats})
+        self.names = {int(k): v for k, v in state.get("names", {}).items()}
+        self.hand_number = int(state.get("hand_number", 0))
+        self.expiries = {int(k): v for k, v in state.get("expiries", {}).items()}
+        self.leaving = set(state.get("leaving", []))
+        self.away = set(state.get("away", []))
+        self.running = bool(state.get("running", False))
+        self.started_at = state.get("started_at")
+        self.busted_order = list(state.get("busted_order", []))
+        self.message_id = row.message_id
+        open_hand = await self.storage.open_hand(self.table_id)
+        if open_hand is not None:
+            record = HandRecord.from_json(open_hand.record["record"])
+            hand = Hand.from_record(record)
+            last_at = open_hand.started_at
+            for action in open_hand.actions:
+                hand.act(ActionKind(action["kind"]), action.get("amount"))
+                last_at = action.get("at", last_at)
+            self.hand, self.hand_id, self.hand_number = hand, open_hand.id, open_hand.number
+            self.hand_seats = tuple(open_hand.record["seats"])
+            self.hand_users = tuple(open_hand.record["users"])
+            self.table.resume_hand(hand, self.hand_seats)
+            if hand.is_complete:
+                await self._finish_hand()
+            else:
+                deadline = max(last_at + self.options.turn_timeout, self.clock.time() + RESTORE_GRACE)
+                self._start_turn(deadline)
+        self._refresh()
+        if self.hand is None:
+            self._maybe_schedule_next_hand()

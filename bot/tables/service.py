@@ -1,0 +1,237 @@
+"""The table service: the registry of table runners (one per channel) and the entry points the cogs call.
+
+It speaks in plain ints (guild, channel and user ids; chips) and never imports discord (DESIGN.md layers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable
+from typing import Any
+
+from bot.poker import ActionKind, LegalActions, PlayerActed
+from bot.storage import Storage, TableExists
+from bot.tables.clock import Clock, SystemClock
+from bot.tables.errors import ServiceError
+from bot.tables.notifier import Notifier, TableClosedAnnouncement, TableSnapshot
+from bot.tables.options import TableOptions
+from bot.tables.runner import TableRunner
+
+log = logging.getLogger(__name__)
+
+
+class TableService:
+    """Every open table of this process, by channel id (house style 5: one registry, one lock per table).
+
+    `storage` persists everything; `notifier` is the Discord layer (or a recording fake in tests);
+    `clock` gives time and sleeps (a ManualClock in tests); `rng_factory` returns the random generator
+    used to shuffle each hand (None = `secrets.SystemRandom`, the default; tests stack the deck).
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        notifier: Notifier,
+        *,
+        clock: Clock | None = None,
+        rng_factory: Callable[[], random.Random | None] | None = None,
+    ) -> None:
+        self.storage = storage
+        self.notifier = notifier
+        self.clock = clock or SystemClock()
+        self.rng_factory = rng_factory or (lambda: None)
+        self.runners: dict[int, TableRunner] = {}
+        self._create_lock = asyncio.Lock()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def _runner(self, **kwargs: Any) -> TableRunner:
+        runner = TableRunner(
+            storage=self.storage,
+            notifier=self.notifier,
+            clock=self.clock,
+            rng_factory=self.rng_factory,
+            on_closed=self._forget,
+            **kwargs,
+        )
+        self.runners[runner.channel_id] = runner
+        runner.start()
+        return runner
+
+    def _forget(self, runner: TableRunner) -> None:
+        if self.runners.get(runner.channel_id) is runner:
+            del self.runners[runner.channel_id]
+
+    async def restore(self) -> int:
+        """Rebuild every open table from storage (after a restart); returns how many. A table that fails
+        to restore is logged and left for the next start (its chips stay in storage)."""
+        count = 0
+        for row in await self.storage.open_tables():
+            if row.channel_id in self.runners:
+                continue
+            try:
+                options = TableOptions.from_json(dict(row.settings))
+                language = (row.state or {}).get("language", "en")
+                runner = self._runner(
+                    table_id=row.id,
+                    guild_id=row.guild_id,
+                    channel_id=row.channel_id,
+                    host_id=row.host_id,
+                    options=options,
+                    language=language,
+                )
+                async with runner.lock:
+                    await runner.restore(row)
+                count += 1
+            except Exception:
+                log.exception("could not restore table %s in channel %s", row.id, row.channel_id)
+                self.runners.pop(row.channel_id, None)
+        return count
+
+    async def close(self) -> None:
+        """Stop every runner's timers and flush its announcements (tables stay open in storage)."""
+        for runner in list(self.runners.values()):
+            await runner.shutdown()
+
+    # ------------------------------------------------------------------ tables
+
+    def get(self, channel_id: int) -> TableRunner:
+        """The runner of the channel's table. Raises ServiceError("no_table")."""
+        runner = self.runners.get(channel_id)
+        if runner is None or runner.closed:
+            raise ServiceError("no_table")
+        return runner
+
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: TableOptions,
+        *,
+        language: str | None = None,
+    ) -> TableSnapshot:
+        """Open a table in a channel with validated options; the table message is posted. `language`
+        defaults to the server's setting. Raises ServiceError: table_exists, bad_option."""
+        options = options.validated()
+        async with self._create_lock:
+            if channel_id in self.runners:
+                raise ServiceError("table_exists")
+            if language is None:
+                language = (await self.storage.guild_settings(guild_id)).language
+            try:
+                table_id = await self.storage.create_table(
+                    guild_id, channel_id, host_id, options.kind, options.to_json()
+                )
+            except TableExists as exc:
+                raise ServiceError("table_exists") from exc
+            runner = self._runner(
+                table_id=table_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                options=options,
+                language=language,
+            )
+            async with runner.lock:
+                await runner._save()
+                runner._post_table()
+                return runner.snapshot()
+
+    async def join(
+        self, channel_id: int, user_id: int, name: str, seat: int | None = None, buy_in: int | None = None
+    ) -> int:
+        """See TableRunner.join; raises ServiceError("no_table") first."""
+        return await self.get(channel_id).join(user_id, name, seat, buy_in)
+
+    async def leave(self, channel_id: int, user_id: int) -> bool:
+        """See TableRunner.leave."""
+        return await self.get(channel_id).leave(user_id)
+
+    async def kick(self, channel_id: int, by_user: int, target: int, *, is_admin: bool) -> bool:
+        """See TableRunner.kick."""
+        return await self.get(channel_id).kick(by_user, target, is_admin=is_admin)
+
+    async def rebuy(self, channel_id: int, user_id: int, amount: int) -> int:
+        """See TableRunner.rebuy."""
+        return await self.get(channel_id).rebuy(user_id, amount)
+
+    async def start(self, channel_id: int, user_id: int) -> None:
+        """See TableRunner.start_game."""
+        await self.get(channel_id).start_game(user_id)
+
+    async def sit_out(self, channel_id: int, user_id: int) -> None:
+        """See TableRunner.sit_out."""
+        await self.get(channel_id).sit_out(user_id)
+
+    async def sit_in(self, channel_id: int, user_id: int) -> None:
+        """See TableRunner.sit_in."""
+        await self.get(channel_id).sit_in(user_id)
+
+    async def end(self, channel_id: int, user_id: int, *, is_admin: bool) -> TableClosedAnnouncement:
+        """See TableRunner.end."""
+        return await self.get(channel_id).end(user_id, is_admin=is_admin)
+
+    async def repost(self, channel_id: int) -> None:
+        """See TableRunner.repost."""
+        await self.get(channel_id).repost()
+
+    def snapshot(self, channel_id: int) -> TableSnapshot:
+        """The public picture of the channel's table. Raises ServiceError("no_table")."""
+        return self.get(channel_id).snapshot()
+
+    def hole_cards(self, channel_id: int, user_id: int) -> tuple[Any, ...]:
+        """The user's hole cards in the current hand (private). Raises ServiceError: no_table, no_hand,
+        not_in_hand."""
+        return self.get(channel_id).hole_cards(user_id)
+
+    def legal_actions(self, channel_id: int, user_id: int) -> LegalActions | None:
+        """The user's legal actions if it is their turn, else None. Raises ServiceError("no_table")."""
+        return self.get(channel_id).legal_actions_for(user_id)
+
+    async def act(
+        self,
+        channel_id: int,
+        user_id: int,
+        kind: ActionKind,
+        amount: int | None = None,
+        *,
+        hand_number: int | None = None,
+    ) -> PlayerActed:
+        """A player's decision at the channel's table. `amount` is the total of a bet or raise on this
+        street (a raise is always *to* a total, rule book 000 §05). `hand_number`, from a button, refuses
+        presses on an old table message. Raises ServiceError or the engine's PokerError; nothing changes."""
+        return await self.get(channel_id).act(user_id, kind, amount, hand_number=hand_number)
+
+    def amount_suggestions(self, channel_id: int, user_id: int) -> list[tuple[str, int]]:
+        """Amounts to offer for /bet and /raise: (label key, total) for the minimum, half pot, pot and
+        all-in, within the legal range, without duplicates; empty when it is not the user's turn or they
+        cannot bet or raise."""
+        runner = self.runners.get(channel_id)
+        if runner is None or runner.hand is None:
+            return []
+        legal = runner.legal_actions_for(user_id)
+        if legal is None or not (legal.can_bet or legal.can_raise):
+            return []
+        hand = runner.hand
+        pot = sum(p.amount for p in hand.pots()) + sum(hand.bets)
+        facing = max(hand.bets)
+        mine = hand.bets[legal.player]
+        # A pot-sized raise: call first, then raise by the pot after the call.
+        pot_raise = facing + (pot + (facing - mine))
+        half_raise = facing + (pot + (facing - mine)) // 2
+        options = [
+            ("min", legal.min_raise_to),
+            ("half_pot", half_raise),
+            ("pot", pot_raise),
+            ("all_in", legal.max_raise_to),
+        ]
+        seen: set[int] = set()
+        result = []
+        for key, amount in options:
+            if legal.min_raise_to <= amount <= legal.max_raise_to and amount not in seen:
+                seen.add(amount)
+                result.append((key, amount))
+        return result

@@ -1,0 +1,117 @@
+"""Restart mid-hand: a new service over the same database resumes the hand exactly (DESIGN.md, "The hand is
+its history"), and a tournament is played to its end with places recorded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.poker import ActionKind
+from bot.storage import Storage
+from bot.tables import (
+    ManualClock,
+    PlayerAnnouncement,
+    RecordingNotifier,
+    TableClosedAnnouncement,
+    TableOptions,
+    TableService,
+)
+from bot.tables.clock import settle
+from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, DAVID, DEFAULTS, GUILD, HOST, NAMES, Decks, actor
+
+
+def picture(service: TableService) -> tuple:
+    snap = service.snapshot(CHANNEL)
+    return (
+        snap.hand_number,
+        tuple((s.seat, s.user_id, s.stack, s.bet, s.state, s.is_button) for s in snap.seats),
+        snap.board,
+        snap.pots,
+        snap.actor_user_id,
+        snap.legal,
+    )
+
+
+@pytest.mark.parametrize("actions_before_restart", [0, 1, 3, 5])
+async def test_restart_mid_hand_resumes_the_same_hand(
+    db_path: Path, clock: ManualClock, actions_before_restart: int
+) -> None:
+    storage = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
+    service = TableService(storage, RecordingNotifier(), clock=clock, rng_factory=Decks())
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
+    for user in (ALICE, BOB, CHLOE):
+        await service.join(CHANNEL, user, NAMES[user])
+    await service.start(CHANNEL, ALICE)
+    script = [(ActionKind.RAISE, 6), (ActionKind.CALL, None), (ActionKind.CALL, None)]
+    done = 0
+    for kind, amount in script[:actions_before_restart]:
+        await service.act(CHANNEL, actor(service), kind, amount)
+        done += 1
+    while done < actions_before_restart:  # on the flop: check around
+        await service.act(CHANNEL, actor(service), ActionKind.CHECK)
+        done += 1
+    before = picture(service)
+    hole_before = {u: service.hole_cards(CHANNEL, u) for u in (ALICE, BOB, CHLOE)}
+    # the process dies: no clean shutdown of the service, the database file is all that is left
+    await service.close()
+    await storage.close()
+
+    storage2 = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
+    notifier2 = RecordingNotifier()
+    service2 = TableService(storage2, notifier2, clock=clock, rng_factory=Decks())
+    assert await service2.restore() == 1
+    assert picture(service2) == before
+    assert {u: service2.hole_cards(CHANNEL, u) for u in (ALICE, BOB, CHLOE)} == hole_before
+    await service2.get(CHANNEL).drain()
+    assert notifier2.edits or notifier2.posted  # the table message is refreshed
+    # the deadline is restored with a grace period, and the hand can be finished
+    runner = service2.get(CHANNEL)
+    assert runner.deadline is not None and runner.deadline >= clock.time() + 10
+    for _ in range(30):
+        snap = service2.snapshot(CHANNEL)
+        if snap.actor_user_id is None:
+            break
+        await service2.act(CHANNEL, snap.actor_user_id, ActionKind.CHECK if snap.legal.can_check else ActionKind.CALL)
+    assert service2.snapshot(CHANNEL).street is None
+    assert (await storage2.audit(GUILD)).ok
+    table = await storage2.table_for_channel(CHANNEL)
+    assert sum(s.stack for s in table.seats) == 300
+    await settle()
+    await service2.close()
+    await storage2.close()
+
+
+async def test_a_tournament_is_played_to_the_end_with_places(
+    service: TableService, storage: Storage, notifier: RecordingNotifier, clock: ManualClock
+) -> None:
+    options = TableOptions.for_blinds(1, 2, kind="tournament", starting_stack=100)
+    await service.create_table(GUILD, CHANNEL, HOST, options)
+    for user in (ALICE, BOB, CHLOE, DAVID):
+        await service.join(CHANNEL, user, NAMES[user])
+    assert await storage.balance(GUILD, ALICE) == 1000  # tournament chips are not balance chips
+    await service.start(CHANNEL, HOST)
+    with pytest.raises(Exception) as info:
+        await service.join(CHANNEL, HOST, "Host")
+    assert getattr(info.value, "code", None) == "tournament_started"
+    for _ in range(400):
+        runner = service.runners.get(CHANNEL)
+        if runner is None:
+            break
+        snap = runner.snapshot()
+        if snap.actor_user_id is None:
+            await clock.advance(runner.options.next_hand_delay + 0.1)
+            continue
+        await service.act(CHANNEL, snap.actor_user_id, ActionKind.ALL_IN)
+    assert CHANNEL not in service.runners, "the tournament should have ended"
+    await settle()
+    closed = [a for a in notifier.announcements if isinstance(a, TableClosedAnnouncement)]
+    assert len(closed) == 1 and closed[0].tournament_over
+    places = await storage.places((await storage.table(1)).id)
+    assert sorted(places.values()) == [1, 2, 3, 4]
+    eliminated = [a for a in notifier.announcements if isinstance(a, PlayerAnnouncement) and a.kind == "eliminated"]
+    assert sorted(a.place for a in eliminated) == [2, 3, 4]
+    winner = next(u for u, p in places.items() if p == 1)
+    assert closed[0].placings[0][:2] == (1, winner)
+    assert closed[0].placings[0][3] == 400
+    assert (await storage.audit(GUILD)).ok

@@ -1,0 +1,312 @@
+"""The table service: seating, turns, refusals that change nothing, timers, leaving, and the ledger."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.poker import ActionKind, HoleCardsDealt, PokerError
+from bot.storage import LedgerKind, Storage
+from bot.tables import (
+    HandResultAnnouncement,
+    ManualClock,
+    PlayerAnnouncement,
+    RecordingNotifier,
+    ServiceError,
+    StreetAnnouncement,
+    TableOptions,
+    TableService,
+)
+from bot.tables.clock import settle
+from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, DAVID, GUILD, HOST, NAMES, actor
+
+
+async def seat_players(service: TableService, users=(ALICE, BOB, CHLOE), **options) -> None:
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, **options))
+    for user in users:
+        await service.join(CHANNEL, user, NAMES[user])
+
+
+def chips_on_table(service: TableService) -> int:
+    return sum(seat.stack + seat.bet for seat in service.snapshot(CHANNEL).seats) + sum(
+        pot.amount for pot in service.snapshot(CHANNEL).pots
+    )
+
+
+async def play_to_end_of_hand(service: TableService) -> None:
+    """Everyone calls or checks until the hand is over."""
+    number = service.snapshot(CHANNEL).hand_number
+    for _ in range(40):
+        snap = service.snapshot(CHANNEL)
+        if snap.hand_number != number or snap.actor_user_id is None:
+            return
+        legal = snap.legal
+        kind = ActionKind.CHECK if legal.can_check else ActionKind.CALL
+        await service.act(CHANNEL, snap.actor_user_id, kind)
+    raise AssertionError("hand did not end")
+
+
+async def test_join_buys_in_from_the_balance_and_the_audit_holds(service: TableService, storage: Storage) -> None:
+    await seat_players(service)
+    assert await storage.balance(GUILD, ALICE) == 900
+    snap = service.snapshot(CHANNEL)
+    assert [(s.seat, s.user_id, s.stack) for s in snap.seats] == [(1, ALICE, 100), (2, BOB, 100), (3, CHLOE, 100)]
+    report = await storage.audit(GUILD)
+    assert report.ok, report.problems
+    assert report.on_tables == 300
+
+
+async def test_start_deals_a_hand_posts_blinds_and_sends_hole_cards_privately(
+    service: TableService, notifier: RecordingNotifier
+) -> None:
+    await seat_players(service)
+    await service.start(CHANNEL, ALICE)
+    await settle()
+    await service.get(CHANNEL).drain()
+    snap = service.snapshot(CHANNEL)
+    assert snap.hand_number == 1
+    assert snap.actor_user_id in (ALICE, BOB, CHLOE)
+    assert sorted(user for _, user, _ in notifier.hole_cards) == [ALICE, BOB, CHLOE]
+    assert all(len(cards) == 2 for _, _, cards in notifier.hole_cards)
+    # the blinds are in: 1 + 2 on the table as bets
+    assert sorted(seat.bet for seat in snap.seats) == [0, 1, 2]
+    # no public snapshot ever carries a HoleCardsDealt event
+    for s in notifier.snapshots:
+        assert not any(isinstance(e, HoleCardsDealt) for e in s.events)
+
+
+async def test_action_out_of_turn_is_refused_and_names_whose_turn(service: TableService) -> None:
+    await seat_players(service)
+    await service.start(CHANNEL, ALICE)
+    to_act = actor(service)
+    other = next(u for u in (ALICE, BOB, CHLOE) if u != to_act)
+    before = service.snapshot(CHANNEL)
+    with pytest.raises(ServiceError) as info:
+        await service.act(CHANNEL, other, ActionKind.FOLD)
+    assert info.value.code == "not_your_turn_user"
+    assert info.value.params["actor"] == to_act
+    after = service.snapshot(CHANNEL)
+    assert after.seats == before.seats and after.actor_user_id == before.actor_user_id
+
+
+async def test_refused_amounts_say_what_is_allowed_and_change_nothing(service: TableService, storage: Storage) -> None:
+    await seat_players(service)
+    await service.start(CHANNEL, ALICE)
+    to_act = actor(service)
+    before = service.snapshot(CHANNEL)
+    runner = service.get(CHANNEL)
+    hand_id = runner.hand_id
+    with pytest.raises(PokerError) as info:
+        await service.act(CHANNEL, to_act, ActionKind.RAISE, 3)
+    assert info.value.code == "min_raise" and str(info.value) == "Minimum raise is to 4"
+    with pytest.raises(PokerError) as info:
+        await service.act(CHANNEL, to_act, ActionKind.CHECK)
+    assert info.value.code == "cannot_check"
+    with pytest.raises(PokerError):
+        await service.act(CHANNEL, to_act, ActionKind.RAISE, 1000)
+    with pytest.raises(PokerError):
+        await service.act(CHANNEL, to_act, ActionKind.BET, 10)
+    assert service.snapshot(CHANNEL).seats == before.seats
+    stored = await storage.hand(hand_id)
+    assert stored is not None and stored.actions == ()
+
+
+async def test_two_presses_at_the_same_instant_give_one_action(service: TableService) -> None:
+    await seat_players(service)
+    await service.start(CHANNEL, ALICE)
+    to_act = actor(service)
+    results = await asyncio.gather(
+        service.act(CHANNEL, to_act, ActionKind.CALL),
+        service.act(CHANNEL, to_act, ActionKind.CALL),
+        return_exceptions=True,
+    )
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert len(errors) == 1 and isinstance(errors[0], ServiceError)
+    assert errors[0].code == "not_your_turn_user"
+    stored = await service.storage.hand(service.get(CHANNEL).hand_id)
+    assert len(stored.actions) == 1
+
+
+async def test_stale_button_from_an_earlier_hand_is_refused(service: TableService) -> None:
+    await seat_players(service)
+    await service.start(CHANNEL, ALICE)
+    with pytest.raises(ServiceError) as info:
+        await service.act(CHANNEL, actor(service), ActionKind.FOLD, hand_number=0)
+    assert info.value.code == "stale_button"
+
+
+async def test_no_table_in_channel_is_a_clear_error(service: TableService) -> None:
+    with pytest.raises(ServiceError) as info:
+        await service.act(999, ALICE, ActionKind.FOLD)
+    assert info.value.code == "no_table"
+    assert "/poker create" in str(info.value)
+
+
+async def test_joining_twice_or_a_full_table_or_a_taken_seat_is_refused(
+    service: TableService, storage: Storage
+) -> None:
+    await seat_players(service, users=(ALICE, BOB), seats=2)
+    with pytest.raises(ServiceError) as info:
+        await service.join(CHANNEL, ALICE, "Alice")
+    assert info.value.code == "already_seated"
+    with pytest.raises(ServiceError) as info:
+        await service.join(CHANNEL, CHLOE, "Chloé")
+    assert info.value.code == "table_full"
+    assert await storage.balance(GUILD, CHLOE) == 1000  # nothing taken
+
+
+async def test_buy_in_outside_the_limits_or_above_the_balance_is_refused(
+    service: TableService, storage: Storage
+) -> None:
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
+    with pytest.raises(ServiceError) as info:
+        await service.join(CHANNEL, ALICE, "Alice", buy_in=10)
+    assert info.value.code == "buy_in_range" and info.value.params == {"min": 40, "max": 200}
+    await storage.adjust(GUILD, BOB, -950, "test")  # Bob keeps 50
+    with pytest.raises(ServiceError) as info:
+        await service.join(CHANNEL, BOB, "Bob", buy_in=100)
+    assert info.value.code == "insufficient_balance"
+    assert service.snapshot(CHANNEL).seats == ()
+    assert (await storage.audit(GUILD)).ok
+
+
+async def test_a_hand_played_to_the_end_conserves_chips_and_updates_the_ledger(
+    service: TableService, storage: Storage, notifier: RecordingNotifier
+) -> None:
+    await seat_players(service)
+    await service.start(CHANNEL, ALICE)
+    await play_to_end_of_hand(service)
+    await service.get(CHANNEL).drain()
+    results = [a for a in notifier.announcements if isinstance(a, HandResultAnnouncement)]
+    assert len(results) == 1
+    assert sum(p.amount for p in results[0].pots) == 6
+    streets = [a.street.name for a in notifier.announcements if isinstance(a, StreetAnnouncement)]
+    assert streets == ["FLOP", "TURN", "RIVER"]
+    table = await storage.table_for_channel(CHANNEL)
+    assert sum(s.stack for s in table.seats) == 300
+    assert (await storage.audit(GUILD)).ok
+
+
+async def test_next_hand_starts_by_itself_and_the_button_moves(service: TableService, clock: ManualClock) -> None:
+    await seat_players(service)
+    await service.start(CHANNEL, ALICE)
+    first_button = next(s.seat for s in service.snapshot(CHANNEL).seats if s.is_button)
+    await play_to_end_of_hand(service)
+    assert service.snapshot(CHANNEL).street is None
+    await clock.advance(service.get(CHANNEL).options.next_hand_delay + 0.1)
+    snap = service.snapshot(CHANNEL)
+    assert snap.hand_number == 2
+    second_button = next(s.seat for s in snap.seats if s.is_button)
+    assert second_button == first_button % 3 + 1
+
+
+async def test_timer_expiry_checks_when_free_else_folds_and_two_in_a_row_sit_out(
+    service: TableService, clock: ManualClock, notifier: RecordingNotifier
+) -> None:
+    await seat_players(service)
+    await service.start(CHANNEL, ALICE)
+    first = actor(service)
+    await clock.advance(60.5)  # facing the big blind: fold
+    snap = service.snapshot(CHANNEL)
+    folded = next(s for s in snap.seats if s.user_id == first)
+    assert folded.state == "folded"
+    timed = [a for a in notifier.announcements if isinstance(a, PlayerAnnouncement) and a.kind == "timed_out"]
+    assert timed and timed[0].user_id == first and timed[0].action == "fold" and not timed[0].sat_out
+    # the next player also lets the clock run: one expiry each so far, nobody sat out yet
+    second = actor(service)
+    await clock.advance(60.5)
+    assert second != first
+    runner = service.get(CHANNEL)
+    assert runner.expiries == {first: 1, second: 1}
+    assert first not in runner.away
+
+
+async def test_second_expiry_in_a_row_sits_the_player_out_keeping_seat_and_chips(
+    service: TableService, clock: ManualClock
+) -> None:
+    await seat_players(service, users=(ALICE, BOB))
+    runner = service.get(CHANNEL)
+    await service.start(CHANNEL, ALICE)
+    sleeper = actor(service)
+    await clock.advance(60.5)  # hand 1: sleeper folds on time
+    await clock.advance(runner.options.next_hand_delay + 0.1)  # hand 2 dealt
+    for _ in range(10):
+        if actor(service) == sleeper or service.snapshot(CHANNEL).street is None:
+            break
+        legal = service.snapshot(CHANNEL).legal
+        await service.act(CHANNEL, actor(service), ActionKind.CALL if legal.can_call else ActionKind.CHECK)
+    if actor(service) == sleeper:
+        await clock.advance(60.5)
+    assert runner.expiries.get(sleeper) == 2
+    assert sleeper in runner.away
+    seat = next(s for s in service.snapshot(CHANNEL).seats if s.user_id == sleeper)
+    assert seat.stack > 0
+    await service.sit_in(CHANNEL, sleeper)
+    assert sleeper not in runner.away
+
+
+async def test_leaving_mid_hand_folds_at_your_turn_and_cashes_out_at_the_end(
+    service: TableService, storage: Storage, notifier: RecordingNotifier
+) -> None:
+    await seat_players(service)
+    await service.start(CHANNEL, ALICE)
+    to_act = actor(service)
+    left_now = await service.leave(CHANNEL, to_act)
+    assert left_now is False
+    snap = service.snapshot(CHANNEL)
+    assert next(s for s in snap.seats if s.user_id == to_act).state == "folded"
+    auto = [a for a in notifier.announcements if isinstance(a, PlayerAnnouncement) and a.kind == "auto_folded"]
+    assert [a.user_id for a in auto] == [to_act]
+    await play_to_end_of_hand(service)
+    assert all(s.user_id != to_act for s in service.snapshot(CHANNEL).seats)
+    assert await storage.balance(GUILD, to_act) == 1000  # first to act 3-handed is the button: no blind lost
+    assert (await storage.audit(GUILD)).ok
+
+
+async def test_closed_dms_are_announced_once_and_cards_stay_available(
+    service: TableService, notifier: RecordingNotifier, clock: ManualClock
+) -> None:
+    notifier.refuse_dms.add(BOB)
+    await seat_players(service)
+    await service.start(CHANNEL, ALICE)
+    await service.get(CHANNEL).drain()
+    refused = [a for a in notifier.announcements if isinstance(a, PlayerAnnouncement) and a.kind == "dm_refused"]
+    assert [a.user_id for a in refused] == [BOB]
+    assert len(service.hole_cards(CHANNEL, BOB)) == 2
+    with pytest.raises(ServiceError) as info:
+        service.hole_cards(CHANNEL, DAVID)
+    assert info.value.code == "not_in_hand"
+
+
+async def test_end_mid_hand_refunds_the_hand_and_cashes_everyone_out(service: TableService, storage: Storage) -> None:
+    await seat_players(service)
+    await service.start(CHANNEL, ALICE)
+    await service.act(CHANNEL, actor(service), ActionKind.RAISE, 10)
+    with pytest.raises(ServiceError) as info:
+        await service.end(CHANNEL, ALICE, is_admin=False)
+    assert info.value.code == "not_host"
+    closed = await service.end(CHANNEL, HOST, is_admin=False)
+    assert closed.voided_hand == 1
+    assert sorted(chips for _, _, chips in closed.cashed_out) == [100, 100, 100]
+    for user in (ALICE, BOB, CHLOE):
+        assert await storage.balance(GUILD, user) == 1000
+    assert (await storage.audit(GUILD)).ok
+    with pytest.raises(ServiceError):
+        service.snapshot(CHANNEL)
+
+
+async def test_rebuy_between_hands_within_the_maximum(service: TableService, storage: Storage) -> None:
+    await seat_players(service)
+    assert await service.rebuy(CHANNEL, ALICE, 100) == 200
+    with pytest.raises(ServiceError) as info:
+        await service.rebuy(CHANNEL, ALICE, 1)
+    assert info.value.code == "rebuy_above_max"
+    await service.start(CHANNEL, ALICE)
+    with pytest.raises(ServiceError) as info:
+        await service.rebuy(CHANNEL, BOB, 10)
+    assert info.value.code == "rebuy_mid_hand"
+    assert await storage.balance(GUILD, ALICE) == 800
+    rows = await storage.ledger(GUILD, ALICE)
+    assert [r.kind for r in rows][:2] in ([LedgerKind.REBUY, LedgerKind.BUY_IN], [LedgerKind.BUY_IN, LedgerKind.REBUY])
+    assert (await storage.audit(GUILD)).ok
