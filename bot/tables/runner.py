@@ -943,11 +943,17 @@ class TableRunner:
         replaying its record; the turn deadline is restored (at least RESTORE_GRACE seconds from now) and the
         table message refreshed."""
         state = dict(row.state or {})
+        open_hand = await self.storage.open_hand(self.table_id)
         if "table" in state:
-            self.table = Table.from_json(state["table"])
+            table_json = dict(state["table"])
+            if open_hand is None:
+                # The process may have stopped between storing a hand's end and saving the table state.
+                table_json["in_hand"] = False
+            self.table = Table.from_json(table_json)
         self.table.sync_seats({s.seat: (s.user_id, s.stack) for s in row.seats})
         self.names = {int(k): v for k, v in state.get("names", {}).items()}
-        self.hand_number = int(state.get("hand_number", 0))
+        last = await self.storage.hands_for_table(self.table_id, limit=1)
+        self.hand_number = max([int(state.get("hand_number", 0))] + [h.number for h in last])
         self.expiries = {int(k): v for k, v in state.get("expiries", {}).items()}
         self.leaving = set(state.get("leaving", []))
         self.away = set(state.get("away", []))
@@ -955,7 +961,6 @@ class TableRunner:
         self.started_at = state.get("started_at")
         self.busted_order = list(state.get("busted_order", []))
         self.message_id = row.message_id
-        open_hand = await self.storage.open_hand(self.table_id)
         if open_hand is not None:
             record = HandRecord.from_json(open_hand.record["record"])
             hand = Hand.from_record(record)
