@@ -35,10 +35,13 @@ from bot.render.i18n import (
 from bot.render.standings import (
     LeaderboardEntry,
     PlayerStats,
+    format_duration,
+    render_audit,
     render_hand_history,
     render_history_line,
     render_history_list,
     render_leaderboard,
+    render_settings,
     render_stats,
 )
 from bot.render.table import (
@@ -71,6 +74,7 @@ __all__ = [
     "discord_timestamp",
     "escape_name",
     "format_chips",
+    "format_duration",
     "format_names",
     "format_number",
     "format_percent",
@@ -83,6 +87,7 @@ __all__ = [
     "parse_amount",
     "pot_label",
     "render_action_buttons",
+    "render_audit",
     "render_award",
     "render_elimination",
     "render_error",
@@ -97,6 +102,7 @@ __all__ = [
     "render_player_notice",
     "render_poker_error",
     "render_raise_modal",
+    "render_settings",
     "render_showdown",
     "render_stats",
     "render_street",

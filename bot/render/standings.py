@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.render.cards import cards_text
 from bot.render.embeds import (
+    COLOR_ERROR,
     COLOR_INFO,
     DESCRIPTION_MAX,
     FIELD_VALUE_MAX,
@@ -83,35 +84,42 @@ def render_leaderboard(
 
 @dataclass(frozen=True)
 class PlayerStats:
-    """A member's numbers for `/stats`. Chips are ints; vpip/pfr are ratios 0..1 (None when no hand)."""
+    """A member's numbers for `/stats`, named like the storage's `StatsRow` (which renders as it is). Chips
+    are ints (net and biggest pot: cash tables); vpip/pfr are percentages 0..100 of hands played."""
 
     hands_played: int = 0
     hands_won: int = 0
-    showdowns_won: int = 0
+    won_at_showdown: int = 0
+    went_to_showdown: int = 0
     biggest_pot: int = 0
-    net_chips: int = 0
-    vpip: float | None = None
-    pfr: float | None = None
+    net: int = 0
+    vpip: float = 0.0
+    pfr: float = 0.0
     tournaments_played: int = 0
     tournaments_won: int = 0
     balance: int | None = None
 
 
 def render_stats(name: str, stats: Any, locale: object) -> EmbedSpec:
-    """`/stats`: hands played / won / won at showdown, biggest pot, net chips (signed), VPIP and PFR as
-    percentages, tournaments played / won, and the balance when given. stats: a `PlayerStats` or any object
-    with those attributes."""
+    """`/stats`: hands played / won, won at showdown (of those that went), biggest pot, net chips (signed),
+    VPIP and PFR as percentages ("—" before any hand), tournaments played / won, and the balance when
+    given. stats: the storage's `StatsRow`, a `PlayerStats`, or any object with those attributes."""
     none = t("common.none", locale)
+    played = stats.hands_played
 
-    def pct(value: float | None) -> str:
-        return format_percent(value, locale) if value is not None else none
+    def pct(value: float) -> str:
+        return format_percent(value / 100, locale) if played else none
 
     fields = [
-        EmbedField(t("stats.hands_played", locale), t("common.number", locale, n=stats.hands_played), True),
+        EmbedField(t("stats.hands_played", locale), t("common.number", locale, n=played), True),
         EmbedField(t("stats.hands_won", locale), t("common.number", locale, n=stats.hands_won), True),
-        EmbedField(t("stats.showdowns_won", locale), t("common.number", locale, n=stats.showdowns_won), True),
+        EmbedField(
+            t("stats.showdowns_won", locale),
+            t("stats.pair", locale, a=stats.won_at_showdown, b=stats.went_to_showdown),
+            True,
+        ),
         EmbedField(t("stats.biggest_pot", locale), t("common.number", locale, n=stats.biggest_pot), True),
-        EmbedField(t("stats.net", locale), format_signed_chips(stats.net_chips, locale), True),
+        EmbedField(t("stats.net", locale), format_signed_chips(stats.net, locale), True),
         EmbedField(t("stats.vpip", locale), pct(stats.vpip), True),
         EmbedField(t("stats.pfr", locale), pct(stats.pfr), True),
         EmbedField(
@@ -123,7 +131,7 @@ def render_stats(name: str, stats: Any, locale: object) -> EmbedSpec:
     balance = getattr(stats, "balance", None)
     if balance is not None:
         fields.append(EmbedField(t("stats.balance", locale), t("common.number", locale, n=balance), True))
-    description = t("stats.none", locale) if not stats.hands_played else ""
+    description = t("stats.none", locale) if not played else ""
     return make_embed(
         t("stats.title", locale, name=escape_name(name)),
         description,
@@ -131,6 +139,46 @@ def render_stats(name: str, stats: Any, locale: object) -> EmbedSpec:
         footer=t("stats.footer", locale),
         color=COLOR_INFO,
     )
+
+
+def format_duration(seconds: int, locale: object) -> str:
+    """A duration in the largest whole unit: 86400 -> "24 hours" / "24 heures", 90 -> "90 seconds"."""
+    for key, size in (("duration.hours", 3600), ("duration.minutes", 60)):
+        if seconds and seconds % size == 0:
+            return t(key, locale, count=seconds // size)
+    return t("duration.seconds", locale, count=seconds)
+
+
+def render_settings(settings: Any, locale: object) -> EmbedSpec:
+    """`/poker settings`: language, starting grant, refill cooldown and the defaults of new tables. settings:
+    the storage's `GuildSettings` (language, starting_grant, refill_cooldown_s, table_defaults mapping with
+    small_blind, big_blind, buy_in or starting_stack, turn_timeout)."""
+    defaults = getattr(settings, "table_defaults", {}) or {}
+    fields = [
+        EmbedField(t("settings.language", locale), t("language.name", settings.language), True),
+        EmbedField(t("settings.starting_grant", locale), t("common.number", locale, n=settings.starting_grant), True),
+        EmbedField(t("settings.refill_cooldown", locale), format_duration(settings.refill_cooldown_s, locale), True),
+    ]
+    if "small_blind" in defaults and "big_blind" in defaults:
+        blinds = t("table.blinds", locale, sb=defaults["small_blind"], bb=defaults["big_blind"])
+        fields.append(EmbedField(t("settings.default_blinds", locale), blinds, True))
+    stack = defaults.get("buy_in", defaults.get("starting_stack"))
+    if stack is not None:
+        fields.append(EmbedField(t("settings.default_stack", locale), t("common.number", locale, n=stack), True))
+    if "turn_timeout" in defaults:
+        timer = format_duration(int(defaults["turn_timeout"]), locale)
+        fields.append(EmbedField(t("settings.default_timer", locale), timer, True))
+    return make_embed(t("settings.title", locale), "", fields, color=COLOR_INFO)
+
+
+def render_audit(report: Any, locale: object) -> EmbedSpec:
+    """`/poker audit` from the storage's `AuditReport` (ok, balances, on_tables, issued, problems): the
+    invariant balances + chips on tables = chips issued, and the problems found (as the ledger words them)."""
+    key = "audit.ok" if report.ok else "audit.failed"
+    line = t(key, locale, balances=report.balances, on_tables=report.on_tables, issued=report.issued)
+    problems = [f"- {p}" for p in getattr(report, "problems", ())]
+    description = clamp_lines([line, *(["", *problems] if problems else [])], DESCRIPTION_MAX, locale)
+    return make_embed(t("audit.title", locale), description, color=COLOR_INFO if report.ok else COLOR_ERROR)
 
 
 def _history_sections(events: Sequence[Any], names: Names, locale: object) -> list[tuple[str, list[str]]]:

@@ -1,12 +1,17 @@
 """Leaderboard, stats and the hand-history list, in both languages and within Discord's limits."""
 
+from dataclasses import dataclass
+
 from bot.render import (
     LeaderboardEntry,
     PlayerStats,
+    format_duration,
+    render_audit,
     render_hand_history,
     render_history_line,
     render_history_list,
     render_leaderboard,
+    render_settings,
     render_stats,
 )
 from bot.render.embeds import DESCRIPTION_MAX, EMBED_TOTAL_MAX
@@ -46,11 +51,12 @@ def test_stats_in_both_languages():
     stats = PlayerStats(
         hands_played=1234,
         hands_won=200,
-        showdowns_won=80,
+        won_at_showdown=80,
+        went_to_showdown=120,
         biggest_pot=5000,
-        net_chips=-150,
-        vpip=0.254,
-        pfr=0.1,
+        net=-150,
+        vpip=25.4,
+        pfr=10.0,
         tournaments_played=4,
         tournaments_won=1,
         balance=850,
@@ -60,7 +66,7 @@ def test_stats_in_both_languages():
     assert [(f.name, f.value) for f in en.fields] == [
         ("Hands played", "1,234"),
         ("Hands won", "200"),
-        ("Won at showdown", "80"),
+        ("Showdowns won / reached", "80 / 120"),
         ("Biggest pot", "5,000"),
         ("Net chips", "\u2212150"),
         ("VPIP", "25.4%"),
@@ -70,10 +76,65 @@ def test_stats_in_both_languages():
     ]
     fr = render_stats("Alice", stats, "fr")
     assert fr.title == "Statistiques — Alice"
-    assert [f.value for f in fr.fields][:6] == [f"1{NNBSP}234", "200", "80", f"5{NNBSP}000", "\u2212150", "25,4\u00a0%"]
+    assert [f.value for f in fr.fields][:6] == [
+        f"1{NNBSP}234",
+        "200",
+        "80 / 120",
+        f"5{NNBSP}000",
+        "\u2212150",
+        "25,4\u00a0%",
+    ]
     empty = render_stats("Bob", PlayerStats(), "fr")
     assert empty.description == "Aucune donne jouée pour l'instant."
     assert [f.value for f in empty.fields][5:7] == ["—", "—"]
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    guild_id: int
+    language: str
+    starting_grant: int
+    refill_cooldown_s: int
+    table_defaults: dict
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    guild_id: int
+    ok: bool
+    balances: int
+    on_tables: int
+    issued: int
+    problems: tuple
+
+
+def test_settings_and_durations():
+    settings = GuildSettings(
+        1, "fr", 1000, 86400, {"small_blind": 1, "big_blind": 2, "buy_in": 100, "turn_timeout": 90}
+    )
+    spec = render_settings(settings, "fr")
+    assert [(f.name, f.value) for f in spec.fields] == [
+        ("Langue", "Français"),
+        ("Jetons de départ", f"1{NNBSP}000"),
+        ("Délai entre deux recharges", "24 heures"),
+        ("Blinds par défaut", "Blinds 1/2"),
+        ("Pile ou cave par défaut", "100"),
+        ("Temps de jeu par défaut", "90 secondes"),
+    ]
+    assert render_settings(settings, "en").fields[0].value == "Français"
+    assert format_duration(60, "en") == "1 minute"
+    assert format_duration(1, "fr") == "1 seconde"
+    assert format_duration(0, "en") == "0 seconds"
+
+
+def test_audit_report():
+    ok = render_audit(AuditReport(1, True, 900, 100, 1000, ()), "en")
+    assert ok.description == "Audit passed: balances 900 + chips on tables 100 = chips issued 1,000."
+    bad = render_audit(AuditReport(1, False, 900, 50, 1000, ("ledger row 7 does not chain",)), "fr")
+    assert bad.description == (
+        f"Audit ÉCHOUÉ\u00a0: soldes 900 + jetons sur les tables 50 ≠ jetons émis 1{NNBSP}000.\n\n"
+        "- ledger row 7 does not chain"
+    )
 
 
 HAND = [
