@@ -800,7 +800,8 @@ class TableRunner:
             return
         user = self.hand_users[hand.actor]
         if user in self.leaving or (user in self.away and self.options.kind == TOURNAMENT):
-            kind = ActionKind.CHECK if hand.can_check() and user not in self.leaving else ActionKind.FOLD
+            # Folding is refused when checking is free (the engine says "you can check"): check then.
+            kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD
             self._announce(PlayerAnnouncement("auto_folded", user, self._name(user), action=kind.value))
             await self._apply(hand.actor, kind, None, by="auto")
 
