@@ -84,7 +84,7 @@ class TableOptions:
     def for_blinds(cls, small_blind: int, big_blind: int, **changes: Any) -> TableOptions:
         """Options with buy-in limits scaled to the blinds: default buy-in 50 BB (100 at 1/2, the rule
         book's stack), minimum 20 BB, maximum 100 BB, tournament stack 50 BB — unless given in `changes`."""
-        base = {
+        base: dict[str, Any] = {
             "small_blind": small_blind,
             "big_blind": big_blind,
             "buy_in": 50 * big_blind,

@@ -188,7 +188,7 @@ class TableRunner:
         if options.blind_levels:
             schedule = BlindSchedule(
                 levels=tuple(BlindLevel(*level) for level in options.blind_levels),
-                by=options.level_by,
+                by="minutes" if options.level_by == "minutes" else "hands",
                 length=options.level_length,
             )
         return TableConfig(settings=settings, seat_count=options.seats, schedule=schedule)
@@ -281,7 +281,7 @@ class TableRunner:
         if hand is not None and hand.actor is not None:
             actor_user = self.hand_users[hand.actor]
             legal = hand.legal_actions()
-        level = self.table.current_level(self.clock.time()) if hand is None else None
+        level = self.table.current_level(self._level_clock())
         for seat, occupant in sorted(self.table.seats.items()):
             user = occupant.player_id
             player = self._player_of(user)
@@ -746,7 +746,9 @@ class TableRunner:
         self._announce(PlayerAnnouncement("timed_out", user, self._name(user), action=kind.value, sat_out=sat_out))
         await self._apply(player, kind, None, by="timeout")
 
-    async def act(self, user_id: int, kind: ActionKind, amount: int | None = None, *, hand_number: int | None = None):
+    async def act(
+        self, user_id: int, kind: ActionKind, amount: int | None = None, *, hand_number: int | None = None
+    ) -> PlayerActed:
         """A player's decision (fold, check, call, bet N, raise to N, all-in). Returns the engine's
         `PlayerActed` event. Raises ServiceError: no_hand, stale_button, not_in_hand, not_your_turn_user;
         or the engine's PokerError saying what is allowed ("Minimum raise is to 22"). Nothing changes then."""

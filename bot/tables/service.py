@@ -213,8 +213,9 @@ class TableService:
         if runner is None or runner.hand is None:
             return []
         legal = runner.legal_actions_for(user_id)
-        if legal is None or not (legal.can_bet or legal.can_raise):
+        if legal is None or legal.min_raise_to is None or legal.max_raise_to is None:
             return []
+        low, high = legal.min_raise_to, legal.max_raise_to
         hand = runner.hand
         pot = sum(p.amount for p in hand.pots()) + sum(hand.bets)
         facing = max(hand.bets)
@@ -223,15 +224,15 @@ class TableService:
         pot_raise = facing + (pot + (facing - mine))
         half_raise = facing + (pot + (facing - mine)) // 2
         options = [
-            ("min", legal.min_raise_to),
+            ("min", low),
             ("half_pot", half_raise),
             ("pot", pot_raise),
-            ("all_in", legal.max_raise_to),
+            ("all_in", high),
         ]
         seen: set[int] = set()
-        result = []
+        result: list[tuple[str, int]] = []
         for key, amount in options:
-            if legal.min_raise_to <= amount <= legal.max_raise_to and amount not in seen:
+            if low <= amount <= high and amount not in seen:
                 seen.add(amount)
                 result.append((key, amount))
         return result
