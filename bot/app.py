@@ -45,12 +45,15 @@ def guild_defaults(settings: Settings) -> GuildDefaults:
     )
 
 
-def command_tree_hash(tree: app_commands.CommandTree[Any]) -> str:
-    """SHA-256 of the global command set as Discord would receive it (stable JSON, sorted by type and name)."""
-    payload = sorted(
-        (command.to_dict(tree) for command in tree.get_commands()),
-        key=lambda d: (int(d.get("type", 1)), str(d["name"])),
-    )
+async def command_tree_hash(tree: app_commands.CommandTree[Any]) -> str:
+    """SHA-256 of the global command set exactly as `tree.sync()` would send it (translations included, so a
+    changed French text also triggers a sync), as stable JSON sorted by type and name."""
+    translator = tree.translator
+    if translator is not None:
+        dicts = [await command.get_translated_payload(tree, translator) for command in tree.get_commands()]
+    else:
+        dicts = [command.to_dict(tree) for command in tree.get_commands()]
+    payload = sorted(dicts, key=lambda d: (int(d.get("type", 1)), str(d["name"])))
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -126,7 +129,7 @@ class PokerBot(commands.AutoShardedBot):
                 synced = await self.tree.sync(guild=guild)
                 log.info("synced %d commands to the dev guild %d", len(synced), dev_guild_id)
                 return "guild"
-            digest = command_tree_hash(self.tree)
+            digest = await command_tree_hash(self.tree)
             if await self.storage.get_meta(COMMAND_HASH_KEY) == digest:
                 log.info("slash commands unchanged since the last sync; not syncing")
                 return "unchanged"

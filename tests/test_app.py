@@ -168,14 +168,34 @@ async def test_dev_guild_gets_the_commands_copied_and_synced_every_start(tmp_pat
             await bot.close()
 
 
-def test_command_hash_depends_on_the_commands_not_their_order(tmp_path: Path) -> None:
+async def test_command_hash_depends_on_the_commands_not_their_order(tmp_path: Path) -> None:
     a, b, c = PokerBot(make_settings(tmp_path)), PokerBot(make_settings(tmp_path)), PokerBot(make_settings(tmp_path))
     add_command(a, "x")
     add_command(a, "y")
     add_command(b, "y")
     add_command(b, "x")
     add_command(c, "x")
-    assert command_tree_hash(a.tree) == command_tree_hash(b.tree) != command_tree_hash(c.tree)
+    assert await command_tree_hash(a.tree) == await command_tree_hash(b.tree) != await command_tree_hash(c.tree)
+
+
+class OneWordTranslator(app_commands.Translator):
+    def __init__(self, word: str) -> None:
+        self.word = word
+
+    async def translate(
+        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContext
+    ) -> str | None:
+        return f"{self.word} {string.message}" if locale is discord.Locale.french else None
+
+
+async def test_command_hash_changes_when_a_translation_changes(tmp_path: Path) -> None:
+    bot = PokerBot(make_settings(tmp_path))
+    add_command(bot, "poker")
+    plain = await command_tree_hash(bot.tree)
+    await bot.tree.set_translator(OneWordTranslator("le"))
+    first = await command_tree_hash(bot.tree)
+    await bot.tree.set_translator(OneWordTranslator("la"))
+    assert len({plain, first, await command_tree_hash(bot.tree)}) == 3
 
 
 async def test_sigterm_stops_the_table_service_and_closes_the_database(
