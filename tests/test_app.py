@@ -15,7 +15,14 @@ import pytest
 from discord import app_commands
 
 from bot.__main__ import run
-from bot.app import COMMAND_HASH_KEY, EXTENSIONS, PokerBot, bot_intents, command_tree_hash
+from bot.app import (
+    COMMAND_HASH_KEY,
+    EXTENSIONS,
+    PokerBot,
+    bot_intents,
+    command_tree_hash,
+    default_table_service_factory,
+)
 from bot.config import Settings
 
 
@@ -105,11 +112,24 @@ async def test_setup_hook_opens_storage_builds_the_service_loads_extensions_and_
         await bot.storage.balance(1, 2)
 
 
+async def test_the_real_bot_starts_offline_with_every_listed_extension_and_the_real_table_service(
+    tmp_path: Path,
+) -> None:
+    bot = PokerBot(make_settings(tmp_path), table_service_factory=default_table_service_factory())
+    sync = await started(bot)
+    try:
+        assert set(bot.extensions) == set(EXTENSIONS)
+        assert sync.await_count == 1
+        assert await bot.storage.get_meta(COMMAND_HASH_KEY) == await command_tree_hash(bot.tree)
+    finally:
+        await bot.close()
+
+
 async def test_an_async_factory_is_awaited(tmp_path: Path) -> None:
     async def factory(bot: PokerBot) -> FakeTableService:
         return FakeTableService(bot)
 
-    bot = PokerBot(make_settings(tmp_path), table_service_factory=factory)
+    bot = PokerBot(make_settings(tmp_path), table_service_factory=factory, extensions=())
     await started(bot)
     await bot.close()
     assert isinstance(bot.tables, FakeTableService)
@@ -119,7 +139,7 @@ async def test_global_commands_sync_only_when_the_command_set_changes(tmp_path: 
     settings = make_settings(tmp_path)
 
     async def start_with(*names: str) -> AsyncMock:
-        bot = PokerBot(settings)
+        bot = PokerBot(settings, extensions=())
         for name in names:
             add_command(bot, name)
         try:
@@ -137,7 +157,7 @@ async def test_global_commands_sync_only_when_the_command_set_changes(tmp_path: 
 
 async def test_a_failed_sync_is_retried_at_the_next_start(tmp_path: Path) -> None:
     settings = make_settings(tmp_path)
-    bot = PokerBot(settings)
+    bot = PokerBot(settings, extensions=())
     add_command(bot, "poker")
     response = type("Response", (), {"status": 500, "reason": "boom"})()
     bot.tree.sync = AsyncMock(side_effect=discord.HTTPException(response, "boom"))  # type: ignore[method-assign]
@@ -146,7 +166,7 @@ async def test_a_failed_sync_is_retried_at_the_next_start(tmp_path: Path) -> Non
     assert await bot.storage.get_meta(COMMAND_HASH_KEY) is None
     await bot.close()
 
-    bot = PokerBot(settings)
+    bot = PokerBot(settings, extensions=())
     add_command(bot, "poker")
     sync = await started(bot)
     await bot.close()
@@ -156,7 +176,7 @@ async def test_a_failed_sync_is_retried_at_the_next_start(tmp_path: Path) -> Non
 async def test_dev_guild_gets_the_commands_copied_and_synced_every_start(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, dev_guild_id=1234)
     for _ in range(2):
-        bot = PokerBot(settings)
+        bot = PokerBot(settings, extensions=())
         add_command(bot, "poker")
         sync = await started(bot)
         try:
@@ -169,7 +189,7 @@ async def test_dev_guild_gets_the_commands_copied_and_synced_every_start(tmp_pat
 
 
 async def test_command_hash_depends_on_the_commands_not_their_order(tmp_path: Path) -> None:
-    a, b, c = PokerBot(make_settings(tmp_path)), PokerBot(make_settings(tmp_path)), PokerBot(make_settings(tmp_path))
+    a, b, c = (PokerBot(make_settings(tmp_path), extensions=()) for _ in range(3))
     add_command(a, "x")
     add_command(a, "y")
     add_command(b, "y")
@@ -189,7 +209,7 @@ class OneWordTranslator(app_commands.Translator):
 
 
 async def test_command_hash_changes_when_a_translation_changes(tmp_path: Path) -> None:
-    bot = PokerBot(make_settings(tmp_path))
+    bot = PokerBot(make_settings(tmp_path), extensions=())
     add_command(bot, "poker")
     plain = await command_tree_hash(bot.tree)
     await bot.tree.set_translator(OneWordTranslator("le"))
@@ -201,7 +221,7 @@ async def test_command_hash_changes_when_a_translation_changes(tmp_path: Path) -
 async def test_sigterm_stops_the_table_service_and_closes_the_database(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bot = PokerBot(make_settings(tmp_path), table_service_factory=FakeTableService)
+    bot = PokerBot(make_settings(tmp_path), table_service_factory=FakeTableService, extensions=())
     bot.tree.sync = AsyncMock(return_value=[])  # type: ignore[method-assign]
 
     async def offline_start(token: str, *, reconnect: bool = True) -> None:
