@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -218,6 +219,7 @@ async def test_command_hash_changes_when_a_translation_changes(tmp_path: Path) -
     assert len({plain, first, await command_tree_hash(bot.tree)}) == 3
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="asyncio signal handlers are POSIX only")
 async def test_sigterm_stops_the_table_service_and_closes_the_database(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
