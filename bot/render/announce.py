@@ -87,9 +87,14 @@ class HandResult:
     showdown: bool
 
 
-def hand_result_from_events(hand_number: int, events: Sequence[Any], names: Names) -> HandResult:
-    """Build a `HandResult` from a hand's engine events (names by hand player index; user ids are the
-    player indexes here). Only `HandShown` events give cards."""
+def hand_result_from_events(
+    hand_number: int, events: Sequence[Any], names: Names, users: Sequence[int] | None = None
+) -> HandResult:
+    """Build a `HandResult` from a hand's engine events (names by hand player index; `users[i]` is hand
+    player i's user id, or the player index itself when `users` is None). Only `HandShown` events give cards."""
+
+    def uid(player: int) -> int:
+        return users[player] if users is not None else player
 
     def name(player: int) -> str:
         try:
@@ -104,14 +109,14 @@ def hand_result_from_events(hand_number: int, events: Sequence[Any], names: Name
         if kind == "StreetDealt":
             board = tuple(event.board)
         elif kind == "HandShown":
-            shown.append(ShownHand(event.player, name(event.player), tuple(event.cards), event.value))
+            shown.append(ShownHand(uid(event.player), name(event.player), tuple(event.cards), event.value))
         elif kind == "HandMucked":
-            mucked.append((event.player, name(event.player)))
+            mucked.append((uid(event.player), name(event.player)))
         elif kind == "PotAwarded":
-            winners = tuple((p, name(p), chips) for p, chips in event.winners)
+            winners = tuple((uid(p), name(p), chips) for p, chips in event.winners)
             pots.append(PotResult(event.pot_index, event.amount, winners, event.value))
         elif kind == "UncalledBetReturned":
-            returned.append((event.player, name(event.player), event.amount))
+            returned.append((uid(event.player), name(event.player), event.amount))
     return HandResult(
         hand_number, board, tuple(shown), tuple(mucked), tuple(pots), tuple(returned), bool(shown or mucked)
     )

@@ -3,6 +3,7 @@
 Never imports discord: the Discord layer calls `TableService` and implements `Notifier` (DESIGN.md).
 """
 
+from bot.render.announce import PotResult, ShownHand
 from bot.tables.clock import Clock, ManualClock, SystemClock
 from bot.tables.errors import ServiceError
 from bot.tables.notifier import (
@@ -10,10 +11,8 @@ from bot.tables.notifier import (
     HandResultAnnouncement,
     Notifier,
     PlayerAnnouncement,
-    PotResult,
     RecordingNotifier,
     SeatView,
-    ShownHand,
     StreetAnnouncement,
     TableClosedAnnouncement,
     TableSnapshot,

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot.poker import Card, Event, HandValue, LegalActions, Pot, Street
+from bot.poker import Card, Event, LegalActions, Pot, Street
+from bot.render.announce import HandResult
 
 
 @dataclass(frozen=True)
@@ -86,39 +87,9 @@ class StreetAnnouncement:
     pots: tuple[Pot, ...]
 
 
-@dataclass(frozen=True)
-class ShownHand:
-    """A hand shown at the showdown: whose, the two cards, and the best five-card value."""
-
-    user_id: int
-    name: str
-    cards: tuple[Card, ...]
-    value: HandValue
-
-
-@dataclass(frozen=True)
-class PotResult:
-    """A pot paid out: index (0 = main), its chips, winners as (user id, name, chips won), and the
-    winning value (None when won uncontested)."""
-
-    index: int
-    amount: int
-    winners: tuple[tuple[int, str, int], ...]
-    value: HandValue | None
-
-
-@dataclass(frozen=True)
-class HandResultAnnouncement:
-    """How a hand ended: hands shown (in showing order), who mucked, the pots, uncalled bets returned
-    as (user id, name, chips), the board, and whether it went to a showdown."""
-
-    hand_number: int
-    board: tuple[Card, ...]
-    shown: tuple[ShownHand, ...]
-    mucked: tuple[tuple[int, str], ...]
-    pots: tuple[PotResult, ...]
-    returned: tuple[tuple[int, str, int], ...]
-    showdown: bool
+# How a hand ended: the render layer's shapes, built by `bot.render.hand_result_from_events` (one definition
+# for the service and the renderers; render sits below the service, so the service imports it).
+HandResultAnnouncement = HandResult
 
 
 @dataclass(frozen=True)

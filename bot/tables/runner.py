@@ -36,8 +36,8 @@ from bot.poker import (
     StreetDealt,
     Table,
     TableConfig,
-    UncalledBetReturned,
 )
+from bot.render.announce import hand_result_from_events
 from bot.storage import (
     InsufficientBalance,
     LedgerKind,
@@ -49,12 +49,9 @@ from bot.tables.clock import Clock
 from bot.tables.errors import ServiceError
 from bot.tables.notifier import (
     Announcement,
-    HandResultAnnouncement,
     Notifier,
     PlayerAnnouncement,
-    PotResult,
     SeatView,
-    ShownHand,
     StreetAnnouncement,
     TableClosedAnnouncement,
     TableSnapshot,
@@ -859,44 +856,18 @@ class TableRunner:
         self._maybe_schedule_next_hand()
 
     def _result(self, hand: Hand) -> dict[str, Any]:
-        """The hand's result as JSON (for storage and history) and as an announcement (for the channel)."""
-        users = self.hand_users
-        shown = []
-        mucked = []
-        pots = []
-        returned = []
-        for event in hand.events:
-            if isinstance(event, HandShown):
-                user = users[event.player]
-                shown.append(ShownHand(user, self._name(user), tuple(event.cards), event.value))
-            elif isinstance(event, HandMucked):
-                user = users[event.player]
-                mucked.append((user, self._name(user)))
-            elif isinstance(event, PotAwarded):
-                winners = tuple((users[p], self._name(users[p]), chips) for p, chips in event.winners)
-                pots.append(PotResult(event.pot_index, event.amount, winners, event.value))
-            elif isinstance(event, UncalledBetReturned):
-                user = users[event.player]
-                returned.append((user, self._name(user), event.amount))
-        showdown = bool(shown)
-        announcement = HandResultAnnouncement(
-            hand_number=self.hand_number,
-            board=tuple(hand.board),
-            shown=tuple(shown),
-            mucked=tuple(mucked),
-            pots=tuple(pots),
-            returned=tuple(returned),
-            showdown=showdown,
-        )
+        """The hand's result as an announcement (for the channel) and as JSON (for storage and history)."""
+        names = tuple(self._name(u) for u in self.hand_users)
+        announcement = hand_result_from_events(self.hand_number, hand.events, names, self.hand_users)
         data = {
             "board": [str(c) for c in hand.board],
-            "shown": [{"user_id": s.user_id, "cards": [str(c) for c in s.cards]} for s in shown],
-            "mucked": [u for u, _ in mucked],
+            "shown": [{"user_id": s.user_id, "cards": [str(c) for c in s.cards]} for s in announcement.shown],
+            "mucked": [u for u, _ in announcement.mucked],
             "pots": [
                 {"index": p.index, "amount": p.amount, "winners": [[u, chips] for u, _, chips in p.winners]}
-                for p in pots
+                for p in announcement.pots
             ],
-            "returned": [[u, chips] for u, _, chips in returned],
+            "returned": [[u, chips] for u, _, chips in announcement.returned],
             "finishing_stacks": list(hand.stacks),
         }
         return {"json": data, "announcement": announcement}

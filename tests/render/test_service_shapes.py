@@ -11,9 +11,7 @@ from bot.render import (
     render_table_closed,
 )
 from bot.render.i18n import has_key
-from bot.tables.errors import MESSAGES as SERVICE_MESSAGES
-from bot.tables.errors import ServiceError
-from bot.tables.notifier import (
+from bot.tables import (
     HandResultAnnouncement,
     PlayerAnnouncement,
     PotResult,
@@ -23,6 +21,8 @@ from bot.tables.notifier import (
     TableClosedAnnouncement,
     TableSnapshot,
 )
+from bot.tables.errors import MESSAGES as SERVICE_MESSAGES
+from bot.tables.errors import ServiceError
 from tests.render.fakes import strip_vs
 
 
