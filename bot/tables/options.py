@@ -23,7 +23,7 @@ class TableOptions:
     000 §04). ante: per player; big_blind_ante: posted by the big blind alone; straddle: allowed (2× BB
     by the player left of the BB) — all off by default. seats: 2–10. turn_timeout: 10–600 s.
     starting_stack: the tournament stack (rule book: 100). min_buy_in/max_buy_in/buy_in: cash-table limits
-    and the default buy-in (100 at blinds 1/2). blind_levels: optional tournament schedule, a tuple of
+    and the default buy-in (100 at blinds 1/2, the rule book's stack; a rebuy tops up to the maximum). blind_levels: optional tournament schedule, a tuple of
     (small blind, big blind, ante) levels, each lasting `level_length` hands or minutes (`level_by`).
     next_hand_delay: seconds between the end of a hand and the next deal.
     """
@@ -39,7 +39,7 @@ class TableOptions:
     starting_stack: int = 100
     buy_in: int = 100
     min_buy_in: int = 40
-    max_buy_in: int = 200
+    max_buy_in: int = 100
     blind_levels: tuple[tuple[int, int, int], ...] = field(default_factory=tuple)
     level_by: str = "hands"
     level_length: int = 0
@@ -82,14 +82,14 @@ class TableOptions:
 
     @classmethod
     def for_blinds(cls, small_blind: int, big_blind: int, **changes: Any) -> TableOptions:
-        """Options with buy-in limits scaled to the blinds: default buy-in 50 BB (100 at 1/2, the rule
-        book's stack), minimum 20 BB, maximum 100 BB, tournament stack 50 BB — unless given in `changes`."""
+        """Options with buy-in limits scaled to the blinds: maximum and default buy-in 50 BB (100 at 1/2, the
+        rule book's stack), minimum 20 BB, tournament stack 50 BB — unless given in `changes`."""
         base: dict[str, Any] = {
             "small_blind": small_blind,
             "big_blind": big_blind,
             "buy_in": 50 * big_blind,
             "min_buy_in": 20 * big_blind,
-            "max_buy_in": 100 * big_blind,
+            "max_buy_in": 50 * big_blind,
             "starting_stack": 50 * big_blind,
         }
         base.update(changes)

@@ -162,7 +162,7 @@ async def test_buy_in_outside_the_limits_or_above_the_balance_is_refused(
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
     with pytest.raises(ServiceError) as info:
         await service.join(CHANNEL, ALICE, "Alice", buy_in=10)
-    assert info.value.code == "buy_in_range" and info.value.params == {"min": 40, "max": 200}
+    assert info.value.code == "buy_in_range" and info.value.params == {"min": 40, "max": 100}
     await storage.adjust(GUILD, BOB, -950, "test")  # Bob keeps 50
     with pytest.raises(ServiceError) as info:
         await service.join(CHANNEL, BOB, "Bob", buy_in=100)
@@ -297,16 +297,19 @@ async def test_end_mid_hand_refunds_the_hand_and_cashes_everyone_out(service: Ta
 
 
 async def test_rebuy_between_hands_within_the_maximum(service: TableService, storage: Storage) -> None:
-    await seat_players(service)
-    assert await service.rebuy(CHANNEL, ALICE, 100) == 200
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
+    await service.join(CHANNEL, ALICE, "Alice", buy_in=40)
+    await service.join(CHANNEL, BOB, "Bob")
+    assert await service.rebuy(CHANNEL, ALICE, 60) == 100
     with pytest.raises(ServiceError) as info:
         await service.rebuy(CHANNEL, ALICE, 1)
-    assert info.value.code == "rebuy_above_max"
+    assert info.value.code == "rebuy_above_max" and info.value.params == {"max": 0, "limit": 100}
     await service.start(CHANNEL, ALICE)
     with pytest.raises(ServiceError) as info:
         await service.rebuy(CHANNEL, BOB, 10)
     assert info.value.code == "rebuy_mid_hand"
-    assert await storage.balance(GUILD, ALICE) == 800
+    assert await storage.balance(GUILD, ALICE) == 900
     rows = await storage.ledger(GUILD, ALICE)
-    assert [r.kind for r in rows][:2] in ([LedgerKind.REBUY, LedgerKind.BUY_IN], [LedgerKind.BUY_IN, LedgerKind.REBUY])
+    assert sorted(r.kind for r in rows if r.kind is not LedgerKind.GRANT) == [LedgerKind.BUY_IN, LedgerKind.REBUY]
+    assert sorted(r.delta for r in rows if r.kind is not LedgerKind.GRANT) == [-60, -40]
     assert (await storage.audit(GUILD)).ok
