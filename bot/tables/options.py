@@ -23,7 +23,8 @@ class TableOptions:
     000 §04). ante: per player; big_blind_ante: posted by the big blind alone; straddle: allowed (2× BB
     by the player left of the BB) — all off by default. seats: 2–10. turn_timeout: 10–600 s.
     starting_stack: the tournament stack (rule book: 100). min_buy_in/max_buy_in/buy_in: cash-table limits
-    and the default buy-in (100 at blinds 1/2, the rule book's stack; a rebuy tops up to the maximum). blind_levels: optional tournament schedule, a tuple of
+    and the default buy-in (100 at blinds 1/2, the rule book's stack; a rebuy tops up to the maximum).
+    blind_levels: optional tournament schedule, a tuple of
     (small blind, big blind, ante) levels, each lasting `level_length` hands or minutes (`level_by`).
     next_hand_delay: seconds between the end of a hand and the next deal.
     """
