@@ -34,12 +34,15 @@ from bot.poker.events import (
 from bot.poker.hand import Action, Hand, HandRecord, LegalActions
 from bot.poker.pots import Pot, build_pots, split_pot
 from bot.poker.settings import ForcedBets, HandSettings
+from bot.poker.table import BlindLevel, BlindSchedule, Seat, Table, TableConfig
 
 __all__ = [
     "CARDS",
     "Action",
     "ActionKind",
+    "BlindLevel",
     "BlindPosted",
+    "BlindSchedule",
     "Card",
     "CardParseError",
     "DealingError",
@@ -64,8 +67,11 @@ __all__ = [
     "PokerError",
     "Pot",
     "PotAwarded",
+    "Seat",
     "Street",
     "StreetDealt",
+    "Table",
+    "TableConfig",
     "TableError",
     "UncalledBetReturned",
     "build_pots",

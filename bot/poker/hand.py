@@ -288,10 +288,11 @@ class Hand:
         last_blind = n - 1
         for player, amount, kind in forced.blinds:
             posted = min(amount, stacks_[player])
-            stacks_[player] -= posted
-            self._bets[player] += posted
-            self._contrib[player] += posted
-            events.append(BlindPosted(player, kind, posted))
+            if posted:  # a player all-in from the ante posts nothing more
+                stacks_[player] -= posted
+                self._bets[player] += posted
+                self._contrib[player] += posted
+                events.append(BlindPosted(player, kind, posted))
             if amount >= current:
                 current = amount
                 last_blind = player

@@ -1,0 +1,430 @@
+"""The table: seats 1..N, the button, the blind schedule, who is dealt in, eliminations.
+
+Rule book 000 §07: the button moves one seat clockwise after each hand; a player without chips is
+eliminated and their seat leaves the rotation ("rotation simple entre les joueurs restants": the
+button goes to the next player still dealt in, clockwise); the last player with chips wins, or the
+game stops at an agreed time and stacks are compared. Rule book 000 §04: the first button is drawn at
+random. Going from three players to two (or any change of the players dealt in) never makes a player
+post the big blind twice in a row: the button then moves on one more player (TDA's heads-up button
+adjustment). Players sitting out are not dealt in and skipped by the button.
+
+Pure: no I/O; time is passed in (`now`, seconds since the first deal).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from bot.poker.cards import Card
+from bot.poker.errors import TableError
+from bot.poker.hand import Hand
+from bot.poker.settings import MAX_PLAYERS, HandSettings
+
+__all__ = ["BlindLevel", "BlindSchedule", "Seat", "Table", "TableConfig"]
+
+
+@dataclass(frozen=True, slots=True)
+class BlindLevel:
+    """One level of a blind schedule (chips). `ante` is per player; `big_blind_ante` is posted by the BB alone."""
+
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+    big_blind_ante: int = 0
+
+    def to_json(self) -> list[int]:
+        """[small_blind, big_blind, ante, big_blind_ante]."""
+        return [self.small_blind, self.big_blind, self.ante, self.big_blind_ante]
+
+    @classmethod
+    def from_json(cls, data: Sequence[int]) -> BlindLevel:
+        """Inverse of `to_json` (2 to 4 ints)."""
+        return cls(*(int(x) for x in data))
+
+
+@dataclass(frozen=True, slots=True)
+class BlindSchedule:
+    """Blind levels agreed at creation (rule book 000 §04: raising the blinds is an option to agree before playing).
+
+    Attributes:
+        levels: the levels in order; the last one stays once reached.
+        by: "hands" (a new level every `length` hands) or "minutes" (every `length` minutes since the
+            first deal).
+        length: hands or minutes per level (>= 1).
+
+    Raises:
+        TableError: no levels, a bad unit or length.
+    """
+
+    levels: tuple[BlindLevel, ...]
+    by: Literal["hands", "minutes"]
+    length: int
+
+    def __post_init__(self) -> None:
+        if not self.levels or self.by not in ("hands", "minutes") or self.length < 1:
+            raise TableError("table", detail="A blind schedule needs levels, 'hands' or 'minutes', and a length >= 1")
+
+    def level_index(self, hands_played: int, now: float) -> int:
+        """Index of the level in force for the next hand, given the hands already played and `now`
+        (seconds since the first deal)."""
+        if self.by == "hands":
+            index = hands_played // self.length
+        else:
+            index = int(max(now, 0.0) // (self.length * 60))
+        return min(index, len(self.levels) - 1)
+
+    def to_json(self) -> dict[str, Any]:
+        """{"levels": [[sb, bb, ante, bb_ante], ...], "by": ..., "length": ...}."""
+        return {"levels": [lv.to_json() for lv in self.levels], "by": self.by, "length": self.length}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BlindSchedule:
+        """Inverse of `to_json`."""
+        return cls(tuple(BlindLevel.from_json(lv) for lv in data["levels"]), data["by"], int(data["length"]))
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """A table's fixed settings.
+
+    Attributes:
+        settings: the hand settings (blinds, antes, straddle); with a schedule, its blinds and antes
+            are replaced by the current level's.
+        seat_count: seats numbered 1..seat_count (2..10).
+        schedule: optional blind schedule.
+    """
+
+    settings: HandSettings = field(default_factory=HandSettings)
+    seat_count: int = MAX_PLAYERS
+    schedule: BlindSchedule | None = None
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.seat_count <= MAX_PLAYERS:
+            raise TableError("table", detail=f"A table has 2 to {MAX_PLAYERS} seats")
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {
+            "settings": self.settings.to_json(),
+            "seat_count": self.seat_count,
+            "schedule": None if self.schedule is None else self.schedule.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TableConfig:
+        """Inverse of `to_json`."""
+        schedule = data.get("schedule")
+        return cls(
+            HandSettings.from_json(data["settings"]),
+            int(data["seat_count"]),
+            None if schedule is None else BlindSchedule.from_json(schedule),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """An occupied seat: the player's user id, their chips on the table, whether they sit out."""
+
+    player_id: int
+    stack: int
+    sitting_out: bool = False
+
+
+class Table:
+    """Seats, button and blinds of one table; deals `Hand`s and applies their results.
+
+    Seats are numbered 1..seat_count clockwise. Between hands players sit, stand, sit out and add
+    chips; `start_hand` deals in every seated player with chips who is not sitting out (2 to 10).
+    """
+
+    def __init__(self, config: TableConfig | None = None) -> None:
+        self.config = config if config is not None else TableConfig()
+        self._seats: dict[int, Seat] = {}
+        self._button: int | None = None
+        self._last_big_blind: int | None = None
+        self._hands_played = 0
+        self._hand_seats: tuple[int, ...] = ()
+        self._in_hand = False
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def seats(self) -> Mapping[int, Seat]:
+        """Occupied seats by seat number (a copy; `Seat` is frozen)."""
+        return dict(sorted(self._seats.items()))
+
+    @property
+    def button(self) -> int | None:
+        """Seat of the button of the current or last hand; None before the first hand."""
+        return self._button
+
+    @property
+    def hand_seats(self) -> tuple[int, ...]:
+        """Seat of each player of the current (or last) hand, by hand player index (last = the button)."""
+        return self._hand_seats
+
+    @property
+    def hand_in_progress(self) -> bool:
+        """True between `start_hand` (or `resume_hand`) and `end_hand`."""
+        return self._in_hand
+
+    @property
+    def hands_played(self) -> int:
+        """Hands started at this table (drives a schedule by hands)."""
+        return self._hands_played
+
+    def seat_of(self, player_id: int) -> int | None:
+        """The seat of a player, or None."""
+        for number, seat in self._seats.items():
+            if seat.player_id == player_id:
+                return number
+        return None
+
+    def current_level(self, now: float = 0.0) -> BlindLevel:
+        """The blinds and antes the next hand would use (`now` = seconds since the first deal)."""
+        schedule = self.config.schedule
+        if schedule is None:
+            s = self.config.settings
+            return BlindLevel(s.small_blind, s.big_blind, s.ante, s.big_blind_ante)
+        return schedule.levels[schedule.level_index(self._hands_played, now)]
+
+    def hand_settings(self, now: float = 0.0) -> HandSettings:
+        """The `HandSettings` for the next hand (the configured ones with the current level's blinds)."""
+        if self.config.schedule is None:
+            return self.config.settings
+        level = self.current_level(now)
+        return replace(
+            self.config.settings,
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+            ante=level.ante,
+            big_blind_ante=level.big_blind_ante,
+        )
+
+    def active_seats(self) -> list[int]:
+        """Seats that would be dealt in now: seated, not sitting out, with chips (ascending)."""
+        return [n for n, s in sorted(self._seats.items()) if s.stack > 0 and not s.sitting_out]
+
+    def players_with_chips(self) -> list[int]:
+        """Seats holding chips, sitting out or not."""
+        return [n for n, s in sorted(self._seats.items()) if s.stack > 0]
+
+    def winner(self) -> int | None:
+        """The seat holding every chip on the table (tournament over, rule book 000 §03), else None."""
+        holders = self.players_with_chips()
+        return holders[0] if len(holders) == 1 else None
+
+    def standings(self) -> list[tuple[int, int, int]]:
+        """(seat, player_id, stack) by stack, largest first (ties by seat): the ranking when the game stops at
+        an agreed time (rule book 000 §07)."""
+        return sorted(((n, s.player_id, s.stack) for n, s in self._seats.items()), key=lambda r: (-r[2], r[0]))
+
+    # ------------------------------------------------------------------ seats
+
+    def _check_seat_number(self, seat: int) -> None:
+        if not 1 <= seat <= self.config.seat_count:
+            raise TableError("table", detail=f"Seat {seat} doesn't exist (1 to {self.config.seat_count})")
+
+    def _occupied(self, seat: int) -> Seat:
+        self._check_seat_number(seat)
+        occupant = self._seats.get(seat)
+        if occupant is None:
+            raise TableError("table", detail=f"Seat {seat} is empty")
+        return occupant
+
+    def _in_current_hand(self, seat: int) -> bool:
+        return self._in_hand and seat in self._hand_seats
+
+    def sit(self, seat: int, player_id: int, stack: int) -> None:
+        """Seat a player with `stack` chips (>= 0); they are dealt in from the next hand.
+
+        Raises:
+            TableError: no such seat, seat taken, player already seated, negative stack.
+        """
+        self._check_seat_number(seat)
+        if seat in self._seats:
+            raise TableError("table", detail=f"Seat {seat} is taken")
+        if self.seat_of(player_id) is not None:
+            raise TableError("table", detail="This player is already seated")
+        if not isinstance(stack, int) or stack < 0:
+            raise TableError("table", detail="A stack is a whole number of chips >= 0")
+        self._seats[seat] = Seat(player_id, stack)
+
+    def stand(self, seat: int) -> int:
+        """Remove the player from `seat`; returns their stack (chips to cash out).
+
+        Raises:
+            TableError: the seat is empty, or its player is in the hand being played.
+        """
+        occupant = self._occupied(seat)
+        if self._in_current_hand(seat):
+            raise TableError("table", detail="A player in the current hand can't leave before it ends")
+        del self._seats[seat]
+        return occupant.stack
+
+    def set_sitting_out(self, seat: int, sitting_out: bool) -> None:
+        """Sit out (not dealt in, skipped by the button) or come back, from the next hand on."""
+        self._seats[seat] = replace(self._occupied(seat), sitting_out=sitting_out)
+
+    def add_chips(self, seat: int, amount: int) -> None:
+        """Add chips to a stack between hands (rebuy, rule book 002 "entre les mains").
+
+        Raises:
+            TableError: empty seat, amount < 1, or the seat is in the hand being played.
+        """
+        occupant = self._occupied(seat)
+        if not isinstance(amount, int) or amount < 1:
+            raise TableError("table", detail="Add a whole number of chips above zero")
+        if self._in_current_hand(seat):
+            raise TableError("table", detail="Chips can't be added during a hand")
+        self._seats[seat] = replace(occupant, stack=occupant.stack + amount)
+
+    def sync_seats(self, occupants: Mapping[int, tuple[int, int]]) -> None:
+        """Make the seats exactly `{seat: (player_id, stack)}` (storage is authoritative); sitting-out
+        flags are kept for players who stay in the same seat."""
+        seats: dict[int, Seat] = {}
+        for number, (player_id, stack) in occupants.items():
+            self._check_seat_number(number)
+            previous = self._seats.get(number)
+            sitting_out = previous.sitting_out if previous and previous.player_id == player_id else False
+            seats[number] = Seat(int(player_id), int(stack), sitting_out)
+        self._seats = seats
+
+    # ------------------------------------------------------------------ hands
+
+    def can_start_hand(self) -> bool:
+        """True when no hand is in progress and at least two players can be dealt in."""
+        return not self._in_hand and len(self.active_seats()) >= 2
+
+    def _next_button(self, active: list[int], rng: random.Random | None) -> int:
+        """The button seat for the next hand among `active` seats (rule book 000 §04 and §07)."""
+        if self._button is None:
+            return (rng if rng is not None else secrets.SystemRandom()).choice(active)
+        after = [s for s in active if s > self._button]
+        candidate = after[0] if after else active[0]
+        # Never the big blind twice in a row (e.g. going heads-up): move the button on.
+        for _ in range(len(active)):
+            if self._big_blind_seat(active, candidate) != self._last_big_blind:
+                break
+            k = active.index(candidate)
+            candidate = active[(k + 1) % len(active)]
+        return candidate
+
+    @staticmethod
+    def _order_from_button(active: list[int], button: int) -> tuple[int, ...]:
+        k = active.index(button)
+        return tuple(active[k + 1 :] + active[: k + 1])
+
+    def _big_blind_seat(self, active: list[int], button: int) -> int:
+        order = self._order_from_button(active, button)
+        return order[0] if len(order) == 2 else order[1]
+
+    def start_hand(
+        self,
+        now: float = 0.0,
+        deck: Sequence[Card] | None = None,
+        rng: random.Random | None = None,
+    ) -> Hand:
+        """Move the button, deal in the active players and return the new `Hand`.
+
+        Args:
+            now: seconds since the first deal (for a schedule by minutes).
+            deck: the deck order to use (default: shuffled with `rng`).
+            rng: randomness for the first button draw and the shuffle (default `secrets.SystemRandom`).
+
+        Returns:
+            The hand; `hand_seats[i]` is the seat of hand player i (the last is the button).
+
+        Raises:
+            TableError: a hand is in progress or fewer than two players can be dealt in.
+        """
+        if self._in_hand:
+            raise TableError("table", detail="A hand is already in progress")
+        active = self.active_seats()
+        if len(active) < 2:
+            raise TableError("table", detail="At least two players with chips are needed")
+        button = self._next_button(active, rng)
+        order = self._order_from_button(active, button)
+        hand = Hand(self.hand_settings(now), [self._seats[s].stack for s in order], deck=deck, rng=rng)
+        self._button = button
+        self._hand_seats = order
+        self._last_big_blind = order[0] if len(order) == 2 else order[1]
+        self._hands_played += 1
+        self._in_hand = True
+        return hand
+
+    def resume_hand(self, hand: Hand, hand_seats: Sequence[int]) -> None:
+        """After a restart: adopt an in-progress hand dealt at these seats (button = the last seat)."""
+        seats = tuple(hand_seats)
+        if len(seats) != hand.player_count:
+            raise TableError("table", detail="hand_seats doesn't match the hand's players")
+        self._hand_seats = seats
+        self._button = seats[-1]
+        self._last_big_blind = seats[0] if len(seats) == 2 else seats[1]
+        self._in_hand = not hand.is_complete
+
+    def end_hand(self, hand: Hand) -> tuple[int, ...]:
+        """Apply a completed hand's finishing stacks to the seats.
+
+        Returns:
+            The seats whose player now has no chips (eliminated; they stay seated until `stand`).
+
+        Raises:
+            TableError: no hand in progress, the hand isn't complete or isn't this table's.
+        """
+        finishing = hand.finishing_stacks
+        if not self._in_hand or finishing is None or len(finishing) != len(self._hand_seats):
+            raise TableError("table", detail="No completed hand of this table to end")
+        busted = []
+        for seat, stack in zip(self._hand_seats, finishing, strict=True):
+            occupant = self._seats.get(seat)
+            if occupant is not None:
+                self._seats[seat] = replace(occupant, stack=stack)
+                if stack == 0:
+                    busted.append(seat)
+        self._in_hand = False
+        return tuple(busted)
+
+    # ------------------------------------------------------------------ persistence
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything needed to restore the table between or during hands (the hand itself is stored apart)."""
+        return {
+            "version": 1,
+            "config": self.config.to_json(),
+            "seats": {
+                str(n): {"player_id": s.player_id, "stack": s.stack, "sitting_out": s.sitting_out}
+                for n, s in sorted(self._seats.items())
+            },
+            "button": self._button,
+            "last_big_blind": self._last_big_blind,
+            "hands_played": self._hands_played,
+            "hand_seats": list(self._hand_seats),
+            "in_hand": self._in_hand,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Table:
+        """Inverse of `to_json`.
+
+        Raises:
+            TableError: unknown version or malformed data.
+        """
+        try:
+            if data.get("version") != 1:
+                raise TableError("table", detail=f"Unknown table state version {data.get('version')!r}")
+            table = cls(TableConfig.from_json(data["config"]))
+            for number, seat in data["seats"].items():
+                table._seats[int(number)] = Seat(int(seat["player_id"]), int(seat["stack"]), bool(seat["sitting_out"]))
+            table._button = data["button"]
+            table._last_big_blind = data.get("last_big_blind")
+            table._hands_played = int(data["hands_played"])
+            table._hand_seats = tuple(int(s) for s in data["hand_seats"])
+            table._in_hand = bool(data["in_hand"])
+            return table
+        except (KeyError, TypeError, ValueError) as exc:
+            raise TableError("table", detail=f"Bad table state: {exc}") from exc
