@@ -293,6 +293,8 @@ class Hand:
                 self._bets[player] += posted
                 self._contrib[player] += posted
                 events.append(BlindPosted(player, kind, posted))
+            elif kind == "straddle":
+                continue  # a straddle is voluntary: with no chips left there is none
             if amount >= current:
                 current = amount
                 last_blind = player

@@ -37,24 +37,34 @@ def build_pots(contributions: Sequence[int], folded: Sequence[bool], dead_money:
     Returns:
         Pots, main pot first: one layer per distinct contribution level, eligible = players not
         folded who reached that level; consecutive layers with the same eligible players merged;
-        empty layers skipped. Chips are conserved: the sum of amounts is sum(contributions) + dead_money.
+        empty layers skipped. A layer that no player still in reached (only forced bets of folded
+        players can make one, e.g. blinds above an all-in from the ante) is dead money added to the
+        pot below it. Chips are conserved: the sum of amounts is sum(contributions) + dead_money.
     """
     n = len(contributions)
     pots: list[Pot] = []
+    carried = 0
     if dead_money:
         pots.append(Pot(dead_money, tuple(i for i in range(n) if not folded[i])))
     previous = 0
     for level in sorted({c for c in contributions if c > 0}):
-        amount = 0
+        amount = carried
+        carried = 0
         for c in contributions:
             if c > previous:
                 amount += (c if c < level else level) - previous
+        previous = level
         eligible = tuple(i for i in range(n) if not folded[i] and contributions[i] >= level)
+        if not eligible:
+            if pots:
+                pots[-1] = Pot(pots[-1].amount + amount, pots[-1].eligible)
+            else:
+                carried = amount
+            continue
         if pots and pots[-1].eligible == eligible:
             pots[-1] = Pot(pots[-1].amount + amount, eligible)
         else:
             pots.append(Pot(amount, eligible))
-        previous = level
     return pots
 
 

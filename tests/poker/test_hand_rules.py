@@ -518,3 +518,19 @@ def test_pots_show_collected_chips_and_total_pot_everything() -> None:
     assert hand.total_pot == 9
     play(hand, "p0 call", "p1 call")
     assert hand.pots() == (Pot(18, (0, 1, 2)),)
+
+
+def test_straddler_all_in_from_the_ante_posts_no_straddle() -> None:
+    hand = new_hand(
+        [3, 4, 1, 1],
+        holes=["AsAd", "KsKd", "7c2d", "8h3c"],
+        board="Jc9h4d5s6c",
+        settings=HandSettings(ante=1, straddle=True),
+    )
+    assert [e.kind for e in of_type(hand.events, BlindPosted)] == ["ante"] * 4 + ["small_blind", "big_blind"]
+    assert hand.current_bet == 2 and hand.actor == 0  # left of the big blind, skipping the two all-in players
+    play(hand, "p0 fold")  # the big blind is the only one left who can act and has matched: no more betting
+    assert hand.is_complete
+    assert of_type(hand.events, UncalledBetReturned) == [UncalledBetReturned(1, 1)]
+    assert hand.pots() == (Pot(4, (1, 2, 3)), Pot(2, (1,)))  # the folded SB's chip stays in the side pot
+    assert hand.finishing_stacks == (1, 8, 0, 0)

@@ -37,3 +37,8 @@ def test_split_pot_odd_chips_one_at_a_time_from_the_button_left() -> None:
     assert split_pot(11, [4, 1, 2]) == [(1, 4), (2, 4), (4, 3)]
     assert split_pot(30300, [0, 1, 2]) == [(0, 10100), (1, 10100), (2, 10100)]
     assert split_pot(7, [3]) == [(3, 7)]
+
+
+def test_folded_forced_bets_above_everyone_still_in_are_dead_money_in_the_pot_below() -> None:
+    # The blinds folded with 2 each; the two players still in are all-in from a 1-chip ante.
+    assert build_pots([2, 2, 1, 1], [True, True, False, False]) == [Pot(6, (2, 3))]
