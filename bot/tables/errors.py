@@ -32,6 +32,7 @@ MESSAGES: dict[str, str] = {
     "target_not_seated": "<@{user}> is not seated at this table",
     "bad_option": "Invalid setting {option}: allowed is {allowed}",
     "table_closed": "This table has been closed",
+    "schedule_after_start": "The blind schedule must be agreed before the first hand",
 }
 
 

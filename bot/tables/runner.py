@@ -578,6 +578,31 @@ class TableRunner:
                 self.started_at = self.clock.time()
             await self._start_hand()
 
+    async def set_blind_schedule(
+        self, user_id: int, levels: tuple[tuple[int, int, int], ...], by: str, length: int, *, is_admin: bool
+    ) -> TableOptions:
+        """The host agrees a blind schedule before the first hand (rule book 000 §04: raising the blinds is an
+        option agreed before playing): `levels` of (small blind, big blind, ante), each lasting `length`
+        hands or minutes (`by`). An empty `levels` removes the schedule. Returns the new options.
+        Raises ServiceError: not_host, schedule_after_start, bad_option."""
+        async with self.lock:
+            self._check_open()
+            self._check_host(user_id, is_admin)
+            if self.hand_number > 0:
+                raise ServiceError("schedule_after_start")
+            options = self.options.with_changes(blind_levels=tuple(levels), level_by=by, level_length=length)
+            await self.storage.update_table_settings(self.table_id, options.to_json())
+            seated = self.table.seats
+            self.options = options
+            self.table = Table(self._table_config(options))
+            for seat, occupant in seated.items():
+                self.table.sit(seat, occupant.player_id, occupant.stack)
+                if occupant.sitting_out:
+                    self.table.set_sitting_out(seat, True)
+            await self._save()
+            self._refresh()
+            return options
+
     async def end(self, user_id: int, *, is_admin: bool) -> TableClosedAnnouncement:
         """Close the table (host or Manage Server). A hand in progress is refunded (every player gets back
         their stack as it was at the start of the hand); cash stacks go back to balances; a tournament is

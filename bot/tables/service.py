@@ -170,6 +170,19 @@ class TableService:
         """See TableRunner.sit_in."""
         await self.get(channel_id).sit_in(user_id)
 
+    async def set_blind_schedule(
+        self,
+        channel_id: int,
+        user_id: int,
+        levels: tuple[tuple[int, int, int], ...],
+        by: str = "hands",
+        length: int = 10,
+        *,
+        is_admin: bool = False,
+    ) -> TableOptions:
+        """See TableRunner.set_blind_schedule."""
+        return await self.get(channel_id).set_blind_schedule(user_id, levels, by, length, is_admin=is_admin)
+
     async def end(self, channel_id: int, user_id: int, *, is_admin: bool) -> TableClosedAnnouncement:
         """See TableRunner.end."""
         return await self.get(channel_id).end(user_id, is_admin=is_admin)

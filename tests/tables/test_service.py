@@ -313,3 +313,33 @@ async def test_rebuy_between_hands_within_the_maximum(service: TableService, sto
     assert sorted(r.kind for r in rows if r.kind is not LedgerKind.GRANT) == [LedgerKind.BUY_IN, LedgerKind.REBUY]
     assert sorted(r.delta for r in rows if r.kind is not LedgerKind.GRANT) == [-60, -40]
     assert (await storage.audit(GUILD)).ok
+
+
+async def test_the_host_agrees_a_blind_schedule_before_the_first_hand_and_it_applies(
+    service: TableService, clock: ManualClock
+) -> None:
+    options = TableOptions.for_blinds(1, 2, kind="tournament")
+    await service.create_table(GUILD, CHANNEL, HOST, options)
+    for user in (ALICE, BOB):
+        await service.join(CHANNEL, user, NAMES[user])
+    with pytest.raises(ServiceError) as info:
+        await service.set_blind_schedule(CHANNEL, ALICE, ((1, 2, 0), (2, 4, 0)), "hands", 1)
+    assert info.value.code == "not_host"
+    with pytest.raises(ServiceError) as info:
+        await service.set_blind_schedule(CHANNEL, HOST, ((3, 2, 0),), "hands", 1)
+    assert info.value.code == "bad_option"
+    await service.set_blind_schedule(CHANNEL, HOST, ((1, 2, 0), (5, 10, 1)), "hands", 1)
+    assert [s.user_id for s in service.snapshot(CHANNEL).seats] == [ALICE, BOB]
+    await service.start(CHANNEL, HOST)
+    assert service.snapshot(CHANNEL).big_blind == 2
+    with pytest.raises(ServiceError) as info:
+        await service.set_blind_schedule(CHANNEL, HOST, (), "hands", 1)
+    assert info.value.code == "schedule_after_start"
+    first = actor(service)
+    await service.act(CHANNEL, first, ActionKind.FOLD)
+    await clock.advance(service.get(CHANNEL).options.next_hand_delay + 0.1)
+    snap = service.snapshot(CHANNEL)
+    assert snap.hand_number == 2
+    assert (snap.small_blind, snap.big_blind, snap.ante) == (5, 10, 1)
+    stored = await service.storage.table_for_channel(CHANNEL)
+    assert stored.settings["blind_levels"] == [[1, 2, 0], [5, 10, 1]]
