@@ -11,6 +11,7 @@ a `random.Random` is given, so tests can reproduce a deal.
 
 from __future__ import annotations
 
+import math
 import random
 import secrets
 from collections.abc import Iterable, Sequence
@@ -65,6 +66,15 @@ class Card:
             raise CardParseError(f"Not a card: rank {self.rank!r}, suit {self.suit!r}")
         object.__setattr__(self, "index", (self.rank - 2) * 4 + SUITS.index(self.suit))
 
+    # Equality and hashing by the card number: fast, and the same as comparing (rank, suit).
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.index == other.index
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.index
+
     def __str__(self) -> str:
         return RANK_CHARS[self.rank - 2] + self.suit
 
@@ -117,15 +127,31 @@ def full_deck() -> list[Card]:
     return list(CARDS)
 
 
+_ORDERINGS = math.factorial(52)
+_ORDERING_BITS = _ORDERINGS.bit_length()
+
+
 def shuffled_deck(rng: random.Random | None = None) -> list[Card]:
-    """A new list of the 52 cards in random order.
+    """A new list of the 52 cards in random order, every order equally likely.
+
+    One uniform number below 52! is drawn (by rejection from `getrandbits`, so exactly uniform) and
+    read as a Lehmer code: its mixed-radix digits pick the cards one by one. Same distribution as a
+    Fisher-Yates shuffle, with a single call to the generator (one `os.urandom` read with
+    `SystemRandom` instead of 52).
 
     Args:
-        rng: the generator to shuffle with; default `secrets.SystemRandom()` (DESIGN.md: never the
-            `random` module's shared generator). Pass a seeded `random.Random` for a reproducible deal.
+        rng: the generator; default `secrets.SystemRandom()` (DESIGN.md: never the `random` module's
+            shared generator). Pass a seeded `random.Random` for a reproducible deal.
     """
-    deck = list(CARDS)
-    (rng if rng is not None else secrets.SystemRandom()).shuffle(deck)
+    source = rng if rng is not None else secrets.SystemRandom()
+    code = source.getrandbits(_ORDERING_BITS)
+    while code >= _ORDERINGS:
+        code = source.getrandbits(_ORDERING_BITS)
+    remaining = list(CARDS)
+    deck = []
+    for size in range(52, 0, -1):
+        code, pick = divmod(code, size)
+        deck.append(remaining.pop(pick))
     return deck
 
 

@@ -109,14 +109,21 @@ class HandValue:
             kicker); full house -> (trips, pair), e.g. kings full of nines -> (13, 9); flush and high
             card -> the five ranks; three of a kind -> (trips, k1, k2); two pair -> (high pair, low
             pair, kicker); pair -> (pair, k1, k2, k3).
-        best_five: the five cards making the hand, in naming order (e.g. the full house's three
-            kings, then the two nines; a straight from its top card; the wheel as 5-4-3-2-A).
+        cards: the 5 to 7 cards evaluated.
+        best_five (property): the five cards making the hand, in naming order (e.g. the full
+            house's three kings, then the two nines; a straight from its top card; the wheel as
+            5-4-3-2-A). Worked out on first use.
     """
 
     strength: int
     category: HandCategory = field(compare=False)
     ranks: tuple[int, ...] = field(compare=False)
-    best_five: tuple[Card, ...] = field(compare=False)
+    cards: tuple[Card, ...] = field(compare=False, repr=False)
+
+    @property
+    def best_five(self) -> tuple[Card, ...]:
+        """The five cards making the hand, in naming order."""
+        return _best_five(self.cards, self.category, self.ranks)
 
     @property
     def is_royal(self) -> bool:
@@ -143,11 +150,19 @@ def evaluate(cards: Sequence[Card]) -> HandValue:
     count = len(cards)
     if count < 5 or count > 7:
         raise ValueError(f"evaluate() needs 5 to 7 cards, got {count}")
-    if len(set(cards)) != count:
+    indexes = [card.index for card in cards]
+    if len(set(indexes)) != count:
         raise ValueError("evaluate() got the same card twice")
-    strength = 7463 - _EVAL[count](*[card.index for card in cards])
+    strength = 7463 - _EVAL[count](*indexes)
     category, ranks = _CLASSES[strength]
-    return HandValue(strength, category, ranks, _best_five(cards, category, ranks))
+    return HandValue(strength, category, ranks, tuple(cards))
+
+
+def evaluate_distinct(cards: Sequence[Card]) -> HandValue:
+    """`evaluate` for 5 to 7 cards already known to be distinct (the engine's own deals): no checks."""
+    strength = 7463 - _EVAL[len(cards)](*[card.index for card in cards])
+    category, ranks = _CLASSES[strength]
+    return HandValue(strength, category, ranks, tuple(cards))
 
 
 def _best_five(cards: Sequence[Card], category: HandCategory, ranks: tuple[int, ...]) -> tuple[Card, ...]:

@@ -51,7 +51,7 @@ from bot.poker.errors import (
     NotYourTurnError,
     PokerError,
 )
-from bot.poker.evaluation import HandValue, evaluate
+from bot.poker.evaluation import HandValue, evaluate, evaluate_distinct
 from bot.poker.events import (
     ActionKind,
     BlindPosted,
@@ -70,6 +70,9 @@ from bot.poker.pots import Pot, build_pots, split_pot
 from bot.poker.settings import HandSettings
 
 __all__ = ["Action", "Hand", "HandRecord", "LegalActions"]
+
+#: _ROTATIONS[n][p]: the players after p clockwise, p last (hand indexes of an n-player hand).
+_ROTATIONS = {n: tuple(tuple((p + k) % n for k in range(1, n + 1)) for p in range(n)) for n in range(2, 11)}
 
 #: One recorded decision: (player, kind, amount for BET/RAISE else None).
 Action = tuple[int, ActionKind, int | None]
@@ -262,14 +265,18 @@ class Hand:
             if deck is not None:
                 raise InvalidSetupError("invalid_deck", detail="explicit dealing takes no deck")
             self._deck: tuple[Card, ...] = ()
+        elif deck is None:
+            self._deck = tuple(shuffled_deck(rng))
         else:
-            cards = tuple(deck) if deck is not None else tuple(shuffled_deck(rng))
+            if not all(isinstance(c, Card) for c in deck):
+                raise InvalidSetupError("invalid_deck", detail="cards must be Card values")
+            # The interned cards, so that identity and value agree everywhere.
+            cards = tuple(CARDS[c.index] for c in deck)
             if len(cards) < 2 * n + 8:
                 raise InvalidSetupError("invalid_deck", detail=f"{len(cards)} cards, {2 * n + 8} needed")
-            if len(set(cards)) != len(cards) or not all(isinstance(c, Card) for c in cards):
-                raise InvalidSetupError("invalid_deck", detail="cards must be distinct Card values")
-            # Use the interned cards so that identity and value agree everywhere.
-            self._deck = tuple(CARDS[c.index] for c in cards)
+            if len(set(cards)) != len(cards):
+                raise InvalidSetupError("invalid_deck", detail="a card appears twice")
+            self._deck = cards
 
         events = self._events
         stacks_ = self._stacks
@@ -283,7 +290,8 @@ class Hand:
                 if forced.dead[i]:
                     self._dead[i] += posted
                 events.append(BlindPosted(i, forced.ante_kinds[i], posted))
-        self._trim_live_antes()
+        if any(forced.antes):
+            self._trim_live_antes()
         current = 0
         last_blind = n - 1
         for player, amount, kind in forced.blinds:
@@ -472,24 +480,25 @@ class Hand:
         to_call = current - bet
         all_in_to = bet + stack
         open_ = stack > to_call and self._raise_open(i)
-        can_bet = open_ and current == 0
-        can_raise = open_ and current > 0
-        min_to = max_to = None
-        if can_bet or can_raise:
-            min_to = min(current + self._raise_inc, all_in_to)
+        min_to: int | None = None
+        max_to: int | None = None
+        if open_:
+            low = current + self._raise_inc
+            min_to = low if low < all_in_to else all_in_to
             max_to = all_in_to
+        facing = to_call > 0
         return LegalActions(
-            player=i,
-            can_fold=to_call > 0,
-            can_check=to_call <= 0,
-            can_call=to_call > 0,
-            call_amount=min(to_call, stack) if to_call > 0 else 0,
-            can_bet=can_bet,
-            can_raise=can_raise,
-            min_raise_to=min_to,
-            max_raise_to=max_to,
-            can_all_in=(stack <= to_call) or can_bet or can_raise,
-            all_in_to=all_in_to,
+            i,
+            facing,
+            not facing,
+            facing,
+            (to_call if to_call < stack else stack) if facing else 0,
+            open_ and current == 0,
+            open_ and current > 0,
+            min_to,
+            max_to,
+            stack <= to_call or open_,
+            all_in_to,
         )
 
     def _raise_open(self, i: int) -> bool:
@@ -578,7 +587,11 @@ class Hand:
             IllegalActionError ("cannot_check", "raise_not_reopened", ...), InvalidAmountError
             ("min_raise", "min_bet", "amount_above_stack", ...).
         """
-        kind = ActionKind(kind)
+        if kind.__class__ is not ActionKind:
+            kind = ActionKind(kind)
+        return self._do(kind, amount, player)
+
+    def _do(self, kind: ActionKind, amount: int | None, player: int | None) -> PlayerActed:
         result = self._check(kind, amount, player)
         if isinstance(result, PokerError):
             raise result
@@ -604,7 +617,7 @@ class Hand:
 
     def fold(self, *, player: int | None = None) -> PlayerActed:
         """Fold: give up the hand; chips already bet stay in the pot. Raises like `act`."""
-        return self.act(_FOLD, player=player)
+        return self._do(_FOLD, None, player)
 
     def verify_check(self, *, player: int | None = None) -> None:
         """Raise unless the player to act may check (nothing to call): "You can't check: 6 to call"."""
@@ -616,7 +629,7 @@ class Hand:
 
     def check(self, *, player: int | None = None) -> PlayerActed:
         """Check (including the big blind's option preflop). Raises like `act`."""
-        return self.act(_CHECK, player=player)
+        return self._do(_CHECK, None, player)
 
     def verify_call(self, *, player: int | None = None) -> None:
         """Raise unless there is a bet to call."""
@@ -628,7 +641,7 @@ class Hand:
 
     def call(self, *, player: int | None = None) -> PlayerActed:
         """Call: match the current bet, or put in the whole stack if it is shorter. Raises like `act`."""
-        return self.act(_CALL, player=player)
+        return self._do(_CALL, None, player)
 
     def verify_bet(self, amount: int, *, player: int | None = None) -> None:
         """Raise unless `bet(amount)` is allowed: no bet yet this street, amount >= the minimum bet
@@ -641,7 +654,7 @@ class Hand:
 
     def bet(self, amount: int, *, player: int | None = None) -> PlayerActed:
         """Open the betting of a street with a bet of `amount` chips (total this street). Raises like `act`."""
-        return self.act(_BET, amount, player=player)
+        return self._do(_BET, amount, player)
 
     def verify_raise_to(self, amount: int, *, player: int | None = None) -> None:
         """Raise unless `raise_to(amount)` is allowed: there is a bet, betting is open to the player,
@@ -654,7 +667,7 @@ class Hand:
 
     def raise_to(self, amount: int, *, player: int | None = None) -> PlayerActed:
         """Raise to a total of `amount` chips on this street. Raises like `act`."""
-        return self.act(_RAISE, amount, player=player)
+        return self._do(_RAISE, amount, player)
 
     def verify_all_in(self, *, player: int | None = None) -> None:
         """Raise unless the player may put in all their chips (a call, or a bet/raise when allowed): see `go_all_in`."""
@@ -669,7 +682,7 @@ class Hand:
 
         (Named `go_all_in` because `all_in` is the per-player state tuple.)
         """
-        return self.act(_ALL_IN, player=player)
+        return self._do(_ALL_IN, None, player)
 
     # ------------------------------------------------------------------ applying a decision
 
@@ -709,23 +722,30 @@ class Hand:
         return event
 
     def _next_actor(self, after: int) -> int | None:
-        """The next player clockwise after `after` who must act, or None when the betting round is over."""
-        n = self._n
+        """The next player clockwise after `after` who must act, or None when the betting round is over.
+
+        A player must act when they can (in the hand, chips behind) and either haven't matched the
+        bet, or haven't acted yet this round while someone else can still act too.
+        """
         folded = self._folded
         stacks = self._stacks
         bets = self._bets
         acted_at = self._acted_at
         current = self._current_bet
+        pending = -1
         can_act = 0
-        for j in range(n):
-            if not folded[j] and stacks[j] > 0:
-                can_act += 1
-        for k in range(1, n + 1):
-            j = (after + k) % n
+        for j in _ROTATIONS[self._n][after]:
             if folded[j] or stacks[j] == 0:
                 continue
-            if bets[j] < current or (acted_at[j] < 0 and can_act >= 2):
+            can_act += 1
+            if pending >= 0:  # a second player who can act: the pending one must act
+                return pending
+            if bets[j] < current:
                 return j
+            if acted_at[j] < 0:
+                if can_act >= 2:
+                    return j
+                pending = j
         return None
 
     def _begin_preflop(self) -> None:
@@ -821,14 +841,14 @@ class Hand:
         order = self._showdown_order()
         everyone_shows = any(self._stacks[i] == 0 for i in order)
         values: dict[int, HandValue] = {}
-        best: HandValue | None = None
+        best = 0
         for i in order:
-            value = evaluate((*self._hole[i], *board))
-            if everyone_shows or best is None or value >= best:
+            value = evaluate_distinct((*self._hole[i], *board))
+            if everyone_shows or value.strength >= best:
                 values[i] = value
                 self._events.append(HandShown(i, self._hole[i], value))
-                if best is None or value > best:
-                    best = value
+                if value.strength > best:
+                    best = value.strength
             else:
                 self._decisions[i] = False
                 self._events.append(HandMucked(i))
@@ -857,8 +877,9 @@ class Hand:
                 for i in claimants:
                     if i not in values:
                         raise DealingError("unknown_hole_cards", player=i)
-                value = max(values[i] for i in claimants)
-                winners = [i for i in claimants if values[i] == value]
+                top = max(values[i].strength for i in claimants)
+                winners = [i for i in claimants if values[i].strength == top]
+                value = values[winners[0]]
             shares = split_pot(pot.amount, winners)
             for player, chips in shares:
                 self._stacks[player] += chips

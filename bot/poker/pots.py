@@ -42,29 +42,37 @@ def build_pots(contributions: Sequence[int], folded: Sequence[bool], dead_money:
         pot below it. Chips are conserved: the sum of amounts is sum(contributions) + dead_money.
     """
     n = len(contributions)
+    in_hand = [contributions[i] for i in range(n) if not folded[i]]
+    top = max(contributions)
+    if in_hand and min(in_hand) == top and (top or dead_money):
+        # The usual case: everyone still in put in the most; one pot for all of them.
+        return [Pot(sum(contributions) + dead_money, tuple(i for i in range(n) if not folded[i]))]
     pots: list[Pot] = []
     carried = 0
     if dead_money:
         pots.append(Pot(dead_money, tuple(i for i in range(n) if not folded[i])))
+    # Walk the players from the smallest contribution up; each distinct level is one layer, paid by
+    # everyone who reached it.
+    order = sorted(range(n), key=contributions.__getitem__)
+    k = 0
     previous = 0
-    for level in sorted({c for c in contributions if c > 0}):
-        amount = carried
-        carried = 0
-        for c in contributions:
-            if c > previous:
-                amount += (c if c < level else level) - previous
-        previous = level
-        eligible = tuple(i for i in range(n) if not folded[i] and contributions[i] >= level)
-        if not eligible:
-            if pots:
-                pots[-1] = Pot(pots[-1].amount + amount, pots[-1].eligible)
+    while k < n:
+        level = contributions[order[k]]
+        if level > previous:
+            amount = carried + (level - previous) * (n - k)
+            carried = 0
+            eligible = tuple(sorted(i for i in order[k:] if not folded[i]))
+            if not eligible:
+                if pots:
+                    pots[-1] = Pot(pots[-1].amount + amount, pots[-1].eligible)
+                else:
+                    carried = amount
+            elif pots and pots[-1].eligible == eligible:
+                pots[-1] = Pot(pots[-1].amount + amount, eligible)
             else:
-                carried = amount
-            continue
-        if pots and pots[-1].eligible == eligible:
-            pots[-1] = Pot(pots[-1].amount + amount, eligible)
-        else:
-            pots.append(Pot(amount, eligible))
+                pots.append(Pot(amount, eligible))
+            previous = level
+        k += 1
     return pots
 
 

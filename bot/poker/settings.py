@@ -8,6 +8,7 @@ would (only one blind, antes as dead money); the optional `blinds_or_straddles`,
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -76,11 +77,14 @@ class HandSettings:
         return self.min_bet if self.min_bet is not None else self.big_blind
 
     def forced_bets(self, player_count: int) -> ForcedBets:
-        """Who posts what in a hand of `player_count` players (see `ForcedBets`).
+        """Who posts what in a hand of `player_count` players (see `ForcedBets`; cached).
 
         Raises:
             InvalidSetupError: player_count outside 2..10, or a PHH layout of another length.
         """
+        return _forced_bets(self, player_count)
+
+    def _forced_bets(self, player_count: int) -> ForcedBets:
         n = player_count
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise InvalidSetupError("player_count", count=n)
@@ -156,6 +160,11 @@ class HandSettings:
             if values.get(key) is not None:
                 values[key] = tuple(values[key])
         return cls(**values)
+
+
+@functools.lru_cache(maxsize=256)
+def _forced_bets(settings: HandSettings, player_count: int) -> ForcedBets:
+    return settings._forced_bets(player_count)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from bot.poker import Pot, build_pots, split_pot
 
 
@@ -42,3 +45,38 @@ def test_split_pot_odd_chips_one_at_a_time_from_the_button_left() -> None:
 def test_folded_forced_bets_above_everyone_still_in_are_dead_money_in_the_pot_below() -> None:
     # The blinds folded with 2 each; the two players still in are all-in from a 1-chip ante.
     assert build_pots([2, 2, 1, 1], [True, True, False, False]) == [Pot(6, (2, 3))]
+
+
+@given(
+    contributions=st.lists(st.integers(0, 60), min_size=2, max_size=10),
+    folded_bits=st.lists(st.booleans(), min_size=10, max_size=10),
+    dead_money=st.integers(0, 5),
+)
+def test_pots_match_the_layer_by_layer_definition(
+    contributions: list[int], folded_bits: list[bool], dead_money: int
+) -> None:
+    """Against a direct reading of the rule: layer (prev, L] takes min(c, L) - min(c, prev) from each player."""
+    n = len(contributions)
+    folded = folded_bits[:n]
+    if all(folded):
+        folded[0] = False
+    expected: list[Pot] = []
+    if dead_money:
+        expected.append(Pot(dead_money, tuple(i for i in range(n) if not folded[i])))
+    previous, carried = 0, 0
+    for level in sorted(set(contributions) - {0}):
+        amount = carried + sum(min(c, level) - min(c, previous) for c in contributions)
+        carried = 0
+        eligible = tuple(i for i in range(n) if not folded[i] and contributions[i] >= level)
+        if not eligible and expected:
+            expected[-1] = Pot(expected[-1].amount + amount, expected[-1].eligible)
+        elif not eligible:
+            carried = amount
+        elif expected and expected[-1].eligible == eligible:
+            expected[-1] = Pot(expected[-1].amount + amount, eligible)
+        else:
+            expected.append(Pot(amount, eligible))
+        previous = level
+    assert build_pots(contributions, folded, dead_money) == expected
+    if any(not f and c == max(contributions) for f, c in zip(folded, contributions, strict=False)):
+        assert sum(p.amount for p in expected) == sum(contributions) + dead_money
