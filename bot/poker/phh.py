@@ -343,6 +343,7 @@ def dump_hand(hand: Hand, *, scale: int = 1, extra: dict[str, Any] | None = None
     dead = any(forced.dead[i] for i in range(n) if forced.antes[i])
 
     def units(values: Iterable[int]) -> list[Decimal]:
+        """Chips to file units."""
         return [to_units(v, scale) for v in values]
 
     lines = [

@@ -36,6 +36,7 @@ be the only reason when the engines disagree):
 
 from __future__ import annotations
 
+import os
 import random
 import warnings
 from dataclasses import dataclass, field
@@ -244,9 +245,15 @@ def run(hand_count: int, seed: int) -> Stats:
     return stats
 
 
+#: Hands per seed; set POKER_DIFFERENTIAL_HANDS for a longer run (e.g. 20000).
+HANDS = int(os.environ.get("POKER_DIFFERENTIAL_HANDS", "800"))
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_engine_agrees_with_pokerkit_on_random_hands(seed: int) -> None:
-    stats = run(1000, seed)
-    assert stats.hands == 1000
-    assert stats.decisions > 3000
-    assert stats.showdowns > 100
+    stats = run(HANDS, seed)
+    assert stats.hands == HANDS
+    assert stats.decisions > 3 * HANDS
+    assert stats.showdowns > HANDS // 10
+    # The documented differences do occur in such a run, and were each checked above.
+    assert stats.reopen_differences + stats.odd_chip_differences + stats.empty_checks > 0

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.poker import ActionKind, Hand, HandSettings, PlayerActed, PotAwarded
+from bot.poker import ActionKind, Hand, HandSettings, InvalidSetupError, PlayerActed, PotAwarded
 from bot.poker.__main__ import main
 from bot.poker.phh import PhhError, dump_all, dump_hand, loads, replay
 
@@ -203,3 +203,51 @@ def test_export_scales_amounts_back_to_file_units() -> None:
     assert "blinds_or_straddles = [0.25, 0.5]" in text
     assert "starting_stacks = [1000, 1000.5]" in text
     assert "finishing_stacks = [1000.25, 1000.25]" in text
+
+
+def test_explicit_dealing_steps_are_checked() -> None:
+    from bot.poker import DealingError, IllegalActionError, parse_cards
+
+    hand = Hand(HandSettings(), [100, 100], explicit_dealing=True)
+    assert hand.awaiting == "hole_cards" and hand.actor is None
+    with pytest.raises(IllegalActionError):
+        hand.legal_actions()
+    hand.deal_hole(0, parse_cards("AsAd"))
+    with pytest.raises(DealingError):
+        hand.deal_hole(0, parse_cards("KsKd"))  # dealt already
+    with pytest.raises(DealingError, match="already dealt"):
+        hand.deal_hole(1, parse_cards("AsKd"))
+    with pytest.raises(DealingError):
+        hand.deal_board(parse_cards("2c3c4c"))  # betting first
+    hand.deal_hole(1, None)
+    assert hand.awaiting == "action" and hand.actor == 1
+    hand.go_all_in()
+    hand.call()
+    assert hand.awaiting == "board"
+    hand.show_hand(1, parse_cards("KsKd"))  # all-in: hands are shown before the run-out; unknown cards revealed
+    with pytest.raises(DealingError, match="no showdown decision"):
+        hand.muck_hand(1)
+    with pytest.raises(DealingError, match="3 board card"):
+        hand.deal_board(parse_cards("2c3c"))
+    hand.deal_board(parse_cards("2c3c4c"))
+    hand.deal_board(parse_cards("9h"))
+    hand.deal_board(parse_cards("Td"))
+    assert hand.awaiting == "showdown" and not hand.is_complete
+    hand.show_hand(0)  # "sm -": the dealt cards
+    assert hand.finishing_stacks == (200, 0)
+    with pytest.raises(InvalidSetupError):
+        hand.record()
+
+
+def test_phh_show_dash_shows_the_dealt_cards() -> None:
+    text = """
+variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [100, 100]
+actions = ['d dh p1 AsAd', 'd dh p2 KsKd', 'p2 cbr 100', 'p1 cc', 'p1 sm -', 'p2 sm -', 'd db 2c3c4c', 'd db 9h',
+           'd db Td']
+"""
+    (phh,) = loads(text)
+    assert replay(phh).finishing_stacks == (200, 0)
