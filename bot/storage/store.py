@@ -119,10 +119,16 @@ class Storage:
         db = await aiosqlite.connect(str(path), isolation_level=None)
         try:
             db.row_factory = aiosqlite.Row
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute("PRAGMA foreign_keys = ON")
-            await db.execute("PRAGMA busy_timeout = 5000")
-            await db.execute("PRAGMA synchronous = NORMAL")
+            # Close each cursor: a PRAGMA that returns a row (journal_mode, busy_timeout) left unread keeps its
+            # statement active until the cursor is freed, and COMMIT then fails ("SQL statements in progress").
+            for pragma in (
+                "PRAGMA journal_mode = WAL",
+                "PRAGMA foreign_keys = ON",
+                "PRAGMA busy_timeout = 5000",
+                "PRAGMA synchronous = NORMAL",
+            ):
+                async with db.execute(pragma):
+                    pass
             version = await migrate(db)
         except BaseException:
             await db.close()
