@@ -15,12 +15,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.discord_ui.errors import PokerTree
+from bot.discord_ui.people import People
+from bot.discord_ui.translator import CatalogueTranslator
 from bot.storage import GuildDefaults, Storage
 
 log = logging.getLogger(__name__)
 
 # The cogs loaded at start, in order: the one place to list them (cogs authors: add yours here).
-EXTENSIONS: tuple[str, ...] = ()
+EXTENSIONS: tuple[str, ...] = ("cogs.table", "cogs.actions", "cogs.standings")
 
 COMMAND_HASH_KEY = "command_sync_hash"
 
@@ -59,15 +62,16 @@ async def command_tree_hash(tree: app_commands.CommandTree[Any]) -> str:
 
 
 def default_table_service_factory() -> TableServiceFactory | None:
-    """`bot.tables.create_table_service` once the table service exists, else None (the bot runs without it)."""
-    module = importlib.import_module("bot.tables")
+    """`bot.discord_ui.wiring.create_table_service`: `TableService(bot.storage, DiscordNotifier(bot))` (bot.tables
+    never imports discord, so the Discord-side factory lives in bot.discord_ui)."""
+    module = importlib.import_module("bot.discord_ui.wiring")
     factory = getattr(module, "create_table_service", None)
     return factory if callable(factory) else None
 
 
 class PokerBot(commands.AutoShardedBot):
     """The bot. Attributes for cogs: `settings` (Settings), `storage` (Storage, once set up), `tables`
-    (the table service or None).
+    (the table service or None), `people` (display names and locales seen in interactions).
 
     `setup_hook` order: open storage and migrate -> build the table service -> load EXTENSIONS ->
     `tables.restore()` -> sync commands. `close()` stops the table service, disconnects, closes storage.
@@ -84,10 +88,12 @@ class PokerBot(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned,
             intents=bot_intents(),
             help_command=None,
+            tree_cls=PokerTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
         )
         self.settings = settings
         self.tables: Any = None
+        self.people = People()
         self._storage: Storage | None = None
         self._table_service_factory = table_service_factory
         self._extension_names = tuple(extensions)
@@ -112,6 +118,7 @@ class PokerBot(commands.AutoShardedBot):
         restore = getattr(self.tables, "restore", None)
         if restore is not None:
             await restore()
+        await self.tree.set_translator(CatalogueTranslator())
         await self.sync_commands()
 
     async def sync_commands(self) -> str:

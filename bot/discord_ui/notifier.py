@@ -1,0 +1,123 @@
+"""`DiscordNotifier`: the table service's `Notifier` in Discord terms — the table message (posted, then edited in
+place with its buttons), public announcements (streets, showdown, eliminations, notices, the table's end) and
+hole cards by DM.
+
+Public messages use the table's language (`snapshot.language`); a DM uses the player's last seen Discord
+locale. Messages are sent through `Client.get_partial_messageable`, so nothing depends on the channel cache
+(the bot has no member list and may restart). Hole cards only ever go to their owner's DM.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.discord_ui.errors import NO_MENTIONS
+from bot.discord_ui.people import People
+from bot.discord_ui.table_view import table_message
+from bot.poker import Card
+from bot.render import (
+    render_hole_cards_dm,
+    render_player_notice,
+    render_showdown,
+    render_street,
+    render_table_closed,
+)
+from bot.render.embeds import EmbedSpec
+from bot.tables import (
+    Announcement,
+    HandResultAnnouncement,
+    PlayerAnnouncement,
+    StreetAnnouncement,
+    TableClosedAnnouncement,
+    TableSnapshot,
+)
+
+log = logging.getLogger(__name__)
+
+
+def to_embed(spec: EmbedSpec) -> discord.Embed:
+    """A discord.Embed from render's plain-data embed (already within Discord's limits)."""
+    return discord.Embed.from_dict(spec.to_dict())
+
+
+class DiscordNotifier:
+    """Implements `bot.tables.Notifier` with a discord.py client. `people` gives the players' locales for DMs."""
+
+    def __init__(self, client: discord.Client, people: People | None = None) -> None:
+        self.client = client
+        self.people = people if people is not None else People()
+
+    def _channel(self, snapshot: TableSnapshot) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+
+    async def post_table(self, snapshot: TableSnapshot) -> int | None:
+        """Post a new table message (embed + buttons); its id, or None when the channel refused it."""
+        embed, view = table_message(snapshot)
+        kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_MENTIONS}
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            message = await self._channel(snapshot).send(**kwargs)
+        except discord.HTTPException as exc:
+            log.warning("could not post the table message of table %s: %s", snapshot.table_id, exc)
+            return None
+        return message.id
+
+    async def edit_table(self, snapshot: TableSnapshot) -> None:
+        """Edit the table message in place (buttons removed between hands); a deleted message is logged
+        (`/poker table` posts a new one)."""
+        if snapshot.message_id is None:
+            return
+        embed, view = table_message(snapshot)
+        message = self._channel(snapshot).get_partial_message(snapshot.message_id)
+        try:
+            await message.edit(embed=embed, view=view)
+        except discord.NotFound:
+            log.info("table message %s of table %s is gone", snapshot.message_id, snapshot.table_id)
+        except discord.HTTPException as exc:
+            log.warning("could not edit the table message of table %s: %s", snapshot.table_id, exc)
+
+    async def announce(self, snapshot: TableSnapshot, announcement: Announcement) -> None:
+        """Post a new public message: a street, the showdown, a notice about a player, the table's end."""
+        language = snapshot.language
+        content: str | None = None
+        embed: discord.Embed | None = None
+        if isinstance(announcement, StreetAnnouncement):
+            content = render_street(announcement, language)
+        elif isinstance(announcement, HandResultAnnouncement):
+            embed = to_embed(render_showdown(announcement, language))
+        elif isinstance(announcement, PlayerAnnouncement):
+            content = render_player_notice(announcement, language) or None
+        elif isinstance(announcement, TableClosedAnnouncement):
+            embed = to_embed(render_table_closed(announcement, language))
+        if content is None and embed is None:
+            log.debug("nothing to post for %r", announcement)
+            return
+        kwargs: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
+        if content is not None:
+            kwargs["content"] = content
+        if embed is not None:
+            kwargs["embed"] = embed
+        try:
+            await self._channel(snapshot).send(**kwargs)
+        except discord.HTTPException as exc:
+            log.warning("could not announce %s at table %s: %s", type(announcement).__name__, snapshot.table_id, exc)
+
+    async def send_hole_cards(self, snapshot: TableSnapshot, user_id: int, cards: tuple[Card, ...]) -> bool:
+        """DM the player their cards with a link to the table's channel; False when the DM is refused
+        (closed DMs: 403/50007) or fails, so that the table can point them to My cards."""
+        locale = self.people.locale(user_id, snapshot.language)
+        content = render_hole_cards_dm(cards, snapshot.hand_number, f"<#{snapshot.channel_id}>", locale)
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            await user.send(content, allowed_mentions=NO_MENTIONS)
+        except discord.Forbidden:
+            log.info("user %s does not accept DMs", user_id)
+            return False
+        except discord.HTTPException as exc:
+            log.warning("could not DM hole cards to user %s: %s", user_id, exc)
+            return False
+        return True

@@ -1,0 +1,194 @@
+"""Standings views: the leaderboard page with persistent Previous/Next buttons, a member's stats, and the hand
+history of a table (list, one hand, its PHH file) — all shown privately, in the viewer's language.
+
+The page buttons are `DynamicItem`s (`poker:lb:<by>:<offset>:<p|n>`): they work after a restart, and the
+page is computed for whoever presses (their own rank below the page).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from typing import Any
+
+import discord
+
+from bot.discord_ui.errors import CommandRefused, guarded
+from bot.discord_ui.history import hand_users, phh_for, replay_row, visible_events
+from bot.discord_ui.notifier import to_embed
+from bot.discord_ui.people import People
+from bot.render import (
+    LeaderboardEntry,
+    PlayerStats,
+    render_hand_history,
+    render_history_line,
+    render_history_list,
+    render_leaderboard,
+    render_stats,
+    t,
+)
+from bot.storage import HandRow, LeaderboardBy, StatsRow, Storage, TableRow
+
+PAGE_SIZE = 10
+HISTORY_HANDS = 10
+#: /leaderboard's `by` choices -> storage's ranking.
+RANKINGS: dict[str, LeaderboardBy] = {
+    "balance": LeaderboardBy.BALANCE,
+    "net": LeaderboardBy.NET,
+    "wins": LeaderboardBy.TOURNAMENT_WINS,
+}
+
+
+def _people(client: discord.Client) -> People:
+    people = getattr(client, "people", None)
+    return people if isinstance(people, People) else People()
+
+
+def _storage(client: discord.Client) -> Storage:
+    return client.storage  # type: ignore[attr-defined,no-any-return]
+
+
+async def leaderboard_message(
+    client: discord.Client, guild_id: int, user_id: int, by: str, offset: int, locale: object
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """One page of the server's ranking (PAGE_SIZE members from `offset`), the viewer's own rank below it,
+    and Previous/Next buttons when there is more than one page."""
+    offset = max(0, offset)
+    page = await _storage(client).leaderboard(
+        guild_id, RANKINGS.get(by, LeaderboardBy.BALANCE), limit=PAGE_SIZE, offset=offset, user_id=user_id
+    )
+    ids = [row.user_id for row in page.rows] + ([page.own.user_id] if page.own is not None else [])
+    names = await _people(client).names(client, guild_id, ids)
+    entries = [LeaderboardEntry(row.rank, names[row.user_id], row.value) for row in page.rows]
+    caller = LeaderboardEntry(page.own.rank, names[page.own.user_id], page.own.value) if page.own else None
+    pages = max(1, math.ceil(page.total / PAGE_SIZE))
+    number = offset // PAGE_SIZE + 1
+    embed = to_embed(render_leaderboard(entries, by, locale, page=number, pages=pages, caller=caller))
+    if pages == 1:
+        return embed, None
+    view = discord.ui.View(timeout=None)
+    view.add_item(PageButton(by, offset - PAGE_SIZE, "p", label=t("button.previous", locale), disabled=offset == 0))
+    view.add_item(
+        PageButton(
+            by, offset + PAGE_SIZE, "n", label=t("button.next", locale), disabled=offset + PAGE_SIZE >= page.total
+        )
+    )
+    return embed, view
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"poker:lb:(?P<by>balance|net|wins):(?P<offset>-?[0-9]{1,9}):(?P<way>[pn])",
+):
+    """Previous / Next of the leaderboard: shows the page at `offset` for the presser."""
+
+    def __init__(self, by: str, offset: int, way: str, *, label: str | None = None, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"poker:lb:{by}:{offset}:{way}",
+                disabled=disabled,
+            )
+        )
+        self.by = by
+        self.offset = offset
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> PageButton:
+        """Rebuild from the custom_id (after a restart too)."""
+        return cls(match["by"], int(match["offset"]), match["way"], label=getattr(item, "label", None))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Replace the page in place."""
+        await guarded(interaction, lambda: self._turn(interaction))
+
+    async def _turn(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.guild_id is None:
+            raise CommandRefused("guild_only")
+        await interaction.response.defer()
+        embed, view = await leaderboard_message(
+            interaction.client, interaction.guild_id, interaction.user.id, self.by, self.offset, interaction.locale
+        )
+        await interaction.edit_original_response(embed=embed, view=view)
+
+
+def player_stats(row: StatsRow) -> PlayerStats:
+    """Storage's counts as render's stats: VPIP and PFR as ratios of hands played (None before any hand)."""
+    played = row.hands_played
+    return PlayerStats(
+        hands_played=played,
+        hands_won=row.hands_won,
+        showdowns_won=row.won_at_showdown,
+        biggest_pot=row.biggest_pot,
+        net_chips=row.net,
+        vpip=row.vpip_hands / played if played else None,
+        pfr=row.pfr_hands / played if played else None,
+        tournaments_played=row.tournaments_played,
+        tournaments_won=row.tournaments_won,
+        balance=row.balance,
+    )
+
+
+async def stats_embed(client: discord.Client, guild_id: int, member: discord.abc.User, locale: object) -> discord.Embed:
+    """`/stats` of a member on this server."""
+    row = await _storage(client).stats(guild_id, member.id)
+    return to_embed(render_stats(member.display_name, player_stats(row), locale))
+
+
+def table_title(table: TableRow) -> str:
+    """How a table is named in history titles: its channel, as a mention (embed titles show it as text)."""
+    return f"#{table.channel_id}"
+
+
+async def history_list(client: discord.Client, table: TableRow, viewer_id: int, locale: object) -> discord.Embed:
+    """The last finished hands of the table, newest first, one line each (board, who won what)."""
+    rows = [row for row in await _storage(client).hands_for_table(table.id, limit=HISTORY_HANDS) if row.ended_at]
+    users = {user for row in rows for user in hand_users(row)}
+    names = await _people(client).names(client, table.guild_id, users)
+    lines = []
+    for row in rows:
+        hand = replay_row(row)
+        players = [names[user] for user in hand_users(row)]
+        lines.append(render_history_line(row.number, visible_events(hand, None), players, locale))
+    return to_embed(render_history_list(lines, _channel_name(client, table), locale))
+
+
+async def history_hand(
+    client: discord.Client, table: TableRow, number: int, viewer_id: int, locale: object
+) -> tuple[discord.Embed, discord.File]:
+    """One finished hand street by street (the viewer's own cards added) and its PHH file (others' cards
+    only where shown at the showdown). Raises CommandRefused: history.not_found, history.in_progress."""
+    row: HandRow | None = await _storage(client).hand_by_number(table.id, number)
+    if row is None:
+        raise CommandRefused("history.not_found", number=number)
+    if row.ended_at is None:
+        raise CommandRefused("history.in_progress", number=number)
+    hand = replay_row(row)
+    users = hand_users(row)
+    names = await _people(client).names(client, table.guild_id, users)
+    players = [names[user] for user in users]
+    viewer = users.index(viewer_id) if viewer_id in users else None
+    title = _channel_name(client, table)
+    embed = to_embed(
+        render_hand_history(
+            number,
+            visible_events(hand, viewer),
+            players,
+            locale,
+            table=title,
+            viewer=viewer,
+            starting_stacks=hand.starting_stacks,
+        )
+    )
+    text = phh_for(hand, viewer, players=players, table=title, number=number)
+    file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"table{table.id}-hand{number}.phh")
+    return embed, file
+
+
+def _channel_name(client: discord.Client, table: TableRow) -> str:
+    channel = client.get_channel(table.channel_id)
+    name = getattr(channel, "name", None)
+    return f"#{name}" if name else table_title(table)

@@ -1,0 +1,151 @@
+"""Table settings from a server's defaults and the options of `/poker create` or `/poker settings`.
+
+A server's table defaults (`GuildSettings.table_defaults`: small_blind, big_blind, starting_stack,
+turn_timeout, min_buy_in, max_buy_in) describe stacks at its default blinds; a table created at other blinds
+keeps the same stacks counted in big blinds (defaults 100 chips at 1/2 = 50 BB, buy-in 20–50 BB).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from bot.render.embeds import COLOR_INFO, EmbedField, EmbedSpec, make_embed
+from bot.render.i18n import normalize_locale, t
+from bot.storage import GuildSettings
+from bot.tables import CASH, TableOptions
+
+#: Stacks in big blinds when a server has no default for them.
+DEFAULT_STACK_BB = 50
+DEFAULT_MIN_BUY_IN_BB = 20
+DEFAULT_MAX_BUY_IN_BB = 100
+
+
+def _blinds(defaults: Mapping[str, Any], small_blind: int | None, big_blind: int | None) -> tuple[int, int]:
+    if small_blind is None and big_blind is None:
+        return int(defaults.get("small_blind", 1)), int(defaults.get("big_blind", 2))
+    if big_blind is None:
+        assert small_blind is not None
+        return small_blind, 2 * small_blind
+    if small_blind is None:
+        return max(1, big_blind // 2), big_blind
+    return small_blind, big_blind
+
+
+def table_options(
+    defaults: Mapping[str, Any],
+    *,
+    kind: str = CASH,
+    small_blind: int | None = None,
+    big_blind: int | None = None,
+    stack: int | None = None,
+    min_buy_in: int | None = None,
+    max_buy_in: int | None = None,
+    seats: int | None = None,
+    timer: int | None = None,
+    ante: int | None = None,
+    big_blind_ante: int | None = None,
+    straddle: bool | None = None,
+) -> TableOptions:
+    """Validated `TableOptions` for `/poker create`: each option given wins, the server's defaults fill the
+    rest (stacks scaled to the blinds). Only one blind given: the other is half / double it. `stack` is the
+    tournament's starting stack or the cash table's default buy-in (the buy-in range widens to include it
+    unless given). Raises ServiceError("bad_option") naming the first setting out of range."""
+    sb, bb = _blinds(defaults, small_blind, big_blind)
+    scale = Fraction(bb, max(1, int(defaults.get("big_blind", 2))))
+
+    def scaled(key: str, in_big_blinds: int) -> int:
+        value = defaults.get(key)
+        return max(1, round(int(value) * scale)) if value is not None else in_big_blinds * bb
+
+    default_stack = scaled("starting_stack", DEFAULT_STACK_BB)
+    low = min_buy_in if min_buy_in is not None else scaled("min_buy_in", DEFAULT_MIN_BUY_IN_BB)
+    high = max_buy_in if max_buy_in is not None else scaled("max_buy_in", DEFAULT_MAX_BUY_IN_BB)
+    if stack is not None and kind == CASH:
+        low = low if min_buy_in is not None else min(low, stack)
+        high = high if max_buy_in is not None else max(high, stack)
+    buy_in = stack if stack is not None else min(max(default_stack, low), high)
+    settings: dict[str, Any] = {
+        "kind": kind,
+        "small_blind": sb,
+        "big_blind": bb,
+        "starting_stack": stack if stack is not None else default_stack,
+        "buy_in": buy_in,
+        "min_buy_in": low,
+        "max_buy_in": high,
+        "turn_timeout": timer if timer is not None else int(defaults.get("turn_timeout", 60)),
+        "ante": ante or 0,
+        "big_blind_ante": big_blind_ante or 0,
+        "straddle": bool(straddle),
+    }
+    if seats is not None:
+        settings["seats"] = seats
+    return TableOptions(**settings).validated()
+
+
+def changed_defaults(
+    defaults: Mapping[str, Any],
+    *,
+    small_blind: int | None = None,
+    big_blind: int | None = None,
+    stack: int | None = None,
+    timer: int | None = None,
+) -> dict[str, Any]:
+    """The table defaults to store after `/poker settings` (only the keys that change). New blinds scale the
+    buy-in range (and the stack, unless given) so they keep their size in big blinds. Raises
+    ServiceError("bad_option") when the result would not make a valid table."""
+    changes: dict[str, Any] = {}
+    if small_blind is not None or big_blind is not None:
+        sb, bb = _blinds(defaults, small_blind, big_blind)
+        old_bb = max(1, int(defaults.get("big_blind", 2)))
+        scale = Fraction(bb, old_bb)
+        changes.update(small_blind=sb, big_blind=bb)
+        for key, in_big_blinds in (
+            ("min_buy_in", DEFAULT_MIN_BUY_IN_BB),
+            ("max_buy_in", DEFAULT_MAX_BUY_IN_BB),
+            ("starting_stack", DEFAULT_STACK_BB),
+        ):
+            value = defaults.get(key)
+            changes[key] = max(1, round(int(value) * scale)) if value is not None else in_big_blinds * bb
+    if stack is not None:
+        changes["starting_stack"] = stack
+    if timer is not None:
+        changes["turn_timeout"] = timer
+    table_options({**defaults, **changes})  # validates: raises bad_option
+    return changes
+
+
+def table_language(settings: GuildSettings, guild_locale: object, bot_default: str = "en") -> str:
+    """The language of a new table: the server's `/poker settings language` when it chose one (differs from the
+    bot's default), else the server's preferred locale as Discord reports it (French or English)."""
+    if settings.language != bot_default or guild_locale is None:
+        return settings.language
+    return normalize_locale(guild_locale)
+
+
+def settings_embed(settings: GuildSettings, locale: object) -> EmbedSpec:
+    """The server's settings as an embed spec, in the viewer's language."""
+    defaults = settings.table_defaults
+    hours = settings.refill_cooldown_s // 3600
+    fields = [
+        EmbedField(t("settings.language", locale), t(f"choice.{settings.language}", locale), True),
+        EmbedField(t("settings.starting_grant", locale), t("common.number", locale, n=settings.starting_grant), True),
+        EmbedField(t("settings.refill_cooldown", locale), t("duration.hours", locale, count=hours), True),
+        EmbedField(
+            t("settings.default_blinds", locale),
+            t("table.blinds", locale, sb=int(defaults.get("small_blind", 1)), bb=int(defaults.get("big_blind", 2))),
+            True,
+        ),
+        EmbedField(
+            t("settings.default_stack", locale),
+            t("common.number", locale, n=int(defaults.get("starting_stack", 100))),
+            True,
+        ),
+        EmbedField(
+            t("settings.default_timer", locale),
+            t("duration.seconds", locale, count=int(defaults.get("turn_timeout", 60))),
+            True,
+        ),
+    ]
+    return make_embed(t("settings.title", locale), fields=fields, color=COLOR_INFO)

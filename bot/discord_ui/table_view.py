@@ -1,0 +1,188 @@
+"""The table message's controls: persistent action buttons (`DynamicItem`, state in the custom_id), the
+bet/raise form, and the table message itself (embed + buttons) built from a service snapshot.
+
+A button's custom_id is `poker:<action>:<channel id>:<hand number>` (at most 51 characters), so a press
+works after a restart and a press on an older hand's message is refused (stale_button). Labels come from
+the snapshot's `legal` ("Call 6", "All-in 98") in the table's language; whatever the press shows only to
+the presser (the form, the cards, refusals) is in the presser's language (`interaction.locale`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.discord_ui.errors import CommandRefused, PokerModal, guarded, send_private
+from bot.discord_ui.turns import ensure_turn, explain, is_playing
+from bot.poker import ActionKind, PokerError, evaluate
+from bot.render import (
+    parse_amount,
+    render_action_buttons,
+    render_my_cards,
+    render_raise_modal,
+    render_table,
+)
+from bot.tables import TableService, TableSnapshot
+
+log = logging.getLogger(__name__)
+
+ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in", "cards")
+KINDS: dict[str, ActionKind] = {
+    "fold": ActionKind.FOLD,
+    "check": ActionKind.CHECK,
+    "call": ActionKind.CALL,
+    "bet": ActionKind.BET,
+    "raise": ActionKind.RAISE,
+    "all_in": ActionKind.ALL_IN,
+}
+STYLES: dict[str, discord.ButtonStyle] = {
+    "danger": discord.ButtonStyle.danger,
+    "secondary": discord.ButtonStyle.secondary,
+    "primary": discord.ButtonStyle.primary,
+    "success": discord.ButtonStyle.success,
+}
+#: Digits typed in the amount field: 12 is more chips than any table holds.
+AMOUNT_MAX_LENGTH = 16
+#: custom_id of the form's amount field.
+AMOUNT_FIELD = "amount"
+#: Seconds a bet/raise form stays usable (the turn timer is at most 600 s).
+MODAL_TIMEOUT = 600
+
+
+def table_service(interaction: discord.Interaction[Any]) -> TableService:
+    """The bot's table service (PokerBot.tables)."""
+    service = getattr(interaction.client, "tables", None)
+    if service is None:
+        raise CommandRefused("unknown")
+    return service  # type: ignore[no-any-return]
+
+
+def custom_id(action: str, channel_id: int, hand_number: int) -> str:
+    """`poker:<action>:<channel id>:<hand number>` (at most 6 + 6 + 20 + 1 + 20 characters)."""
+    return f"poker:{action}:{channel_id}:{hand_number}"
+
+
+class ActionButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"poker:(?P<action>fold|check|call|bet|raise|all_in|cards):(?P<channel>[0-9]{1,20}):(?P<hand>[0-9]{1,10})",
+):
+    """One button of the table message: Fold, Check / Call N, Bet…/Raise… (opens the form), All-in N, My cards."""
+
+    def __init__(
+        self,
+        action: str,
+        channel_id: int,
+        hand_number: int,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=custom_id(action, channel_id, hand_number))
+        )
+        self.action = action
+        self.channel_id = channel_id
+        self.hand_number = hand_number
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> ActionButton:
+        """Rebuild the button from its custom_id (after a restart too), keeping its label and style."""
+        label = getattr(item, "label", None)
+        style = getattr(item, "style", discord.ButtonStyle.secondary)
+        return cls(match["action"], int(match["channel"]), int(match["hand"]), label=label, style=style)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Act for the presser; refusals (not your turn, old message...) are answered privately."""
+        await guarded(interaction, lambda: self._press(interaction))
+
+    async def _press(self, interaction: discord.Interaction[Any]) -> None:
+        service = table_service(interaction)
+        user_id = interaction.user.id
+        if self.action == "cards":
+            await show_hole_cards(interaction, service, self.channel_id)
+            return
+        if self.action in ("bet", "raise"):
+            legal = ensure_turn(service, self.channel_id, user_id, self.hand_number)
+            if not (legal.can_bet or legal.can_raise) or legal.min_raise_to is None:
+                raise CommandRefused("raise_not_reopened", to_call=legal.call_amount)
+            modal = AmountModal(legal, interaction.locale, self.channel_id, self.hand_number)
+            await interaction.response.send_modal(modal)
+            return
+        # The table message is edited by the service after the action: the press itself needs no answer.
+        await interaction.response.defer()
+        try:
+            await service.act(self.channel_id, user_id, KINDS[self.action], None, hand_number=self.hand_number)
+        except PokerError as error:
+            raise explain(error, service, self.channel_id) from error
+
+
+class AmountModal(PokerModal):
+    """The Bet…/Raise… form: one field prefilled with the minimum, the min and max in its label."""
+
+    def __init__(self, legal: Any, locale: object, channel_id: int, hand_number: int) -> None:
+        spec = render_raise_modal(legal, locale)
+        super().__init__(title=spec.title, timeout=MODAL_TIMEOUT, custom_id=f"poker:amount:{channel_id}:{hand_number}")
+        self.kind = ActionKind.BET if legal.can_bet else ActionKind.RAISE
+        self.channel_id = channel_id
+        self.hand_number = hand_number
+        self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
+            custom_id=AMOUNT_FIELD,
+            label=spec.label,
+            placeholder=spec.placeholder,
+            default=spec.default,
+            min_length=1,
+            max_length=AMOUNT_MAX_LENGTH,
+        )
+        self.add_item(self.amount)
+
+    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+        """Bet or raise to the typed total; a wrong amount is refused privately and changes nothing."""
+        amount = parse_amount(self.amount.value)
+        if amount is None:
+            raise CommandRefused("amount_not_number", text=self.amount.value[:AMOUNT_MAX_LENGTH])
+        service = table_service(interaction)
+        await interaction.response.defer()
+        try:
+            await service.act(self.channel_id, interaction.user.id, self.kind, amount, hand_number=self.hand_number)
+        except PokerError as error:
+            raise explain(error, service, self.channel_id) from error
+
+
+async def show_hole_cards(interaction: discord.Interaction[Any], service: TableService, channel_id: int) -> None:
+    """Answer privately with the user's hole cards and their best hand so far (My cards, /poker cards).
+    Raises ServiceError: no_table, no_hand, not_in_hand."""
+    cards = service.hole_cards(channel_id, interaction.user.id)
+    board = service.snapshot(channel_id).board
+    value = evaluate([*cards, *board]) if len(board) >= 3 else None
+    await send_private(interaction, render_my_cards(cards, interaction.locale, value))
+
+
+def table_view(snapshot: TableSnapshot) -> discord.ui.View | None:
+    """The buttons under the table message while a hand is played (None between hands: no buttons).
+    Labels from `snapshot.legal`, in the table's language; at most 5 buttons, one row."""
+    if not is_playing(snapshot):
+        return None
+    view = discord.ui.View(timeout=None)
+    for spec in render_action_buttons(snapshot.legal, snapshot.language):
+        view.add_item(
+            ActionButton(
+                spec.action,
+                snapshot.channel_id,
+                snapshot.hand_number,
+                label=spec.label,
+                style=STYLES.get(spec.style, discord.ButtonStyle.secondary),
+            )
+        )
+    return view
+
+
+def table_message(
+    snapshot: TableSnapshot, table_name: str | None = None
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The table message: embed (render_table, in the table's language) and its buttons."""
+    embed = discord.Embed.from_dict(render_table(snapshot, snapshot.language, table_name).to_dict())
+    return embed, table_view(snapshot)

@@ -1,0 +1,17 @@
+"""How the app builds the table service for Discord: storage + a `DiscordNotifier` over the bot's client."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.discord_ui.notifier import DiscordNotifier
+from bot.discord_ui.people import People
+from bot.tables import TableService
+
+
+def create_table_service(bot: Any, **options: Any) -> TableService:
+    """`TableService(bot.storage, DiscordNotifier(bot))`; `options` go to TableService (clock, rng_factory).
+    The notifier shares the bot's `people` (names and locales seen in interactions) when it has one."""
+    people = getattr(bot, "people", None)
+    notifier = DiscordNotifier(bot, people if isinstance(people, People) else None)
+    return TableService(bot.storage, notifier, **options)

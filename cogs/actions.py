@@ -1,0 +1,119 @@
+"""Top-level action commands as players type them: `/fold`, `/check`, `/call`, `/bet amount`, `/raise amount`
+(a raise is TO a total for the street), `/allin` — the same as the table message's buttons.
+
+The table service checks the turn and the amount (refusals change nothing and are answered privately by the
+tree's error handler); the channel sees the action on the table message; the player gets a private line
+confirming what was done. Amounts are suggested by autocomplete: minimum, half pot, pot, all-in.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Range
+from discord.ext import commands
+
+from bot.discord_ui.errors import CommandRefused, send_private
+from bot.discord_ui.table_view import table_service
+from bot.discord_ui.texts import en
+from bot.discord_ui.turns import explain
+from bot.poker import ActionKind, PokerError
+from bot.render import format_chips, parse_amount, render_event_line, t
+
+log = logging.getLogger(__name__)
+
+#: Discord's largest integer option value (2**53).
+AMOUNT_MAX = 2**53
+CHOICES_MAX = 25
+
+
+async def act(interaction: discord.Interaction[Any], kind: ActionKind, amount: int | None = None) -> None:
+    """Play `kind` for the user at this channel's table; answer privately with what was done."""
+    if interaction.channel_id is None:
+        raise CommandRefused("guild_only")
+    channel_id = interaction.channel_id
+    service = table_service(interaction)
+    names = service.snapshot(channel_id).names
+    try:
+        acted = await service.act(channel_id, interaction.user.id, kind, amount)
+    except PokerError as error:
+        raise explain(error, service, channel_id) from error
+    line = render_event_line(acted, names, interaction.locale) or t("action.done", interaction.locale)
+    await send_private(interaction, line)
+
+
+async def amount_choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
+    """Autocomplete for /bet and /raise: the amount being typed, then the suggestions of the table service
+    (minimum, half pot, pot, all-in — only those that are legal now). Never raises."""
+    choices: list[app_commands.Choice[int]] = []
+    typed = parse_amount(current) if current else None
+    if typed is not None and typed <= AMOUNT_MAX:
+        choices.append(app_commands.Choice(name=format_chips(typed, interaction.locale), value=typed))
+    service = getattr(interaction.client, "tables", None)
+    if service is None or interaction.channel_id is None:
+        return choices
+    try:
+        suggestions = service.amount_suggestions(interaction.channel_id, interaction.user.id)
+    except Exception:
+        log.exception("amount suggestions failed in channel %s", interaction.channel_id)
+        return choices
+    for key, amount in suggestions:
+        if amount != typed:
+            name = t(f"suggest.{key}", interaction.locale, amount=amount)
+            choices.append(app_commands.Choice(name=name, value=amount))
+    return choices[:CHOICES_MAX]
+
+
+class ActionsCog(commands.Cog):
+    """The action commands of the hand being played in this channel."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="fold", description=en("cmd.fold.desc"))
+    @app_commands.guild_only()
+    async def fold(self, interaction: discord.Interaction[Any]) -> None:
+        """Fold."""
+        await act(interaction, ActionKind.FOLD)
+
+    @app_commands.command(name="check", description=en("cmd.check.desc"))
+    @app_commands.guild_only()
+    async def check(self, interaction: discord.Interaction[Any]) -> None:
+        """Check (refused when facing a bet)."""
+        await act(interaction, ActionKind.CHECK)
+
+    @app_commands.command(name="call", description=en("cmd.call.desc"))
+    @app_commands.guild_only()
+    async def call(self, interaction: discord.Interaction[Any]) -> None:
+        """Call the current bet (all-in when the stack is shorter)."""
+        await act(interaction, ActionKind.CALL)
+
+    @app_commands.command(name="bet", description=en("cmd.bet.desc"))
+    @app_commands.guild_only()
+    @app_commands.describe(amount=en("cmd.bet.opt.amount.desc"))
+    @app_commands.autocomplete(amount=amount_choices)
+    async def bet(self, interaction: discord.Interaction[Any], amount: Range[int, 1, AMOUNT_MAX]) -> None:
+        """Bet `amount` chips when nobody has bet on this street."""
+        await act(interaction, ActionKind.BET, amount)
+
+    @app_commands.command(name="raise", description=en("cmd.raise.desc"))
+    @app_commands.guild_only()
+    @app_commands.describe(amount=en("cmd.raise.opt.amount.desc"))
+    @app_commands.autocomplete(amount=amount_choices)
+    async def raise_(self, interaction: discord.Interaction[Any], amount: Range[int, 1, AMOUNT_MAX]) -> None:
+        """Raise TO a total of `amount` chips on this street (rule book 000 §05)."""
+        await act(interaction, ActionKind.RAISE, amount)
+
+    @app_commands.command(name="allin", description=en("cmd.allin.desc"))
+    @app_commands.guild_only()
+    async def allin(self, interaction: discord.Interaction[Any]) -> None:
+        """Put the whole stack in."""
+        await act(interaction, ActionKind.ALL_IN)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the cog."""
+    await bot.add_cog(ActionsCog(bot))

@@ -1,0 +1,320 @@
+"""The `/poker` command group: open and run a table in this channel, sit down and leave, chips (rebuy, refill,
+balance), and the server's settings and ledger audit (Manage Server).
+
+Thin: parse the options, call the table service or storage, render with bot.render. Refusals are raised as
+PokerError and answered by the tree's error handler (ephemeral, in the user's language). Public messages use
+the table's language; answers seen by one person use `interaction.locale`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Range
+from discord.ext import commands
+
+from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
+from bot.discord_ui.notifier import to_embed
+from bot.discord_ui.table_settings import changed_defaults, settings_embed, table_language, table_options
+from bot.discord_ui.table_view import ActionButton, show_hole_cards, table_service
+from bot.discord_ui.texts import choice, en
+from bot.render import discord_timestamp, escape_name, make_embed, t
+from bot.render.embeds import COLOR_ERROR, COLOR_INFO
+from bot.storage import RefillCooldown, RefillNotNeeded, Storage
+from bot.tables import CASH, TOURNAMENT, TableSnapshot
+
+log = logging.getLogger(__name__)
+
+CHIPS_MAX = 1_000_000_000
+BLIND_MAX = 1_000_000
+HOURS_MAX = 24 * 365
+
+
+def _storage(interaction: discord.Interaction[Any]) -> Storage:
+    return interaction.client.storage  # type: ignore[attr-defined,no-any-return]
+
+
+def _ids(interaction: discord.Interaction[Any]) -> tuple[int, int]:
+    """(guild id, channel id) of a guild-only command."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise CommandRefused("guild_only")
+    return interaction.guild_id, interaction.channel_id
+
+
+def _seat_stack(snapshot: TableSnapshot, user_id: int) -> int:
+    return next((s.stack for s in snapshot.seats if s.user_id == user_id), 0)
+
+
+class TableCog(commands.Cog):
+    """`/poker ...`: one table per channel (bot.tables), chips per server (bot.storage)."""
+
+    poker = app_commands.Group(name="poker", description=en("cmd.poker.desc"), guild_only=True)
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Remember who acts and in which language (names for standings, locale for hole-card DMs)."""
+        people = getattr(self.bot, "people", None)
+        if people is not None:
+            people.remember_interaction(interaction)
+
+    # ------------------------------------------------------------------ the table
+
+    @poker.command(name="create", description=en("cmd.poker.create.desc"))
+    @app_commands.describe(
+        kind=en("cmd.poker.create.opt.kind.desc"),
+        small_blind=en("cmd.poker.create.opt.small_blind.desc"),
+        big_blind=en("cmd.poker.create.opt.big_blind.desc"),
+        stack=en("cmd.poker.create.opt.stack.desc"),
+        min_buy_in=en("cmd.poker.create.opt.min_buy_in.desc"),
+        max_buy_in=en("cmd.poker.create.opt.max_buy_in.desc"),
+        seats=en("cmd.poker.create.opt.seats.desc"),
+        timer=en("cmd.poker.create.opt.timer.desc"),
+        ante=en("cmd.poker.create.opt.ante.desc"),
+        big_blind_ante=en("cmd.poker.create.opt.big_blind_ante.desc"),
+        straddle=en("cmd.poker.create.opt.straddle.desc"),
+    )
+    @app_commands.choices(kind=[choice(CASH), choice(TOURNAMENT)])
+    async def create(
+        self,
+        interaction: discord.Interaction[Any],
+        kind: str = CASH,
+        small_blind: Range[int, 1, BLIND_MAX] | None = None,
+        big_blind: Range[int, 1, BLIND_MAX] | None = None,
+        stack: Range[int, 1, CHIPS_MAX] | None = None,
+        min_buy_in: Range[int, 1, CHIPS_MAX] | None = None,
+        max_buy_in: Range[int, 1, CHIPS_MAX] | None = None,
+        seats: Range[int, 2, 10] | None = None,
+        timer: Range[int, 10, 600] | None = None,
+        ante: Range[int, 0, BLIND_MAX] | None = None,
+        big_blind_ante: Range[int, 0, BLIND_MAX] | None = None,
+        straddle: bool | None = None,
+    ) -> None:
+        """Open a table here; the channel sees who opened it and the table message."""
+        guild_id, channel_id = _ids(interaction)
+        service = table_service(interaction)
+        settings = await _storage(interaction).guild_settings(guild_id)
+        options = table_options(
+            settings.table_defaults,
+            kind=kind,
+            small_blind=small_blind,
+            big_blind=big_blind,
+            stack=stack,
+            min_buy_in=min_buy_in,
+            max_buy_in=max_buy_in,
+            seats=seats,
+            timer=timer,
+            ante=ante,
+            big_blind_ante=big_blind_ante,
+            straddle=straddle,
+        )
+        language = table_language(settings, interaction.guild_locale)
+        snapshot = await service.create_table(guild_id, channel_id, interaction.user.id, options, language=language)
+        key = "notice.tournament_created" if options.kind == TOURNAMENT else "notice.table_created"
+        text = t(
+            key,
+            snapshot.language,
+            host=escape_name(interaction.user.display_name),
+            sb=options.small_blind,
+            bb=options.big_blind,
+            seats=options.seats,
+            stack=options.starting_stack,
+        )
+        await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
+
+    @poker.command(name="join", description=en("cmd.poker.join.desc"))
+    @app_commands.describe(seat=en("cmd.poker.join.opt.seat.desc"), buy_in=en("cmd.poker.join.opt.buy_in.desc"))
+    async def join(
+        self,
+        interaction: discord.Interaction[Any],
+        seat: Range[int, 1, 10] | None = None,
+        buy_in: Range[int, 1, CHIPS_MAX] | None = None,
+    ) -> None:
+        """Sit down (a cash table buys in from the member's balance)."""
+        guild_id, channel_id = _ids(interaction)
+        service = table_service(interaction)
+        user = interaction.user
+        number = await service.join(channel_id, user.id, user.display_name, seat, buy_in)
+        snapshot = service.snapshot(channel_id)
+        stack = _seat_stack(snapshot, user.id)
+        if snapshot.kind == CASH:
+            balance = await _storage(interaction).balance(guild_id, user.id)
+            text = t("join.done_balance", interaction.locale, seat=number, stack=stack, balance=balance)
+        else:
+            text = t("join.done", interaction.locale, seat=number, stack=stack)
+        await send_private(interaction, text)
+
+    @poker.command(name="leave", description=en("cmd.poker.leave.desc"))
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        """Stand up now, or at the end of the hand being played (the hand is folded at the member's turn)."""
+        guild_id, channel_id = _ids(interaction)
+        service = table_service(interaction)
+        before = service.snapshot(channel_id)
+        stack = _seat_stack(before, interaction.user.id)
+        if not await service.leave(channel_id, interaction.user.id):
+            text = t("leave.pending", interaction.locale)
+        elif before.kind == CASH:
+            balance = await _storage(interaction).balance(guild_id, interaction.user.id)
+            text = t("leave.done", interaction.locale, stack=stack, balance=balance)
+        else:
+            text = t("leave.done_tournament", interaction.locale)
+        await send_private(interaction, text)
+
+    @poker.command(name="start", description=en("cmd.poker.start.desc"))
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        """Deal the first hand; hands then follow by themselves."""
+        _guild_id, channel_id = _ids(interaction)
+        service = table_service(interaction)
+        await service.start(channel_id, interaction.user.id)
+        language = service.snapshot(channel_id).language
+        await interaction.response.send_message(t("notice.game_starting", language), allowed_mentions=NO_MENTIONS)
+
+    @poker.command(name="sitout", description=en("cmd.poker.sitout.desc"))
+    async def sitout(self, interaction: discord.Interaction[Any]) -> None:
+        """Keep the seat and chips, skip the next hands."""
+        _guild_id, channel_id = _ids(interaction)
+        await table_service(interaction).sit_out(channel_id, interaction.user.id)
+        await send_private(interaction, t("sitout.done", interaction.locale))
+
+    @poker.command(name="sitin", description=en("cmd.poker.sitin.desc"))
+    async def sitin(self, interaction: discord.Interaction[Any]) -> None:
+        """Be dealt in again from the next hand."""
+        _guild_id, channel_id = _ids(interaction)
+        await table_service(interaction).sit_in(channel_id, interaction.user.id)
+        await send_private(interaction, t("sitin.done", interaction.locale))
+
+    @poker.command(name="cards", description=en("cmd.poker.cards.desc"))
+    async def cards(self, interaction: discord.Interaction[Any]) -> None:
+        """The member's hole cards, privately."""
+        _guild_id, channel_id = _ids(interaction)
+        await show_hole_cards(interaction, table_service(interaction), channel_id)
+
+    @poker.command(name="table", description=en("cmd.poker.table.desc"))
+    async def table(self, interaction: discord.Interaction[Any]) -> None:
+        """Post the table message again at the bottom of the channel."""
+        _guild_id, channel_id = _ids(interaction)
+        await table_service(interaction).repost(channel_id)
+        await send_private(interaction, t("action.done", interaction.locale))
+
+    @poker.command(name="end", description=en("cmd.poker.end.desc"))
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        """Close the table (host or Manage Server): a hand in progress is refunded, stacks go back."""
+        _guild_id, channel_id = _ids(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        is_admin = interaction.permissions.manage_guild
+        await table_service(interaction).end(channel_id, interaction.user.id, is_admin=is_admin)
+        await send_private(interaction, t("end.done", interaction.locale))
+
+    @poker.command(name="kick", description=en("cmd.poker.kick.desc"))
+    @app_commands.describe(member=en("cmd.poker.kick.opt.member.desc"))
+    async def kick(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
+        """Remove a player (host or Manage Server), at the end of the hand if they are in one."""
+        _guild_id, channel_id = _ids(interaction)
+        if member.id == interaction.user.id:
+            raise CommandRefused("cannot_kick_self")
+        is_admin = interaction.permissions.manage_guild
+        await table_service(interaction).kick(channel_id, interaction.user.id, member.id, is_admin=is_admin)
+        await send_private(interaction, t("kick.done", interaction.locale, name=escape_name(member.display_name)))
+
+    # ------------------------------------------------------------------ chips
+
+    @poker.command(name="rebuy", description=en("cmd.poker.rebuy.desc"))
+    @app_commands.describe(amount=en("cmd.poker.rebuy.opt.amount.desc"))
+    async def rebuy(self, interaction: discord.Interaction[Any], amount: Range[int, 1, CHIPS_MAX]) -> None:
+        """Add chips from the balance to the member's stack, between hands, up to the maximum buy-in."""
+        guild_id, channel_id = _ids(interaction)
+        stack = await table_service(interaction).rebuy(channel_id, interaction.user.id, amount)
+        balance = await _storage(interaction).balance(guild_id, interaction.user.id)
+        await send_private(
+            interaction, t("rebuy.done", interaction.locale, amount=amount, stack=stack, balance=balance)
+        )
+
+    @poker.command(name="refill", description=en("cmd.poker.refill.desc"))
+    async def refill(self, interaction: discord.Interaction[Any]) -> None:
+        """Claim the server's grant again when both balance and stacks are empty (once per cooldown)."""
+        guild_id, _channel_id = _ids(interaction)
+        try:
+            balance = await _storage(interaction).refill(guild_id, interaction.user.id)
+        except RefillNotNeeded as exc:
+            raise CommandRefused("refill_not_broke", balance=exc.balance, stack=exc.on_tables) from exc
+        except RefillCooldown as exc:
+            raise CommandRefused("refill_cooldown", when=discord_timestamp(exc.retry_at)) from exc
+        await send_private(interaction, t("refill.done", interaction.locale, amount=balance, balance=balance))
+
+    @poker.command(name="balance", description=en("cmd.poker.balance.desc"))
+    async def balance(self, interaction: discord.Interaction[Any]) -> None:
+        """The member's chips on this server (not counting stacks on tables)."""
+        guild_id, _channel_id = _ids(interaction)
+        balance = await _storage(interaction).balance(guild_id, interaction.user.id)
+        await send_private(interaction, t("balance.show", interaction.locale, balance=balance))
+
+    # ------------------------------------------------------------------ server administration
+
+    @poker.command(name="settings", description=en("cmd.poker.settings.desc"))
+    @app_commands.checks.has_permissions(manage_guild=True)
+    @app_commands.describe(
+        language=en("cmd.poker.settings.opt.language.desc"),
+        starting_grant=en("cmd.poker.settings.opt.starting_grant.desc"),
+        refill_cooldown=en("cmd.poker.settings.opt.refill_cooldown.desc"),
+        small_blind=en("cmd.poker.settings.opt.small_blind.desc"),
+        big_blind=en("cmd.poker.settings.opt.big_blind.desc"),
+        stack=en("cmd.poker.settings.opt.stack.desc"),
+        timer=en("cmd.poker.settings.opt.timer.desc"),
+    )
+    @app_commands.choices(language=[choice("en"), choice("fr")])
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        language: str | None = None,
+        starting_grant: Range[int, 0, CHIPS_MAX] | None = None,
+        refill_cooldown: Range[int, 0, HOURS_MAX] | None = None,
+        small_blind: Range[int, 1, BLIND_MAX] | None = None,
+        big_blind: Range[int, 1, BLIND_MAX] | None = None,
+        stack: Range[int, 1, CHIPS_MAX] | None = None,
+        timer: Range[int, 10, 600] | None = None,
+    ) -> None:
+        """Show the server's settings, changing those given first (Manage Server). New tables use them."""
+        guild_id, _channel_id = _ids(interaction)
+        storage = _storage(interaction)
+        current = await storage.guild_settings(guild_id)
+        table_changes = changed_defaults(
+            current.table_defaults, small_blind=small_blind, big_blind=big_blind, stack=stack, timer=timer
+        )
+        changed = bool(table_changes) or any(v is not None for v in (language, starting_grant, refill_cooldown))
+        if changed:
+            current = await storage.update_guild_settings(
+                guild_id,
+                language=language,
+                starting_grant=starting_grant,
+                refill_cooldown_s=None if refill_cooldown is None else refill_cooldown * 3600,
+                table_defaults=table_changes or None,
+            )
+        content = t("settings.updated", interaction.locale) if changed else None
+        await send_private(interaction, content, embed=to_embed(settings_embed(current, interaction.locale)))
+
+    @poker.command(name="audit", description=en("cmd.poker.audit.desc"))
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def audit(self, interaction: discord.Interaction[Any]) -> None:
+        """Check the server's chip ledger: balances + chips on tables = chips issued (Manage Server)."""
+        guild_id, _channel_id = _ids(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        report = await _storage(interaction).audit(guild_id)
+        key = "audit.ok" if report.ok else "audit.failed"
+        line = t(key, interaction.locale, balances=report.balances, on_tables=report.on_tables, issued=report.issued)
+        spec = make_embed(
+            t("audit.title", interaction.locale),
+            "\n".join([line, *report.problems]),
+            color=COLOR_INFO if report.ok else COLOR_ERROR,
+        )
+        await send_private(interaction, embed=to_embed(spec))
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the cog and make the table buttons persistent (they work after a restart)."""
+    bot.add_dynamic_items(ActionButton)
+    await bot.add_cog(TableCog(bot))

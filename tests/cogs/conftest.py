@@ -1,0 +1,314 @@
+"""The cog tests' world: the real PokerBot (cogs, command tree, table service, storage on a temp file) inside
+SimCord, an offline Discord simulator, with a manual table clock and stacked decks.
+
+- `table_clock`: the table service's `ManualClock`, its sleeps declared to SimCord as intentional waits, so a
+  turn timer or the next-hand delay fires only when a test calls `World.advance(seconds)`.
+- `decks`: deck orders for the next hands (`decks.queue(...)`), dealt exactly as the engine deals (one card
+  at a time from the first seat left of the button, burn before flop, turn and river); random (seeded) once
+  the queue is empty. The first button goes to the highest seat, so hand 1's player 0 is seat 1.
+- `World`: the guild, the channel, members, and helpers to run commands, press buttons, read what the channel
+  and each member see, and the REST log the privacy checks read.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import simcord
+from simcord import Env, InteractionResult, MemberActor
+
+import bot.poker.hand as hand_module
+import bot.tables.runner as runner_module
+from bot.app import PokerBot
+from bot.config import Settings
+from bot.discord_ui.errors import unwrap
+from bot.discord_ui.wiring import create_table_service
+from bot.poker import Card, PokerError, full_deck, parse_cards
+from bot.render import card_text
+from bot.tables import ManualClock
+
+
+class SimClock(ManualClock):
+    """The table clock for SimCord: a ManualClock whose sleeps are declared as intentional external waits
+    (SimCord otherwise reports a bot task waiting on an unknown future as stuck)."""
+
+    env: Env | None = None
+
+    async def sleep_until(self, when: float) -> None:
+        if self.env is None or when <= self.time():
+            await super().sleep_until(when)
+            return
+        await self.env.external_wait(super().sleep_until(when), reason="table clock (turn timer, next hand)")
+
+
+class StackedDecks(random.Random):
+    """The table service's rng: the `decks` fixture deals its queued deck orders first (the engine's
+    `shuffled_deck` is wrapped), then seeded shuffles. `choice` (the first button draw) picks the highest seat."""
+
+    def __init__(self, seed: int = 7) -> None:
+        super().__init__(seed)
+        self.orders: list[list[Card]] = []
+
+    def queue(self, holes: Sequence[str], board: str = "") -> None:
+        """Queue the next hand's deck: `holes[i]` = player i's two cards ("AhKd"), `board` = up to five
+        cards in dealing order. The burns and the rest of the deck are the remaining cards, in a fixed order."""
+        hole_cards = [parse_cards(h) for h in holes]
+        board_cards = list(parse_cards(board)) if board else []
+        used = {c for cards in hole_cards for c in cards} | set(board_cards)
+        rest = [c for c in full_deck() if c not in used]
+        order = [cards[0] for cards in hole_cards] + [cards[1] for cards in hole_cards]
+        for street in ([3], [1], [1]):
+            order.append(rest.pop())  # burn
+            for _ in range(street[0]):
+                order.append(board_cards.pop(0) if board_cards else rest.pop())
+        self.orders.append(order + rest)
+
+    def choice(self, seq: Sequence[Any]) -> Any:
+        return max(seq)
+
+
+@dataclass
+class World:
+    """A running bot in one guild with one table channel. Members by name in `members`."""
+
+    env: Env
+    clock: SimClock
+    decks: StackedDecks
+    settings: Settings
+    guild: simcord.GuildHandle
+    channel: simcord.ChannelHandle
+    members: dict[str, MemberActor] = field(default_factory=dict)
+
+    @property
+    def bot(self) -> PokerBot:
+        return self.env.bot  # type: ignore[return-value]
+
+    def member(self, name: str, *, admin: bool = False) -> MemberActor:
+        """A member named `name` (created once); `admin` gives them Manage Server."""
+        if name not in self.members:
+            roles = [self.admin_role] if admin else []
+            self.members[name] = self.guild.add_member(self.env.create_user(name), roles=roles)
+        return self.members[name]
+
+    @property
+    def admin_role(self) -> simcord.RoleHandle:
+        roles = self.guild.roles
+        if "admins" in roles:
+            return roles["admins"]
+        return self.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+
+    async def slash(self, who: str | MemberActor, name: str, **options: Any) -> InteractionResult:
+        member = self.member(who) if isinstance(who, str) else who
+        return await member.slash(self.channel, name, **options)
+
+    # ------------------------------------------------------------------ what people see
+
+    def messages(self, viewer: str | None = None) -> list[discord.Message]:
+        """The channel's messages, oldest first (as `viewer` sees them when given)."""
+        return self.channel.history(viewer=self.member(viewer) if viewer else None)
+
+    def table_message(self) -> discord.Message:
+        """The current table message (the one the service edits)."""
+        runner = self.service.runners[self.channel.id]
+        return next(m for m in self.messages() if m.id == runner.message_id)
+
+    def button_labels(self) -> list[str]:
+        return [c.label for row in self.table_message().components for c in row.children]  # type: ignore[attr-defined]
+
+    async def seat(self, buy_ins: dict[str, int | None], *, host: str | None = None, **create: Any) -> None:
+        """`host` (default: the first name) opens a table with `create` options; each member sits down in
+        order (seat 1, 2, ...) with their buy-in (None: the default)."""
+        names = list(buy_ins)
+        result = await self.slash(host or names[0], "poker create", **create)
+        assert result.response is not None and not result.response.ephemeral, result
+        for name, buy_in in buy_ins.items():
+            options = {} if buy_in is None else {"buy_in": buy_in}
+            result = await self.slash(name, "poker join", **options)
+            assert result.response is not None and result.response.ephemeral, result
+
+    async def raise_with_button(self, who: str, amount: int | str) -> InteractionResult:
+        """`who` presses Bet…/Raise… and submits `amount` in the form."""
+        label = next(label for label in self.button_labels() if label.startswith(("Raise", "Bet")))
+        shown = await self.press(who, label)
+        assert shown.modal is not None, shown
+        return await self.member(who).submit_modal(shown, {"amount": str(amount)})
+
+    async def press(self, who: str, label: str) -> InteractionResult:
+        """`who` presses the button labelled `label` on the latest table message."""
+        return await self.member(who).click(self.table_message(), label=label)
+
+    def dms(self, who: str) -> list[str]:
+        """Contents of the bot's DMs to `who`."""
+        channel = self.member(who).user.dm_channel
+        return [m.content for m in channel.history() if m.author.id == self.bot.user.id]
+
+    def refuse_dms(self, who: str) -> None:
+        """From now on `who` has closed DMs (Discord answers 403, code 50007)."""
+        channel = self.member(who).user.dm_channel
+        self.env.inject_error(
+            "POST",
+            f"/channels/{channel.id}/messages",
+            status=403,
+            code=50007,
+            message="Cannot send messages to this user",
+            times=None,
+        )
+
+    # ------------------------------------------------------------------ the table, from the service
+
+    @property
+    def service(self) -> Any:
+        return self.bot.tables
+
+    def snapshot(self) -> Any:
+        return self.service.snapshot(self.channel.id)
+
+    def actor(self) -> str:
+        """The name of the member whose turn it is."""
+        actor = self.snapshot().actor_user_id
+        return next(name for name, m in self.members.items() if m.id == actor)
+
+    def stacks(self) -> dict[str, int]:
+        ids = {m.id: name for name, m in self.members.items()}
+        return {ids[s.user_id]: s.stack for s in self.snapshot().seats}
+
+    async def balance(self, who: str) -> int:
+        return await self.bot.storage.balance(self.guild.id, self.member(who).id)
+
+    async def advance(self, seconds: float) -> None:
+        """Let `seconds` pass on the table clock (turn timers, next-hand delay) and let the bot finish."""
+        await self.clock.advance(seconds)
+        await self.env.settle()
+
+    # ------------------------------------------------------------------ privacy and errors
+
+    def public_texts(self, since: int = 0, until: int | None = None) -> list[str]:
+        """Everything the bot sent where the channel can see it between REST requests `since` and `until`:
+        channel posts and edits, and interaction answers that are not ephemeral (JSON text: content, embeds,
+        buttons)."""
+        texts = []
+        for entry in self.env.http_requests[since:until]:
+            body = entry.json if isinstance(entry.json, dict) else None
+            if body is None:
+                continue
+            data = body.get("data", body) if entry.path.endswith("/callback") else body
+            if not isinstance(data, dict) or int(data.get("flags", 0) or 0) & 64:
+                continue
+            if entry.path.startswith(f"/channels/{self.channel.id}/") or entry.path.endswith("/callback"):
+                texts.append(json.dumps(data, ensure_ascii=False))
+            elif entry.path.startswith("/webhooks/"):
+                texts.append(json.dumps(data, ensure_ascii=False))
+        return texts
+
+    def acknowledge_refusals(self) -> list[PokerError]:
+        """The errors the bot's handlers saw since the last call: all must be refusals (PokerError)."""
+        errors = [unwrap(e) for e in self.env.errors]
+        unexpected = [e for e in errors if not isinstance(e, PokerError)]
+        assert not unexpected, unexpected
+        return errors  # type: ignore[return-value]
+
+
+def cards_of(text: str) -> list[str]:
+    """Render's text of each card of "AhKd" ("A♠︎"-style strings) to look for in messages."""
+    return [card_text(c) for c in parse_cards(text)]
+
+
+def make_settings(tmp_path: Path) -> Settings:
+    return Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        discord_token="test-token",
+        database_path=tmp_path / "poker.sqlite3",
+        dev_guild_id=None,
+    )
+
+
+def make_bot(settings: Settings, clock: SimClock, decks: StackedDecks) -> PokerBot:
+    return PokerBot(
+        settings,
+        table_service_factory=lambda bot: create_table_service(bot, clock=clock, rng_factory=lambda: decks),
+    )
+
+
+@pytest.fixture
+def outbox_waits(monkeypatch: pytest.MonkeyPatch) -> list[Env]:
+    """Declare the table outbox's idle wait (`queue.get()` on an empty queue) to SimCord; see the request in
+    /work/CONTRACTS.md ("Requests to tables"). Harmless once the outbox no longer idles."""
+    holder: list[Env] = []
+    outbox = getattr(runner_module, "_Outbox", None)
+    if outbox is None:
+        return holder
+
+    class DeclaredQueue(runner_module.asyncio.Queue):  # type: ignore[name-defined,misc]
+        async def get(self) -> Any:
+            if self.empty() and holder:
+                return await holder[0].external_wait(super().get(), reason="table outbox waiting for work")
+            return await super().get()
+
+    original = outbox.start
+
+    def start(self: Any) -> None:
+        if not isinstance(self.queue, DeclaredQueue):
+            queue: Any = DeclaredQueue()
+            while not self.queue.empty():
+                queue.put_nowait(self.queue.get_nowait())
+            self.queue = queue
+        original(self)
+
+    monkeypatch.setattr(outbox, "start", start)
+    return holder
+
+
+@pytest.fixture
+def table_clock() -> SimClock:
+    return SimClock()
+
+
+@pytest.fixture
+def decks(monkeypatch: pytest.MonkeyPatch) -> StackedDecks:
+    """Stacked decks for the table service (its `rng_factory` returns this generator)."""
+    stacked = StackedDecks()
+    shuffled_deck = hand_module.shuffled_deck
+
+    def deal(rng: random.Random | None = None) -> list[Card]:
+        if rng is stacked and stacked.orders:
+            return stacked.orders.pop(0)
+        return shuffled_deck(rng)
+
+    monkeypatch.setattr(hand_module, "shuffled_deck", deal)
+    return stacked
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return make_settings(tmp_path)
+
+
+@pytest.fixture
+async def env(
+    settings: Settings, table_clock: SimClock, decks: StackedDecks, outbox_waits: list[Env]
+) -> AsyncIterator[Env]:
+    """SimCord running the PokerBot (a fixture of its own so that SimCord's pytest plugin selects its clock)."""
+    sim = Env(make_bot(settings, table_clock, decks), shard_count=1)
+    table_clock.env = sim
+    outbox_waits.append(sim)
+    await sim.start()
+    try:
+        yield sim
+    finally:
+        await sim.shutdown()
+        if sim.check_errors:
+            sim._raise_errors_since(sim._errors_acknowledged)
+
+
+@pytest.fixture
+def world(env: Env, settings: Settings, table_clock: SimClock, decks: StackedDecks) -> World:
+    guild = env.create_guild("Poker night")
+    channel = guild.create_text_channel("poker")
+    return World(env, table_clock, decks, settings, guild, channel)

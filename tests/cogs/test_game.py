@@ -1,0 +1,121 @@
+"""A complete game through the real command tree: four members sit down, play hands with bets and raises by
+buttons, forms and slash commands, an all-in with a side pot goes to a showdown; the channel (a spectator) never
+sees a hole card that was not shown, and every chip is accounted for."""
+
+from __future__ import annotations
+
+from tests.cogs.conftest import World, cards_of
+
+PLAYERS = {"alice": 100, "bob": 40, "chloe": 100, "dave": 100}
+TOTAL = sum(PLAYERS.values())
+
+
+def embed_text(message) -> str:
+    """Everything an embed shows, as one string."""
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.title or "", embed.description or "", embed.footer.text or ""]
+        parts += [f"{f.name}\n{f.value}" for f in embed.fields]
+    return "\n".join(parts)
+
+
+def assert_never_public(world: World, since: int, *hands: str) -> None:
+    texts = world.public_texts(since)
+    for hand in hands:
+        for card in cards_of(hand):
+            leaks = [text for text in texts if card in text]
+            assert not leaks, f"{card} of {hand} leaked: {leaks[0][:300]}"
+
+
+async def test_four_players_play_hands_with_raises_an_all_in_a_side_pot_and_a_showdown(world: World) -> None:
+    spectator = world.member("sam")  # in the channel, never sits down
+    # Hand 1 (button: dave, seat 4): alice SB, bob BB, chloe UTG.
+    world.decks.queue(["9c4d", "8h3c", "QhQc", "Td2s"], "Kd7s2h5c6h")
+    # Hand 2 (button: alice): bob SB, chloe BB, dave UTG, alice.
+    world.decks.queue(["AhAd", "7c2d", "KhKd", "QsJs"], "Ac8d3s9h4c")
+    await world.seat(PLAYERS)
+    assert await world.balance("bob") == 1000 - 40
+
+    mark = len(world.env.http_requests)
+    start = await world.slash("alice", "poker start")
+    assert start.response is not None and not start.response.ephemeral
+    table = world.table_message()
+    assert "hand #1" in table.embeds[0].title
+    assert world.actor() == "chloe"
+    assert world.button_labels() == ["Fold", "Call 2", "Raise…", "All-in 100", "My cards"]
+    for name, hand in zip(PLAYERS, ["9c4d", "8h3c", "QhQc", "Td2s"], strict=True):
+        assert world.dms(name)[-1].endswith("**" + " ".join(cards_of(hand)) + "**"), world.dms(name)
+
+    # Raise… opens a form prefilled with the minimum, min and max in its label.
+    shown = await world.press("chloe", "Raise…")
+    field = shown.modal["components"][0]["components"][0]
+    assert field["value"] == "4" and "min 4" in field["label"] and "max 100" in field["label"]
+    await world.member("chloe").submit_modal(shown, {"amount": "6"})
+    assert world.snapshot().seats[2].bet == 6 and world.actor() == "dave"
+    assert world.button_labels()[:2] == ["Fold", "Call 6"]
+    await world.press("dave", "Fold")
+    folded = await world.slash("alice", "fold")
+    assert folded.response.ephemeral and folded.response.content == "alice folds"
+    called = await world.slash("bob", "call")
+    assert called.response.content == "bob calls 4"
+    flop = world.messages()[-1]
+    assert flop.content.startswith("**Flop**") and " ".join(cards_of("Kd7s2h")) in flop.content
+    assert world.actor() == "bob" and world.button_labels()[:2] == ["Check", "Bet…"]
+    await world.slash("bob", "check")
+    # /bet suggests amounts: the typed one first, then minimum, half pot, pot and all-in.
+    choices = await world.member("chloe").autocomplete(world.channel, "bet", "amount", "")
+    assert [c["value"] for c in choices] == [2, 6, 13, 94]
+    assert choices[0]["name"] == "Minimum: 2"
+    await world.slash("chloe", "bet", amount=8)
+    await world.press("bob", "Fold")
+    result = world.messages()[-1]
+    assert "chloe wins the pot (13)" in embed_text(result)
+    assert "Uncalled bet (8) returned to chloe" in embed_text(result)
+    assert world.stacks() == {"alice": 99, "bob": 34, "chloe": 107, "dave": 100}
+    assert_never_public(world, mark, "9c4d", "8h3c", "QhQc", "Td2s")
+    assert world.table_message().components == []  # no buttons between hands
+
+    # Hand 2 starts by itself a few seconds later; the button moved to alice.
+    mark = len(world.env.http_requests)
+    await world.advance(5)
+    assert world.snapshot().hand_number == 2
+    assert world.actor() == "dave"
+    await world.slash("dave", "raise", amount=10)
+    await world.press("alice", "Call 10")
+    assert "All-in 34" in world.button_labels()
+    await world.press("bob", "All-in 34")
+    await world.slash("chloe", "fold")
+    await world.slash("dave", "call")
+    await world.slash("alice", "call")
+    assert world.actor() == "dave"  # bob is all-in
+    await world.slash("dave", "bet", amount=20)
+    await world.slash("alice", "call")
+    pots = [p.amount for p in world.snapshot().pots]
+    assert pots == [104, 40]
+    assert "Main pot: 104" in world.table_message().embeds[0].description
+    before_showdown = len(world.env.http_requests)
+    for name in ("dave", "alice", "dave", "alice"):  # turn and river checked down
+        await world.slash(name, "check")
+    showdown = world.messages()[-1]
+    text = embed_text(showdown)
+    assert showdown.embeds[0].title == "Showdown — hand #2"
+    assert "bob: " + " ".join(cards_of("AhAd")) + " — Three of a kind, aces" in text
+    assert "dave: " + " ".join(cards_of("KhKd")) + " — Pair of kings" in text
+    # An all-in took place: every hand still in is shown (the engine's showdown rule).
+    assert "alice: " + " ".join(cards_of("QsJs")) in text
+    assert "bob wins the main pot (104) with Three of a kind, aces" in text
+    assert "dave wins side pot 1 (40) with Pair of kings" in text
+    assert world.stacks() == {"alice": 45, "bob": 104, "chloe": 105, "dave": 86}
+    assert sum(world.stacks().values()) == TOTAL
+
+    # Privacy: a folded hand is never public; shown hands only from the showdown on.
+    assert_never_public(world, mark, "7c2d")
+    before = world.public_texts(mark, until=before_showdown)
+    for card in cards_of("AhAdKhKdQsJs"):
+        assert not any(card in text for text in before), card
+    seen_by_spectator = "\n".join(embed_text(m) for m in world.messages("sam"))
+    for card in cards_of("7c2d9c4d8h3cQhQcTd2s"):
+        assert card not in seen_by_spectator
+    report = await world.bot.storage.audit(world.guild.id)
+    assert report.ok, report.problems
+    assert spectator.id not in {s.user_id for s in world.snapshot().seats}
