@@ -1,0 +1,148 @@
+"""Playing poker through the Discord stand-in as the players do: slash commands, the table's buttons and the
+Bet…/Raise… form, each checked for its acknowledgement and its effect on the table message.
+
+`Game` knows nothing of the bot's insides: whose turn it is comes from the table message (spectator.py),
+what a player was told comes from their ephemeral replies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from tests.discord_stub import DiscordStub, Interaction, Message, User
+from tests.discord_stub.model import Channel, iter_components
+
+from .spectator import Spectator, TableView, cards_in, is_table_message
+
+#: Seconds to wait for an acknowledgement or for the table to move (generous for a loaded CI machine).
+WAIT = 10.0
+#: Discord callback types (the stand-in's `Interaction.ack_type`).
+MESSAGE = 4
+DEFERRED_UPDATE = 6
+MODAL = 9
+#: The slash command of each action (the button's action name differs for all-in).
+COMMANDS = {"fold": "fold", "check": "check", "call": "call", "bet": "bet", "raise": "raise", "all_in": "allin"}
+
+
+class Refused(AssertionError):
+    """The bot refused something the test expected to work (the refusal's text is the message)."""
+
+
+@dataclass
+class Move:
+    """One action as the test made it, to compare with what the bot stored."""
+
+    hand: int
+    name: str
+    action: str
+    via: str
+    amount: int | None = None
+
+
+@dataclass
+class Game:
+    """One poker channel and its players, driven through the stand-in."""
+
+    stub: DiscordStub
+    channel: Channel
+    players: Sequence[User]
+    moves: list[Move] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.spectator = Spectator(self.stub, self.channel)
+        self.by_name = {u.name: u for u in self.players}
+
+    def user(self, name: str) -> User:
+        """The player called `name`."""
+        return self.by_name[name]
+
+    # ------------------------------------------------------------------ replies
+
+    def reply(self, inter: Interaction) -> str | None:
+        """What the user was answered (the response, then each followup), or None while nothing came."""
+        original = self.stub.original(inter)
+        if inter.ack_type in (DEFERRED_UPDATE, MODAL):
+            original = None
+        elif original is None or inter.original_loading:
+            return None
+        texts = [original.text()] if original is not None else []
+        texts += [m.text() for m in self.stub.followups(inter)]
+        return "\n".join(texts) if texts else None
+
+    async def command(self, user: User, *path: str, **options: object) -> str:
+        """Run a slash command and return the answer its user saw (deferred answers are awaited)."""
+        inter = self.stub.invoke_slash(user, self.channel, *path, options=options)
+        await inter.wait_acked(WAIT)
+        return await self.stub.wait_for(lambda: self.reply(inter), WAIT, what=f"the answer to /{' '.join(path)}")
+
+    # ------------------------------------------------------------------ the table
+
+    def table_message(self) -> Message:
+        """The newest table message."""
+        return next(m for m in reversed(self.spectator.messages()) if is_table_message(m))
+
+    def _newest_seq(self) -> int:
+        return self.table_message().latest.seq
+
+    async def turn(self, timeout: float = WAIT) -> TableView:  # noqa: ASYNC109 - test helpers take a plain timeout
+        """Wait until someone is to act on the newest table message (the next hand's, between hands)."""
+
+        def ready() -> TableView | None:
+            view = self.spectator.table()
+            return view if view.in_hand else None
+
+        return await self.stub.wait_for(ready, timeout, what="a player to act on the table message")
+
+    async def act(self, name: str, action: str, via: str, amount: int | None = None) -> TableView:
+        """`name` plays `action` (fold, check, call, bet, raise, all_in) through `via`: "button", "slash" or
+        "modal" (the Bet…/Raise… button, then the form; `amount` None keeps the minimum it offers). Checks that
+        it is their turn on the table message, that the bot acknowledged in time and accepted, and waits for
+        the table message to show the result; returns it."""
+        view = self.spectator.table()
+        assert view.actor == name, f"{name} cannot {action}: the table message says it is {view.actor}'s turn"
+        user = self.user(name)
+        mark = self.stub.mark()
+        if via == "slash":
+            options = {"amount": amount} if action in ("bet", "raise") else {}
+            inter = self.stub.invoke_slash(user, self.channel, COMMANDS[action], options=options)
+            assert await inter.wait_acked(WAIT) == MESSAGE
+            answer = await self.stub.wait_for(lambda: self.reply(inter), WAIT, what=f"the answer to /{action}")
+            if not answer.startswith(name):
+                raise Refused(f"/{COMMANDS[action]} by {name}: {answer}")
+        elif via == "button":
+            inter = self.stub.press_button(user, view.message_id, view.buttons[action]["custom_id"])
+            assert await inter.wait_acked(WAIT) == DEFERRED_UPDATE
+        elif via == "modal":
+            opener = self.stub.press_button(user, view.message_id, view.buttons[action]["custom_id"])
+            assert await opener.wait_acked(WAIT) == MODAL, self.reply(opener)
+            assert opener.modal is not None
+            field_input = next(c for c in iter_components(opener.modal["components"]) if c.get("type") == 4)
+            minimum = int(field_input["value"])
+            amount = minimum if amount is None else amount
+            inter = self.stub.submit_modal(user, opener.modal["custom_id"], {field_input["custom_id"]: str(amount)})
+            assert await inter.wait_acked(WAIT) == DEFERRED_UPDATE
+        else:
+            raise ValueError(via)
+        await self.stub.wait_for(
+            lambda: self._newest_seq() > mark or self.stub.followups(inter),
+            WAIT,
+            what=f"the table message after {name}'s {action}",
+        )
+        if via != "slash" and self.stub.followups(inter):
+            raise Refused(f"{action} by {name} ({via}): {self.reply(inter)}")
+        self.moves.append(Move(view.hand_number or 0, name, action, via, amount))
+        return self.spectator.table()
+
+    async def my_cards(self, name: str, via: str) -> list[str]:
+        """`name` looks at their hole cards (the My cards button or /poker cards); returns the private answer."""
+        user = self.user(name)
+        if via == "button":
+            view = self.spectator.table()
+            inter = self.stub.press_button(user, view.message_id, view.buttons["cards"]["custom_id"])
+        else:
+            inter = self.stub.invoke_slash(user, self.channel, "poker", "cards")
+        assert await inter.wait_acked(WAIT) == MESSAGE
+        assert inter.ephemeral, "hole cards must be answered privately"
+        answer = await self.stub.wait_for(lambda: self.reply(inter), WAIT, what="the My cards answer")
+        return cards_in(answer)
