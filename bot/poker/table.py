@@ -365,7 +365,9 @@ class Table:
         self._hand_seats = seats
         self._button = seats[-1]
         self._last_big_blind = seats[0] if len(seats) == 2 else seats[1]
-        self._in_hand = not hand.is_complete
+        # In hand until `end_hand`, even when the hand is already complete (the process stopped between its last
+        # action and its result): `end_hand` must still apply it.
+        self._in_hand = True
 
     def end_hand(self, hand: Hand) -> tuple[int, ...]:
         """Apply a completed hand's finishing stacks to the seats.
