@@ -24,8 +24,6 @@ from .driver import Game
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
 #: Seconds between a hand's end and the next deal in the tests (the bot's own default is 5 s).
 NEXT_HAND_DELAY = "0.2"
-#: Chips every member gets on their first touch (the bot's STARTING_GRANT default).
-GRANT = 1000
 
 
 def show_log(bot: BotProcess) -> None:
@@ -64,6 +62,11 @@ def bot_env(db_path: Path, guild_id: int, **extra: str) -> dict[str, str]:
     return env
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the marker that adds to the bot process's environment."""
+    config.addinivalue_line("markers", "bot_env(**variables): more environment for the bot process of `world`")
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     """Keep each phase's report on the test item, so that fixtures can tell whether the test failed."""
@@ -80,9 +83,9 @@ async def world(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator
     channel = guild.channel("poker")
     players = [stub.add_member(3001 + i, name, admin=(i == 0)) for i, name in enumerate(NAMES)]
     db_path = tmp_path / "poker.sqlite3"
-    bot = BotProcess(
-        stub, entry="tests.e2e.bot_entry:main", env=bot_env(db_path, guild.id), log_path=tmp_path / "bot.log"
-    )
+    marker = request.node.get_closest_marker("bot_env")
+    env = bot_env(db_path, guild.id, **(marker.kwargs if marker else {}))
+    bot = BotProcess(stub, entry="tests.e2e.bot_entry:main", env=env, log_path=tmp_path / "bot.log")
     try:
         await bot.start()
         await stub.wait_connected()

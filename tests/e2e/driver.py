@@ -7,7 +7,7 @@ what a player was told comes from their ephemeral replies.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tests.discord_stub import DiscordStub, Interaction, Message, User
@@ -15,6 +15,8 @@ from tests.discord_stub.model import Channel, iter_components
 
 from .spectator import Spectator, TableView, cards_in, is_table_message
 
+#: Chips every member gets on their first touch (the bot's STARTING_GRANT default).
+GRANT = 1000
 #: Seconds to wait for an acknowledgement or for the table to move (generous for a loaded CI machine).
 WAIT = 10.0
 #: Discord callback types (the stand-in's `Interaction.ack_type`).
@@ -76,6 +78,15 @@ class Game:
         await inter.wait_acked(WAIT)
         return await self.stub.wait_for(lambda: self.reply(inter), WAIT, what=f"the answer to /{' '.join(path)}")
 
+    async def open_table(self, host: User, buy_ins: Mapping[str, int]) -> None:
+        """`host` opens a cash table; the players sit down in order (seat 1, 2, ...) with their buy-ins and the
+        host deals the first hand."""
+        assert (await self.command(host, "poker", "create")).startswith(f"{host.name} opened a table here")
+        for seat, (name, buy_in) in enumerate(buy_ins.items(), start=1):
+            answer = await self.command(self.user(name), "poker", "join", seat=seat, buy_in=buy_in)
+            assert answer == f"Seat {seat}: you play with {buy_in}. Your balance: {GRANT - buy_in}."
+        assert await self.command(host, "poker", "start") == "The game starts: good luck!"
+
     # ------------------------------------------------------------------ the table
 
     def table_message(self) -> Message:
@@ -99,10 +110,23 @@ class Game:
         "modal" (the Bet…/Raise… button, then the form; `amount` None keeps the minimum it offers). Checks that
         it is their turn on the table message, that the bot acknowledged in time and accepted, and waits for
         the table message to show the result; returns it."""
+        mark = self.stub.mark()
+        inter = await self.send(name, action, via, amount)
+        await self.stub.wait_for(
+            lambda: self._newest_seq() > mark or self.stub.followups(inter),
+            WAIT,
+            what=f"the table message after {name}'s {action}",
+        )
+        if via != "slash" and self.stub.followups(inter):
+            raise Refused(f"{action} by {name} ({via}): {self.reply(inter)}")
+        return self.spectator.table()
+
+    async def send(self, name: str, action: str, via: str, amount: int | None = None) -> Interaction:
+        """The first half of `act`: make the move and wait for its acknowledgement (a button press is
+        acknowledged before the bot applies it; a slash command after). Returns the interaction that acts."""
         view = self.spectator.table()
         assert view.actor == name, f"{name} cannot {action}: the table message says it is {view.actor}'s turn"
         user = self.user(name)
-        mark = self.stub.mark()
         if via == "slash":
             options = {"amount": amount} if action in ("bet", "raise") else {}
             inter = self.stub.invoke_slash(user, self.channel, COMMANDS[action], options=options)
@@ -118,21 +142,21 @@ class Game:
             assert await opener.wait_acked(WAIT) == MODAL, self.reply(opener)
             assert opener.modal is not None
             field_input = next(c for c in iter_components(opener.modal["components"]) if c.get("type") == 4)
-            minimum = int(field_input["value"])
-            amount = minimum if amount is None else amount
+            amount = int(field_input["value"]) if amount is None else amount
             inter = self.stub.submit_modal(user, opener.modal["custom_id"], {field_input["custom_id"]: str(amount)})
             assert await inter.wait_acked(WAIT) == DEFERRED_UPDATE
         else:
             raise ValueError(via)
-        await self.stub.wait_for(
-            lambda: self._newest_seq() > mark or self.stub.followups(inter),
-            WAIT,
-            what=f"the table message after {name}'s {action}",
-        )
-        if via != "slash" and self.stub.followups(inter):
-            raise Refused(f"{action} by {name} ({via}): {self.reply(inter)}")
         self.moves.append(Move(view.hand_number or 0, name, action, via, amount))
-        return self.spectator.table()
+        return inter
+
+    async def call_down(self, via: str = "button") -> TableView:
+        """Everyone calls or checks until the hand is over; returns the table message then."""
+        view = self.spectator.table()
+        while view.in_hand:
+            assert view.actor is not None
+            view = await self.act(view.actor, "call" if view.to_call else "check", via)
+        return view
 
     async def my_cards(self, name: str, via: str) -> list[str]:
         """`name` looks at their hole cards (the My cards button or /poker cards); returns the private answer."""

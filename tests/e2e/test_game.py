@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from bot.storage import HandRow
 from tests.discord_stub import PrivacyChecker
 
-from .conftest import GRANT, NEXT_HAND_DELAY, World
+from .conftest import NEXT_HAND_DELAY, World
+from .driver import GRANT
 from .records import all_hands, hand_state, hole_cards, open_storage, replay
 from .spectator import TableView, cards_in, chips, parse_table, result_lines
 
@@ -94,13 +95,9 @@ async def settle(world: World) -> TableView:
 
 async def test_six_players_play_ten_hands_with_a_side_pot_a_rebuy_and_showdowns(world: World) -> None:
     game, stub, host = world.game, world.stub, world.host
-    assert (await game.command(host, "poker", "create")).startswith("alice opened a table here")
-    for seat, user in enumerate(world.players, start=1):
-        answer = await game.command(user, "poker", "join", seat=seat, buy_in=BUY_INS[user.name])
-        assert answer == f"Seat {seat}: you play with {BUY_INS[user.name]}. Your balance: {GRANT - BUY_INS[user.name]}."
+    await game.open_table(host, BUY_INS)
     bought = dict(BUY_INS)
     added: Added = []
-    await game.command(host, "poker", "start")
 
     plans: dict[int, Plan] = {}
     side_pot_hand: int | None = None
