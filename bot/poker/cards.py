@@ -11,7 +11,6 @@ a `random.Random` is given, so tests can reproduce a deal.
 
 from __future__ import annotations
 
-import math
 import random
 import secrets
 from collections.abc import Iterable, Sequence
@@ -127,31 +126,16 @@ def full_deck() -> list[Card]:
     return list(CARDS)
 
 
-_ORDERINGS = math.factorial(52)
-_ORDERING_BITS = _ORDERINGS.bit_length()
-
-
 def shuffled_deck(rng: random.Random | None = None) -> list[Card]:
-    """A new list of the 52 cards in random order, every order equally likely.
-
-    One uniform number below 52! is drawn (by rejection from `getrandbits`, so exactly uniform) and
-    read as a Lehmer code: its mixed-radix digits pick the cards one by one. Same distribution as a
-    Fisher-Yates shuffle, with a single call to the generator (one `os.urandom` read with
-    `SystemRandom` instead of 52).
+    """A new list of the 52 cards in random order (uniform Fisher-Yates: `rng.shuffle`).
 
     Args:
         rng: the generator; default `secrets.SystemRandom()` (DESIGN.md: never the `random` module's
-            shared generator). Pass a seeded `random.Random` for a reproducible deal.
+            shared generator). Pass a seeded `random.Random` for a reproducible deal; a subclass that
+            overrides `shuffle` can stack the deck in tests.
     """
-    source = rng if rng is not None else secrets.SystemRandom()
-    code = source.getrandbits(_ORDERING_BITS)
-    while code >= _ORDERINGS:
-        code = source.getrandbits(_ORDERING_BITS)
-    remaining = list(CARDS)
-    deck = []
-    for size in range(52, 0, -1):
-        code, pick = divmod(code, size)
-        deck.append(remaining.pop(pick))
+    deck = list(CARDS)
+    (rng if rng is not None else secrets.SystemRandom()).shuffle(deck)
     return deck
 
 

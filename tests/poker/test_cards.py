@@ -39,3 +39,11 @@ def test_shuffled_deck_is_reproducible_with_a_seeded_rng_and_random_without() ->
     assert shuffled_deck(random.Random(7)) == shuffled_deck(random.Random(7))
     assert sorted(shuffled_deck()) == sorted(full_deck())
     assert shuffled_deck() != shuffled_deck()  # SystemRandom: equal twice has probability 1/52!
+
+
+def test_the_deck_is_shuffled_by_rng_shuffle_so_tests_can_stack_it() -> None:
+    class Stacked(random.Random):
+        def shuffle(self, x: list) -> None:  # type: ignore[override]
+            x.reverse()
+
+    assert shuffled_deck(Stacked()) == full_deck()[::-1]
