@@ -9,11 +9,13 @@ bot runs.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.poker import ActionKind, Hand, HandRecord
+from bot.poker import ActionKind, Hand, HandRecord, HoleCardsDealt, PlayerActed
+from bot.render import render_event_line
+from bot.render.events import pot_count_of
 from bot.storage import HandRow, Storage
 
 
@@ -75,3 +77,14 @@ def hole_cards(row: HandRow) -> dict[int, list[str]]:
 async def all_hands(storage: Storage, table_id: int) -> list[HandRow]:
     """Every hand of a table, oldest first."""
     return sorted(await storage.hands_for_table(table_id, limit=10_000), key=lambda h: h.number)
+
+
+def public_lines(row: HandRow, names: Mapping[int, str]) -> list[tuple[str, bool]]:
+    """The hand's public history as the engine's replay renders it in English: (line, is it a player's action),
+    in order. `names`: display names by user id."""
+    hand = replay(row)
+    players = [names[int(u)] for u in row.record["users"]]
+    events = [e for e in hand.events if not isinstance(e, HoleCardsDealt)]
+    pot_count = pot_count_of(events)
+    lines = ((render_event_line(e, players, "en", pot_count=pot_count), isinstance(e, PlayerActed)) for e in events)
+    return [(line, acted) for line, acted in lines if line is not None]

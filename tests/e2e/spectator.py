@@ -157,6 +157,21 @@ def parse_table(message: Message, version: MessageVersion | None = None) -> Tabl
     )
 
 
+def hand_log(message: Message) -> list[str]:
+    """The hand's public history as a spectator gathered it from a table message's "Last actions": each version
+    shows the latest lines, so consecutive versions are stitched where they overlap (the table message shows
+    six lines and every action adds at least one, so nothing is lost while one edit follows each action)."""
+    log: list[str] = []
+    for version in message.versions:
+        window = list(parse_table(message, version).recent)
+        overlap = next(
+            (n for n in range(min(len(log), len(window)), 0, -1) if log[len(log) - n :] == window[:n]),
+            0,
+        )
+        log.extend(window[overlap:])
+    return log
+
+
 def _buttons(components: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     for component in components:
