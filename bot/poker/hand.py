@@ -1034,15 +1034,34 @@ class Hand:
         if not 0 <= player < self._n or self._folded[player] or player in self._decisions:
             raise DealingError("dealing", detail=f"player {player} has no showdown decision to make")
 
+    def finish_showdown(self) -> None:
+        """Explicit dealing: settle a showdown that waits for decisions by showing every undecided hand.
+
+        Raises:
+            DealingError: not at a showdown ("unknown_hole_cards" if a contested pot needs cards that
+                are unknown).
+        """
+        if not self._explicit or self._street is not Street.SHOWDOWN:
+            raise DealingError("dealing", detail="there is no showdown waiting")
+        for i in self._contenders():
+            self._decisions.setdefault(i, True)
+        self._settle_if_decided()
+
     def _settle_if_decided(self) -> None:
         if self._street is not Street.SHOWDOWN:
             return
         contenders = self._contenders()
-        if any(i not in self._decisions for i in contenders):
-            return
+        undecided = [i for i in contenders if i not in self._decisions]
+        if undecided:
+            everyone_else_mucked = not any(self._decisions.get(i, False) for i in contenders)
+            if not (len(undecided) == 1 and everyone_else_mucked):
+                return
+            # The last player in wins without showing (rule book 000 §03).
         values: dict[int, HandValue] = {}
         board = self._board
         for i in contenders:
+            if i not in self._decisions:
+                continue
             if self._decisions[i]:
                 if self._hole_known[i]:
                     value = evaluate((*self._hole[i], *board))

@@ -238,14 +238,26 @@ def replay(phh: PhhHand) -> Hand:
     for number, action in enumerate(phh.actions, start=1):
         try:
             _apply(hand, action, n, phh.scale)
-        except (PokerError, CardParseError, PhhError) as exc:
+        except PokerError as exc:
+            raise PhhError(f"action {number} {action!r}: {_player_words(exc)}") from exc
+        except (CardParseError, PhhError) as exc:
             raise PhhError(f"action {number} {action!r}: {exc}") from exc
     if not hand.is_complete:
         waiting = hand.awaiting
-        if waiting == "showdown":
-            raise PhhError("the actions end before the showdown is settled (a show or muck is missing)")
-        raise PhhError(f"the actions end before the hand is over (waiting for {waiting})")
+        if waiting != "showdown":
+            raise PhhError(f"the actions end before the hand is over (waiting for {waiting})")
+        try:  # no show/muck line for some players: show the hands that are known
+            hand.finish_showdown()
+        except PokerError as exc:
+            raise PhhError(f"at the showdown: {_player_words(exc)}") from exc
     return hand
+
+
+def _player_words(error: PokerError) -> str:
+    """The error's message, naming players the PHH way (p1 = hand player 0)."""
+    if error.code == "unknown_hole_cards":
+        return f"p{int(error.params['player']) + 1}'s hole cards are unknown (????) but the showdown needs them"
+    return str(error)
 
 
 def _apply(hand: Hand, action: str, n: int, scale: int) -> None:

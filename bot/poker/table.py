@@ -67,6 +67,12 @@ class BlindSchedule:
     def __post_init__(self) -> None:
         if not self.levels or self.by not in ("hands", "minutes") or self.length < 1:
             raise TableError("table", detail="A blind schedule needs levels, 'hands' or 'minutes', and a length >= 1")
+        for level in self.levels:
+            amounts = (level.small_blind, level.big_blind, level.ante, level.big_blind_ante)
+            if any(not isinstance(a, int) or a < 0 for a in amounts) or not 0 <= level.small_blind <= level.big_blind:
+                raise TableError("table", detail=f"Bad blind level {level.to_json()}")
+            if level.big_blind < 1 or (level.ante and level.big_blind_ante):
+                raise TableError("table", detail=f"Bad blind level {level.to_json()}")
 
     def level_index(self, hands_played: int, now: float) -> int:
         """Index of the level in force for the next hand, given the hands already played and `now`

@@ -101,7 +101,7 @@ def test_replay_command_output_in_file_units_and_clear_errors(
     assert '"finishing_stacks": [994.85, 577.75, 2016]' in lines[0]  # minimal exact decimals
     second = json.loads(lines[1])
     assert second["finishing_stacks"] is None
-    assert "action 15 'p2 sm ????'" in second["error"] and "unknown" in second["error"]
+    assert "action 15 'p2 sm ????'" in second["error"] and "p2's hole cards are unknown" in second["error"]
     third = json.loads(lines[2])
     assert "action 3 'p2 cbr 3'" in third["error"] and "Minimum raise is to 4" in third["error"]
 
@@ -112,11 +112,21 @@ def test_replay_command_reports_a_missing_file(capsys: pytest.CaptureFixture[str
     assert line["source"] == "/no/such/file.phhs" and line["finishing_stacks"] is None and line["error"]
 
 
-def test_hand_whose_actions_stop_before_the_showdown_is_settled_fails() -> None:
+def test_showdown_left_pending_by_the_actions_shows_the_known_hands_or_fails_clearly() -> None:
     text = DECIMAL_HAND.split("[2]")[1].split("[3]")[0].replace(", 'p1 sm AsAd', 'p2 sm ????'", "")
+    (unknown,) = loads("[2]" + text)
+    with pytest.raises(PhhError, match=r"p2's hole cards are unknown \(\?\?\?\?\) but the showdown needs them"):
+        replay(unknown)
+    (known,) = loads("[2]" + text.replace("'d dh p2 ????'", "'d dh p2 QhQd'"))
+    assert replay(known).finishing_stacks == (102, 98)
+
+
+def test_last_player_in_after_the_others_muck_wins_without_showing() -> None:
+    text = DECIMAL_HAND.split("[2]")[1].split("[3]")[0].replace(", 'p1 sm AsAd', 'p2 sm ????'", ", 'p1 sm'")
     (phh,) = loads("[2]" + text)
-    with pytest.raises(PhhError, match="show or muck is missing"):
-        replay(phh)
+    hand = replay(phh)
+    assert hand.finishing_stacks == (98, 102)
+    assert not [e for e in hand.events if type(e).__name__ == "HandShown"]
 
 
 def test_shown_cards_must_be_the_dealt_cards() -> None:

@@ -221,3 +221,12 @@ def test_resume_hand_and_sync_seats_after_a_restart() -> None:
     assert fresh.button == seats[-1] and fresh.hand_in_progress
     _fold_round(fresh, hand)
     assert sum(s.stack for s in fresh.seats.values()) == 300
+
+
+@pytest.mark.parametrize(
+    "levels",
+    [(), (BlindLevel(2, 1),), (BlindLevel(0, 0),), (BlindLevel(1, 2, 1, 1),), (BlindLevel(1, 2, -1),)],
+)
+def test_bad_blind_schedules_are_refused(levels: tuple[BlindLevel, ...]) -> None:
+    with pytest.raises(TableError):
+        BlindSchedule(levels, "hands", 10)
