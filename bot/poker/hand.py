@@ -1043,25 +1043,25 @@ class Hand:
         """
         if not self._explicit or self._street is not Street.SHOWDOWN:
             raise DealingError("dealing", detail="there is no showdown waiting")
-        for i in self._contenders():
-            self._decisions.setdefault(i, True)
+        contenders = self._contenders()
+        undecided = [i for i in contenders if i not in self._decisions]
+        if len(undecided) == 1 and not any(self._decisions.get(i, False) for i in contenders):
+            # Everyone else mucked: the last player in wins without showing (rule book 000 §03).
+            self._settle_if_decided(unshown=undecided[0])
+            return
+        for i in undecided:
+            self._decisions[i] = True
         self._settle_if_decided()
 
-    def _settle_if_decided(self) -> None:
+    def _settle_if_decided(self, unshown: int | None = None) -> None:
         if self._street is not Street.SHOWDOWN:
             return
         contenders = self._contenders()
-        undecided = [i for i in contenders if i not in self._decisions]
-        if undecided:
-            everyone_else_mucked = not any(self._decisions.get(i, False) for i in contenders)
-            if not (len(undecided) == 1 and everyone_else_mucked):
-                return
-            # The last player in wins without showing (rule book 000 §03).
+        if any(i not in self._decisions and i != unshown for i in contenders):
+            return
         values: dict[int, HandValue] = {}
         board = self._board
-        for i in contenders:
-            if i not in self._decisions:
-                continue
+        for i in self._decisions:  # in the order the players decided
             if self._decisions[i]:
                 if self._hole_known[i]:
                     value = evaluate((*self._hole[i], *board))

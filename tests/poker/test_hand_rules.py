@@ -11,6 +11,7 @@ import pytest
 from bot.poker import (
     ActionKind,
     BlindPosted,
+    Hand,
     HandEnded,
     HandMucked,
     HandOverError,
@@ -25,6 +26,7 @@ from bot.poker import (
     Street,
     StreetDealt,
     UncalledBetReturned,
+    full_deck,
 )
 from tests.poker.helpers import new_hand, of_type, play, snapshot
 
@@ -534,3 +536,13 @@ def test_straddler_all_in_from_the_ante_posts_no_straddle() -> None:
     assert of_type(hand.events, UncalledBetReturned) == [UncalledBetReturned(1, 1)]
     assert hand.pots() == (Pot(4, (1, 2, 3)), Pot(2, (1,)))  # the folded SB's chip stays in the side pot
     assert hand.finishing_stacks == (1, 8, 0, 0)
+
+
+def test_cards_are_dealt_one_at_a_time_from_the_button_left_with_a_burn_before_each_street() -> None:
+    """Rule book 000 §04-§05: hole cards one by one starting left of the button; burn, flop, burn, turn, burn, river."""
+    deck = full_deck()
+    hand = Hand(HandSettings(), [100, 100, 100], deck=deck)
+    assert hand.hole_cards == ((deck[0], deck[3]), (deck[1], deck[4]), (deck[2], deck[5]))
+    play(hand, "call", "call", "check", *["check"] * 9)
+    assert hand.board == (deck[7], deck[8], deck[9], deck[11], deck[13])  # deck[6], [10], [12] burned
+    assert hand.deck == tuple(deck)

@@ -261,3 +261,25 @@ actions = ['d dh p1 AsAd', 'd dh p2 KsKd', 'p2 cbr 100', 'p1 cc', 'p1 sm -', 'p2
 """
     (phh,) = loads(text)
     assert replay(phh).finishing_stacks == (200, 0)
+
+
+@needs_shared
+@pytest.mark.parametrize("path", PHH_FILES, ids=lambda p: p.name)
+def test_shared_hands_written_back_as_phh_replay_to_the_same_stacks(path: Path) -> None:
+    for phh in loads(path.read_text(encoding="utf-8"), path.name):
+        hand = replay(phh)
+        (again,) = loads(dump_hand(hand, scale=phh.scale))
+        stacks = replay(again).finishing_stacks or ()
+        assert [again.to_units(s) for s in stacks] == [phh.to_units(s) for s in hand.finishing_stacks or ()]
+
+
+def test_the_last_player_may_still_show_after_everyone_else_mucked() -> None:
+    section = DECIMAL_HAND.split("[2]")[1].split("[3]")[0]
+    text = section.replace(", 'p1 sm AsAd', 'p2 sm ????'", ", 'p2 sm', 'p1 sm AsAd'")
+    (phh,) = loads("[2]" + text)
+    hand = replay(phh)
+    assert hand.finishing_stacks == (102, 98)
+    assert [type(e).__name__ for e in hand.events if type(e).__name__ in ("HandShown", "HandMucked")] == [
+        "HandMucked",
+        "HandShown",
+    ]
