@@ -841,21 +841,26 @@ class Hand:
         order = self._showdown_order()
         everyone_shows = any(self._stacks[i] == 0 for i in order)
         values: dict[int, HandValue] = {}
+        shown: list[Event] = []
         best = 0
         for i in order:
             value = evaluate_distinct((*self._hole[i], *board))
             if everyone_shows or value.strength >= best:
                 values[i] = value
-                self._events.append(HandShown(i, self._hole[i], value))
+                shown.append(HandShown(i, self._hole[i], value))
                 if value.strength > best:
                     best = value.strength
             else:
                 self._decisions[i] = False
-                self._events.append(HandMucked(i))
-        self._award(values)
+                shown.append(HandMucked(i))
+        self._award(values, shown)
 
-    def _award(self, values: Mapping[int, HandValue]) -> None:
-        """Pay every pot among its eligible players still claiming it, side pots first (rule book 002)."""
+    def _award(self, values: Mapping[int, HandValue], shown: Sequence[Event] = ()) -> None:
+        """Pay every pot among its eligible players still claiming it, side pots first (rule book 002).
+
+        `shown` (the showdown's HandShown/HandMucked events) is recorded with the payouts. Every pot
+        is worked out before anything changes, so a DealingError leaves the hand as it was.
+        """
         live = [c - d for c, d in zip(self._contrib, self._dead, strict=True)]
         pots = build_pots(live, self._folded, sum(self._dead))
         mucked = {i for i, shows in self._decisions.items() if not shows}
@@ -880,10 +885,11 @@ class Hand:
                 top = max(values[i].strength for i in claimants)
                 winners = [i for i in claimants if values[i].strength == top]
                 value = values[winners[0]]
-            shares = split_pot(pot.amount, winners)
-            for player, chips in shares:
+            payouts.append(PotAwarded(index, pot.amount, tuple(split_pot(pot.amount, winners)), value))
+        for payout in payouts:
+            for player, chips in payout.winners:
                 self._stacks[player] += chips
-            payouts.append(PotAwarded(index, pot.amount, tuple(shares), value))
+        self._events.extend(shown)
         self._events.extend(payouts)
         self._final_pots = tuple(pots)
         self._finish()
@@ -997,17 +1003,23 @@ class Hand:
                 differ from those dealt or clash with other cards.
         """
         self._check_decision(player)
+        saved = (list(self._hole), list(self._hole_known), dict(self._decisions))
+        try:
+            self._show(player, cards)
+        except PokerError:
+            self._hole, self._hole_known, self._decisions = saved[0], saved[1], saved[2]
+            raise
+
+    def _show(self, player: int, cards: Sequence[Card] | None) -> None:
         if cards:
             shown = tuple(CARDS[c.index] for c in cards)
             if len(shown) != 2 or len(set(shown)) != 2:
                 raise DealingError("dealing", detail="two distinct hole cards are needed")
             if self._hole_known[player]:
                 if set(shown) != set(self._hole[player]):
-                    raise DealingError(
-                        "dealing",
-                        detail=f"player {player} shows {format_cards(shown)} but was dealt "
-                        f"{format_cards(self._hole[player])}",
-                    )
+                    shown_text, dealt_text = format_cards(shown), format_cards(self._hole[player])
+                    detail = f"the cards shown ({shown_text}) are not those dealt ({dealt_text})"
+                    raise DealingError("dealing", detail=detail)
             else:
                 clash = set(shown) & self._known_cards()
                 if clash:
@@ -1022,7 +1034,11 @@ class Hand:
         another player contests. Raises DealingError like `show_hand`."""
         self._check_decision(player)
         self._decisions[player] = False
-        self._settle_if_decided()
+        try:
+            self._settle_if_decided()
+        except PokerError:
+            del self._decisions[player]
+            raise
 
     def _check_decision(self, player: int) -> None:
         if not self._explicit:
@@ -1049,9 +1065,14 @@ class Hand:
             # Everyone else mucked: the last player in wins without showing (rule book 000 §03).
             self._settle_if_decided(unshown=undecided[0])
             return
+        saved = dict(self._decisions)
         for i in undecided:
             self._decisions[i] = True
-        self._settle_if_decided()
+        try:
+            self._settle_if_decided()
+        except PokerError:
+            self._decisions = saved
+            raise
 
     def _settle_if_decided(self, unshown: int | None = None) -> None:
         if self._street is not Street.SHOWDOWN:
@@ -1060,16 +1081,17 @@ class Hand:
         if any(i not in self._decisions and i != unshown for i in contenders):
             return
         values: dict[int, HandValue] = {}
+        shown: list[Event] = []
         board = self._board
         for i in self._decisions:  # in the order the players decided
             if self._decisions[i]:
                 if self._hole_known[i]:
                     value = evaluate((*self._hole[i], *board))
                     values[i] = value
-                    self._events.append(HandShown(i, self._hole[i], value))
+                    shown.append(HandShown(i, self._hole[i], value))
             else:
-                self._events.append(HandMucked(i))
-        self._award(values)
+                shown.append(HandMucked(i))
+        self._award(values, shown)
 
     # ------------------------------------------------------------------ record and replay
 

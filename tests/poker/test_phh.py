@@ -132,7 +132,7 @@ def test_last_player_in_after_the_others_muck_wins_without_showing() -> None:
 def test_shown_cards_must_be_the_dealt_cards() -> None:
     text = DECIMAL_HAND.split("[2]")[1].split("[3]")[0].replace("p1 sm AsAd", "p1 sm AhAc")
     (phh,) = loads("[2]" + text)
-    with pytest.raises(PhhError, match="shows AhAc but was dealt AsAd"):
+    with pytest.raises(PhhError, match=r"the cards shown \(AhAc\) are not those dealt \(AsAd\)"):
         replay(phh)
 
 
@@ -283,3 +283,26 @@ def test_the_last_player_may_still_show_after_everyone_else_mucked() -> None:
         "HandMucked",
         "HandShown",
     ]
+
+
+def test_a_showdown_decision_that_cannot_be_settled_changes_nothing() -> None:
+    from bot.poker import DealingError, parse_cards
+    from tests.poker.helpers import snapshot
+
+    hand = Hand(HandSettings(), [100, 100], explicit_dealing=True)
+    hand.deal_hole(0, parse_cards("AsAd"))
+    hand.deal_hole(1, None)
+    hand.call()
+    hand.check()
+    for board in ("2c3d9h", "Ks", "7h"):
+        hand.deal_board(parse_cards(board))
+        hand.check()
+        hand.check()
+    hand.show_hand(0)
+    before = snapshot(hand)
+    with pytest.raises(DealingError) as refused:
+        hand.show_hand(1)  # shows, but the cards were never known
+    assert refused.value.code == "unknown_hole_cards" and refused.value.params == {"player": 1}
+    assert snapshot(hand) == before and hand.awaiting == "showdown"
+    hand.show_hand(1, parse_cards("QhQd"))
+    assert hand.finishing_stacks == (102, 98)
