@@ -6,9 +6,11 @@ Run from the repository root:
 
 Both engines play the same kind of hands (2 to 10 players, blinds 1/2, stacks from 1 to 300 chips)
 with the same random legal-action policy: fold 15 % of the time when facing a bet, bet or raise
-20 % of the time to a uniform amount between the minimum and the maximum, else check or call.
-Each engine shuffles its own deck with a seeded `random.Random`. PokerKit 0.7.7 runs in tournament
-mode with automation for everything but the decisions. The goal is at least 50x PokerKit.
+20 % of the time to a uniform amount between the minimum and the maximum, else check or call;
+each engine deals from its own shuffled deck (ours with a seeded `random.Random`, PokerKit with the
+`random` module's). PokerKit 0.7.7 runs in tournament mode with automation for everything but the
+decisions. The two engines are measured in alternating slices so that other load on the machine
+affects both alike. The goal is at least 50x PokerKit.
 """
 
 from __future__ import annotations
