@@ -148,6 +148,7 @@ class PokerView(discord.ui.View):
 class PokerModal(discord.ui.Modal):
     """Base modal: errors of `on_submit` are answered like command errors."""
 
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, /) -> None:
+    # discord.py's Modal.on_error takes no item, unlike BaseView's that its stubs inherit.
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, /) -> None:  # type: ignore[override]
         """See `handle_interaction_error`."""
         await handle_interaction_error(interaction, error)
