@@ -230,3 +230,22 @@ def test_resume_hand_and_sync_seats_after_a_restart() -> None:
 def test_bad_blind_schedules_are_refused(levels: tuple[BlindLevel, ...]) -> None:
     with pytest.raises(TableError):
         BlindSchedule(levels, "hands", 10)
+
+
+def test_resume_hand_of_a_hand_already_complete_still_lets_end_hand_apply_it() -> None:
+    """A restart between a hand's last action and its result: the table is in hand until end_hand."""
+    table = _table({1: 100, 2: 100})
+    hand = table.start_hand(rng=random.Random(3))
+    seats = table.hand_seats
+    _fold_round_no_end(hand)
+    fresh = Table(table.config)
+    fresh.sync_seats({1: (1001, 100), 2: (1002, 100)})
+    fresh.resume_hand(Hand.from_record(hand.record()), seats)
+    assert fresh.hand_in_progress
+    fresh.end_hand(hand)
+    assert sorted(s.stack for s in fresh.seats.values()) == [99, 101]
+
+
+def _fold_round_no_end(hand: Hand) -> None:
+    while not hand.is_complete:
+        hand.fold() if hand.can_fold() else hand.check()
