@@ -1,0 +1,473 @@
+"""Load benchmark: N busy tables of simulated players against the real bot process, over the Discord stand-in.
+
+Run from the repository root (loopback only; bounded in time):
+
+    python benchmarks/load.py [--tables 100] [--players 6] [--seconds 30] [--warmup 10] [--next-hand-delay S]
+
+The stand-in (tests/discord_stub) and the simulated players run in this process; the real bot
+(`bot.__main__:main`, launched as the end-to-end tests do) runs in its own process over a fresh SQLite
+file. Every table: its host opens it with /poker create, six players sit down with /poker join, /poker start
+deals. Each player acts as soon as the table message says it is their turn: mostly the table's buttons
+(Check / Call, sometimes Fold), one decision in five by slash command (/check, /call, /fold); a busted player
+sits down again. Hands follow each other after the table's own 5 s pause unless --next-hand-delay says
+otherwise (test hook of tests/e2e/bot_entry.py).
+
+After the warm-up, for --seconds it measures: actions per second; interaction round trip (from the stand-in
+sending INTERACTION_CREATE to the bot's acknowledgement arriving) p50/p95/p99; REST calls per action
+(acknowledgements, table-message edits and followups) and per hand (table message, streets, showdown,
+notices, hole-card DMs); the bot process's CPU time per action (psutil); its peak memory (RSS) and memory
+per table. Goals: p99 < 50 ms at 100 busy tables; <= 2 REST calls per action beyond the street and showdown
+messages; < 200 KiB per table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.discord_stub import BotProcess, DiscordStub, Interaction, Message, User
+from tests.discord_stub.model import Channel
+from tests.e2e.spectator import HAND_TITLE, TABLE_TITLE, TableView, parse_table
+
+GOAL_P99_MS = 50.0
+GOAL_REST_PER_ACTION = 2.0
+GOAL_KIB_PER_TABLE = 200.0
+ACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
+EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+FOLLOWUP = "POST /webhooks/{webhook_id}/{webhook_token}"
+POST = "POST /channels/{channel_id}/messages"
+#: A player who sees no change for this long looks at the table again (a refused or lost press).
+STALL = 5.0
+SETUP_CONCURRENCY = 10
+
+
+class LoadStub(DiscordStub):
+    """The stand-in with per-channel wake-ups (a player waits for its own table, not for every change) and
+    without the work a load run does not need (message events the bot has no intent for)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(message_events=False, **kwargs)
+        self.changed: dict[int, asyncio.Event] = {}
+        self.table_message: dict[int, Message] = {}
+        self.table_edits: Counter[int] = Counter()
+
+    def _poke(self, channel_id: int) -> None:
+        event = self.changed.get(channel_id)
+        if event is not None:
+            event.set()
+
+    def create_message(self, channel: Channel, payload: dict[str, Any], **kwargs: Any) -> Message:
+        message = super().create_message(channel, payload, **kwargs)
+        embeds = message.versions[0].embeds
+        if message.ephemeral_to is None and embeds and str(embeds[0].get("title", "")).startswith(TABLE_TITLE):
+            self.table_message[channel.id] = message
+        self._poke(channel.id)
+        return message
+
+    def edit_message(self, message: Message, payload: dict[str, Any], **kwargs: Any) -> Message:
+        edited = super().edit_message(message, payload, **kwargs)
+        if message.ephemeral_to is None and message.guild_id is not None:
+            self.table_edits[message.channel_id] += 1
+        self._poke(message.channel_id)
+        return edited
+
+    def acknowledge(self, inter: Interaction, *args: Any) -> None:
+        super().acknowledge(inter, *args)
+        self._poke(inter.channel_id)
+
+    def followup(self, inter: Interaction, *args: Any) -> Message:
+        message = super().followup(inter, *args)
+        self._poke(inter.channel_id)
+        return message
+
+    def _ack_deadline_passed(self, inter: Interaction) -> None:
+        # The base class also prunes its timer set here (linear in pending interactions): done once a second
+        # by `prune_timers` instead, so that the stand-in's own cost stays flat under load.
+        if not inter.acked and not inter.timed_out:
+            inter.timed_out = True
+            self.violation("ack_timeout", f"interaction {inter.id} not acknowledged within {self.ack_deadline} s")
+
+    async def prune_timers(self) -> None:
+        """Forget expired acknowledgement timers, once a second."""
+        while True:
+            await asyncio.sleep(1.0)
+            now = asyncio.get_running_loop().time()
+            self._timers = {t for t in self._timers if not t.cancelled() and t.when() > now}
+
+
+@dataclass
+class Sample:
+    """One action: when it was sent, its acknowledgement latency, how it was made, when the table showed it, and
+    the REST calls it cost: its acknowledgement(s) and followups, and the public-message edits of its channel
+    until the table's next action (None while that has not come)."""
+
+    sent: float
+    ack: float
+    via: str
+    inter: Interaction
+    shown: float | None = None
+    edits: int | None = None
+
+    @property
+    def rest(self) -> int:
+        """REST calls of this action (acknowledgement, followups, table-message edits)."""
+        return len(self.inter.callbacks) + len(self.inter.followup_ids) + (self.edits or 0)
+
+
+@dataclass
+class Stats:
+    """Everything the players measured."""
+
+    samples: list[Sample] = field(default_factory=list)
+    refused: int = 0
+    stalls: int = 0
+    rejoins: int = 0
+    hands: set[tuple[int, int]] = field(default_factory=set)
+
+
+class TableDriver:
+    """One table and its players: acts for whoever the table message says is to act."""
+
+    def __init__(self, stub: LoadStub, channel: Channel, players: list[User], stats: Stats, rng: random.Random):
+        self.stub = stub
+        self.channel = channel
+        self.players = players
+        self.by_name = {u.name: u for u in players}
+        self.stats = stats
+        self.rng = rng
+        self.event = stub.changed.setdefault(channel.id, asyncio.Event())
+        self.stopping = False
+        self.rejoined: dict[str, int | None] = {}
+        self.last: tuple[Sample, int] | None = None  # the previous action and the channel's edit count then
+
+    async def command(self, user: User, *path: str, **options: object) -> Interaction:
+        inter = self.stub.invoke_slash(user, self.channel, *path, options=options)
+        await inter.wait_acked(30)
+        return inter
+
+    async def setup(self) -> None:
+        """Open the table, sit everyone down, deal."""
+        host = self.players[0]
+        await self.command(host, "poker", "create")
+        for seat, user in enumerate(self.players, start=1):
+            await self.command(user, "poker", "join", seat=seat)
+        await self.command(host, "poker", "start")
+
+    def view(self) -> TableView | None:
+        message = self.stub.table_message.get(self.channel.id)
+        return parse_table(message) if message is not None else None
+
+    async def changed(self, timeout: float) -> bool:  # noqa: ASYNC109 - a plain timeout
+        self.event.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.event.wait(), timeout)
+            return True
+        return False
+
+    async def play(self) -> None:
+        """Act whenever it is someone's turn, until told to stop."""
+        acted_on: tuple[int, int] | None = None
+        while not self.stopping:
+            message = self.stub.table_message.get(self.channel.id)
+            view = parse_table(message) if message is not None else None
+            if view is None or not view.in_hand or (view.message_id, view.seq) == acted_on:
+                if not await self.changed(STALL) and view is not None and view.in_hand:
+                    self.stats.stalls += 1
+                    acted_on = None  # look again: a refused press changes nothing
+                continue
+            if view.hand_number is not None:
+                self.stats.hands.add((self.channel.id, view.hand_number))
+            await self.rejoin_busted(view)
+            acted_on = (view.message_id, view.seq)
+            await self.act(view)
+
+    async def rejoin_busted(self, view: TableView) -> None:
+        """A player who lost every chip sits down again (once per hand seen without them)."""
+        for user in self.players:
+            if user.name not in view.seats and self.rejoined.get(user.name) != view.hand_number:
+                self.rejoined[user.name] = view.hand_number
+                self.stats.rejoins += 1
+                await self.command(user, "poker", "join")
+
+    async def act(self, view: TableView) -> None:
+        user = self.by_name[view.actor or ""]
+        facing = view.to_call > 0
+        action = "fold" if facing and self.rng.random() < 0.1 else ("call" if facing else "check")
+        via = "slash" if self.rng.random() < 0.2 else "button"
+        mark = self.stub.mark()
+        edits = self.stub.table_edits[self.channel.id]
+        if self.last is not None:
+            previous, before = self.last
+            previous.edits = edits - before
+        if via == "button":
+            inter = self.stub.press_button(user, view.message_id, view.buttons[action]["custom_id"])
+        else:
+            inter = self.stub.invoke_slash(user, self.channel, action)
+        await inter.wait_acked(30)
+        sample = Sample(inter.created_at, inter.ack_latency or 0.0, via, inter)
+        self.stats.samples.append(sample)
+        self.last = (sample, edits)
+        while not self.stopping:
+            message = self.stub.table_message.get(self.channel.id)
+            if message is not None and message.latest.seq > mark:
+                sample.shown = message.latest.at - inter.created_at
+                return
+            if self.stub.followups(inter) or (via == "slash" and _refused(self.stub, inter, user)):
+                self.stats.refused += 1
+                return
+            if not await self.changed(STALL):
+                self.stats.stalls += 1
+                return
+
+
+def _refused(stub: DiscordStub, inter: Interaction, user: User) -> bool:
+    """A slash command's answer that is not the action's line ("t3p1 calls 2"): a refusal."""
+    original = stub.original(inter)
+    return original is not None and not original.content.startswith(user.name + " ")
+
+
+@dataclass
+class Probe:
+    """The bot process's CPU time and memory, sampled."""
+
+    process: psutil.Process
+    peak_rss: int = 0
+    rss: list[tuple[float, int]] = field(default_factory=list)
+
+    def cpu(self) -> float:
+        times = self.process.cpu_times()
+        return times.user + times.system
+
+    def sample(self) -> int:
+        rss = self.process.memory_info().rss
+        self.peak_rss = max(self.peak_rss, rss)
+        self.rss.append((time.monotonic(), rss))
+        return rss
+
+    async def run(self) -> None:
+        while True:
+            self.sample()
+            await asyncio.sleep(0.25)
+
+    def high_water_mark(self) -> int | None:
+        """VmHWM: the peak RSS the kernel saw (Linux), including moments between samples."""
+        with contextlib.suppress(OSError, ValueError):
+            for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+        return None
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0..100) by linear interpolation."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q / 100
+    low, high = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (k - low)
+
+
+def route_counts(stub: DiscordStub, since: float, until: float) -> Counter[str]:
+    """REST calls by kind in a time window; channel posts split into table channels and DMs."""
+    dm_channels = {c.id for c in stub.channels.values() if c.guild_id is None}
+    counts: Counter[str] = Counter()
+    for r in stub.requests:
+        if since <= r.at < until:
+            route = f"{r.method} {r.route}"
+            if route == POST and int(r.path.split("/")[-2]) in dm_channels:
+                route = "POST (DM) /channels/{channel_id}/messages"
+            counts[route] += 1
+    return counts
+
+
+async def run(args: argparse.Namespace) -> int:
+    rng = random.Random(args.seed)
+    workdir = Path(tempfile.mkdtemp(prefix="poker-load-"))
+    stub = LoadStub()
+    await stub.start()
+    pruner = asyncio.create_task(stub.prune_timers())
+    guild = stub.add_guild(name="Load", channels=[f"table-{i}" for i in range(1, args.tables + 1)])
+    drivers: list[TableDriver] = []
+    stats = Stats()
+    for index, channel in enumerate(guild.channels):
+        players = [stub.add_member(name=f"t{index}p{k}") for k in range(args.players)]
+        drivers.append(TableDriver(stub, channel, players, stats, random.Random(rng.random())))
+    env = {
+        "DATABASE_PATH": str(workdir / "poker.sqlite3"),
+        "DEV_GUILD_ID": str(guild.id),
+        "LOG_LEVEL": "WARNING",
+    }
+    if args.next_hand_delay is not None:
+        env["E2E_NEXT_HAND_DELAY"] = str(args.next_hand_delay)
+    bot = BotProcess(stub, entry=args.bot_entry, env=env, log_path=workdir / "bot.log")
+    own = psutil.Process()
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        await bot.start(timeout=60)
+        await stub.wait_connected()
+        await asyncio.sleep(1.0)
+        probe = Probe(psutil.Process(bot.pid))
+        baseline = probe.sample()
+        sampler = asyncio.create_task(probe.run())
+        print(f"bot ready; RSS {baseline / 2**20:.1f} MiB; opening {args.tables} tables of {args.players} players")
+        started = time.monotonic()
+        gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+
+        async def open_and_play(driver: TableDriver) -> None:
+            async with gate:
+                await driver.setup()
+            await driver.play()
+
+        tasks = [asyncio.create_task(open_and_play(d)) for d in drivers]
+        while len(stub.table_message) < args.tables or not all(
+            HAND_TITLE.match(str(m.versions[0].embeds[0].get("title", ""))) for m in stub.table_message.values()
+        ):
+            await asyncio.sleep(0.2)
+            if time.monotonic() - started > 300:
+                raise TimeoutError("the tables did not all start within 300 s")
+        print(f"all tables dealt after {time.monotonic() - started:.1f} s; warming up {args.warmup} s")
+        await asyncio.sleep(args.warmup)
+
+        t0, cpu0, own0 = time.monotonic(), probe.cpu(), own.cpu_times()
+        hands0, first = len(stats.hands), len(stats.samples)
+        await asyncio.sleep(args.seconds)
+        t1, cpu1, own1 = time.monotonic(), probe.cpu(), own.cpu_times()
+        window = [s for s in stats.samples[first:] if t0 <= s.sent < t1]
+        hands = len(stats.hands) - hands0
+        rss_window = [rss for at, rss in probe.rss if t0 <= at <= t1]
+        for driver in drivers:
+            driver.stopping = True
+            driver.event.set()
+        sampler.cancel()
+        report(
+            args,
+            window=window,
+            seconds=t1 - t0,
+            hands=hands,
+            stats=stats,
+            counts=route_counts(stub, t0, t1),
+            bot_cpu=cpu1 - cpu0,
+            own_cpu=(own1.user + own1.system) - (own0.user + own0.system),
+            baseline=baseline,
+            steady=statistics.median(rss_window) if rss_window else probe.peak_rss,
+            peak=max(probe.peak_rss, probe.high_water_mark() or 0),
+            violations=len(stub.violations),
+        )
+        if stub.violations:
+            kinds = Counter(v.kind for v in stub.violations)
+            print(f"Discord rule violations: {dict(kinds)}; first: {stub.violations[0]}")
+        return 0
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        pruner.cancel()
+        await bot.stop(timeout=20)
+        await stub.stop()
+        print(f"bot log: {bot.log_path}")
+
+
+def report(
+    args: argparse.Namespace,
+    *,
+    window: list[Sample],
+    seconds: float,
+    hands: int,
+    stats: Stats,
+    counts: Counter[str],
+    bot_cpu: float,
+    own_cpu: float,
+    baseline: int,
+    steady: float,
+    peak: int,
+    violations: int,
+) -> None:
+    actions = len(window)
+    acks = [s.ack * 1000 for s in window]
+    by_button = [s.ack * 1000 for s in window if s.via == "button"]
+    by_slash = [s.ack * 1000 for s in window if s.via == "slash"]
+    shown = [s.shown * 1000 for s in window if s.shown is not None]
+    counted = [s for s in window if s.edits is not None]
+    rest = sum(s.rest for s in counted) / len(counted) if counted else float("nan")
+    per_hand = sum(n for route, n in counts.items() if route not in (ACK, EDIT, FOLLOWUP))
+    p99 = percentile(acks, 99)
+    per_table = (steady - baseline) / args.tables / 1024
+
+    def dist(values: list[float]) -> str:
+        q = (percentile(values, p) for p in (50, 95, 99))
+        return "p50 {:6.1f}  p95 {:6.1f}  p99 {:6.1f} ms".format(*q) + f"  (n={len(values)})"
+
+    def verdict(ok: bool) -> str:
+        return "met" if ok else "NOT met"
+
+    print()
+    print(f"tables {args.tables} x {args.players} players; measured {seconds:.1f} s after a {args.warmup} s warm-up")
+    print(f"actions           : {actions / seconds:8.1f} /s  ({actions} actions, {hands} hands started)")
+    print(f"ack round trip    : {dist(acks)}  (goal p99 < {GOAL_P99_MS:.0f} ms: {verdict(p99 < GOAL_P99_MS)})")
+    print(f"  buttons         : {dist(by_button)}")
+    print(f"  slash commands  : {dist(by_slash)}")
+    print(f"table updated     : {dist(shown)}  (from the press to the table message's edit)")
+    print(
+        f"REST per action   : {rest:8.3f}  (acknowledgement + followups + table edits until the table's next action; "
+        f"goal <= {GOAL_REST_PER_ACTION:.0f}: {verdict(rest <= GOAL_REST_PER_ACTION)})"
+    )
+    print(
+        f"  in the window   : acknowledgements {counts[ACK]}, table edits {counts[EDIT]}, followups {counts[FOLLOWUP]}"
+    )
+    others = ", ".join(f"{route} {n}" for route, n in sorted(counts.items()) if route not in (ACK, EDIT, FOLLOWUP))
+    hand_rate = per_hand / hands if hands else float("nan")
+    print(f"REST per hand     : {hand_rate:8.2f}  beyond actions: {others}")
+    print(f"REST in all       : {sum(counts.values()) / actions if actions else float('nan'):8.2f} per action")
+    print(
+        f"bot CPU           : {bot_cpu / actions * 1000 if actions else float('nan'):8.2f} ms per action  "
+        f"({bot_cpu / seconds * 100:.0f} % of one core); stand-in + players: {own_cpu / seconds * 100:.0f} %"
+    )
+    print(
+        f"bot memory        : peak RSS {peak / 2**20:.1f} MiB; at start {baseline / 2**20:.1f} MiB; "
+        f"steady {steady / 2**20:.1f} MiB"
+    )
+    print(
+        f"memory per table  : {per_table:8.1f} KiB  (goal < {GOAL_KIB_PER_TABLE:.0f} KiB: "
+        f"{verdict(per_table < GOAL_KIB_PER_TABLE)})"
+    )
+    print(f"refused {stats.refused}, stalls {stats.stalls}, rejoins {stats.rejoins}, rule violations {violations}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--tables", type=int, default=100, help="busy tables (default 100)")
+    parser.add_argument("--players", type=int, default=6, help="players per table, 2 to 10 (default 6)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds (default 30)")
+    parser.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring (default 10)")
+    parser.add_argument(
+        "--next-hand-delay", type=float, default=None, help="seconds between hands (default: the table's own, 5)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="the players' decisions (default 1)")
+    parser.add_argument(
+        "--bot-entry",
+        default="tests.e2e.bot_entry:main",
+        help="module:function that runs the bot (e.g. an instrumented wrapper of the default, for profiling)",
+    )
+    args = parser.parse_args(argv)
+    if not 2 <= args.players <= 10 or args.tables < 1 or args.seconds <= 0:
+        parser.error("--players 2..10, --tables >= 1, --seconds > 0")
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
