@@ -22,6 +22,7 @@ from typing import Any
 import discord
 import pytest
 import simcord
+from discord import app_commands
 from simcord import Env, InteractionResult, MemberActor
 
 import bot.poker.hand as hand_module
@@ -134,10 +135,11 @@ class World:
             assert result.response is not None and result.response.ephemeral, result
 
     async def raise_with_button(self, who: str, amount: int | str) -> InteractionResult:
-        """`who` presses Bet…/Raise… and submits `amount` in the form."""
+        """`who` presses Bet…/Raise… and submits `amount` in the form (the press's answer when refused at once)."""
         label = next(label for label in self.button_labels() if label.startswith(("Raise", "Bet")))
         shown = await self.press(who, label)
-        assert shown.modal is not None, shown
+        if shown.modal is None:
+            return shown
         return await self.member(who).submit_modal(shown, {"amount": str(amount)})
 
     async def press(self, who: str, label: str) -> InteractionResult:
@@ -198,21 +200,25 @@ class World:
             body = entry.json if isinstance(entry.json, dict) else None
             if body is None:
                 continue
-            data = body.get("data", body) if entry.path.endswith("/callback") else body
+            callback = entry.path.endswith("/callback")
+            if callback and body.get("type") not in (4, 7):
+                continue  # a deferral, a modal (shown to the presser only), autocomplete choices
+            data = body.get("data") if callback else body
             if not isinstance(data, dict) or int(data.get("flags", 0) or 0) & 64:
-                continue
+                continue  # a deferral (no data) or an ephemeral answer
             if entry.path.startswith(f"/channels/{self.channel.id}/") or entry.path.endswith("/callback"):
                 texts.append(json.dumps(data, ensure_ascii=False))
             elif entry.path.startswith("/webhooks/"):
                 texts.append(json.dumps(data, ensure_ascii=False))
         return texts
 
-    def acknowledge_refusals(self) -> list[PokerError]:
-        """The errors the bot's handlers saw since the last call: all must be refusals (PokerError)."""
+    def acknowledge_refusals(self) -> list[BaseException]:
+        """The errors the bot's handlers saw since the last call: all must be refusals (PokerError, or a
+        failed permission check), none a bug."""
         errors = [unwrap(e) for e in self.env.errors]
-        unexpected = [e for e in errors if not isinstance(e, PokerError)]
+        unexpected = [e for e in errors if not isinstance(e, PokerError | app_commands.CheckFailure)]
         assert not unexpected, unexpected
-        return errors  # type: ignore[return-value]
+        return errors
 
 
 def cards_of(text: str) -> list[str]:
