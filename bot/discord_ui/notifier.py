@@ -10,6 +10,7 @@ locale. Messages are sent through `Client.get_partial_messageable`, so nothing d
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from typing import Any
 
 import discord
@@ -37,6 +38,10 @@ from bot.tables import (
 
 log = logging.getLogger(__name__)
 
+#: DM channels remembered by user id (discord.py keeps only 128 private channels: past that, each hole-card DM
+#: would cost a user lookup and a DM-channel creation on top of the message).
+DM_CHANNELS_KEPT = 10_000
+
 
 def to_embed(spec: EmbedSpec) -> discord.Embed:
     """A discord.Embed from render's plain-data embed (already within Discord's limits)."""
@@ -49,6 +54,7 @@ class DiscordNotifier:
     def __init__(self, client: discord.Client, people: People | None = None) -> None:
         self.client = client
         self.people = people if people is not None else People()
+        self._dm_channels: OrderedDict[int, int] = OrderedDict()
 
     def _channel(self, snapshot: TableSnapshot) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
@@ -112,12 +118,25 @@ class DiscordNotifier:
         locale = self.people.locale(user_id, snapshot.language)
         content = render_hole_cards_dm(cards, snapshot.hand_number, f"<#{snapshot.channel_id}>", locale)
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            await user.send(content, allowed_mentions=NO_MENTIONS)
+            channel = await self._dm_channel(user_id)
+            await channel.send(content, allowed_mentions=NO_MENTIONS)
         except discord.Forbidden:
             log.info("user %s does not accept DMs", user_id)
             return False
         except discord.HTTPException as exc:
+            self._dm_channels.pop(user_id, None)
             log.warning("could not DM hole cards to user %s: %s", user_id, exc)
             return False
         return True
+
+    async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """The DM channel with a user: created once (one REST call), then remembered (a bot's DM channel with a
+        user never changes), so that each later DM is a single REST call."""
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            channel_id = (await self.client.create_dm(discord.Object(id=user_id))).id
+        self._dm_channels[user_id] = channel_id
+        self._dm_channels.move_to_end(user_id)
+        while len(self._dm_channels) > DM_CHANNELS_KEPT:
+            self._dm_channels.popitem(last=False)
+        return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
