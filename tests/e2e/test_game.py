@@ -280,3 +280,28 @@ def check_privacy(world: World, hands: list[HandRow]) -> None:
         (f"#{h.number}", s["user_id"]) for h in hands for s in h.result["shown"]
     }
     assert {leak.message_id for leak in leaks} == {m.id for m in showdowns.values()}
+
+
+async def test_a_player_whose_dms_are_closed_is_told_publicly_and_sees_the_cards_privately(world: World) -> None:
+    game, stub = world.game, world.stub
+    bob = game.user("bob")
+    stub.set_dms_open(bob, False)
+    await game.open_table(world.host, {"alice": 100, "bob": 100})
+    view = await game.turn()
+    notice = await stub.wait_for(
+        lambda: next((t for t in game.spectator.texts() if t.startswith("bob doesn't accept direct messages")), None),
+        what="the public notice about bob's closed DMs",
+    )
+    assert "My cards" in notice
+    assert stub.dms(bob) == [] and any(uid == bob.id for uid, _ in stub.refused_dms)
+    async with open_storage(world.db_path) as storage:
+        table = await storage.table_for_channel(world.channel.id)
+        assert table is not None
+        (hand,) = await all_hands(storage, table.id)
+    cards = hole_cards(hand)
+    assert await game.my_cards("bob", "button") == cards[bob.id]
+    assert await dm_cards(world, "alice", 1) == cards[world.host.id]
+    checker = PrivacyChecker(stub)
+    checker.add_hand(world.channel.id, cards, start=game.spectator.hand_messages()[1].created_seq)
+    checker.assert_private()
+    assert view.hand_number == 1
