@@ -96,6 +96,8 @@ class Storage:
         self._clock = clock
         self._lock = asyncio.Lock()
         self._closed = False
+        self._pending_actions: list[tuple[int, str, float, asyncio.Future[int]]] = []
+        self._action_writer: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -137,7 +139,10 @@ class Storage:
         return cls(db, defaults or GuildDefaults(), clock)
 
     async def close(self) -> None:
-        """Wait for the running transaction, checkpoint the WAL and close the connection (idempotent)."""
+        """Wait for the running transaction and the queued actions, checkpoint the WAL and close the
+        connection (idempotent)."""
+        if self._action_writer is not None:
+            await asyncio.gather(self._action_writer, return_exceptions=True)
         async with self._lock:
             if self._closed:
                 return
@@ -843,15 +848,59 @@ class Storage:
 
     async def append_action(self, hand_id: int, action: Mapping[str, Any]) -> int:
         """Append one action (any JSON object) to an unfinished hand's record, committed on return
-        (write-ahead: call before announcing it). Returns its sequence number from 0. Raises HandNotFound."""
-        async with self._tx() as db:
-            await self._open_hand_row(db, hand_id)
-            seq = await self._count(db, "SELECT COUNT(*) FROM hand_actions WHERE hand_id = ?", (hand_id,))
-            await db.execute(
-                "INSERT INTO hand_actions (hand_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
-                (hand_id, seq, _dumps(dict(action)), self._clock()),
-            )
-            return seq
+        (write-ahead: call before announcing it). Returns its sequence number from 0. Raises HandNotFound.
+
+        Appends that arrive while a transaction runs (other tables acting at the same moment) are committed
+        together in the next one (group commit): each caller still returns only once its own row is
+        committed, and a refused row (hand not open) refuses only its caller."""
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._pending_actions.append((hand_id, _dumps(dict(action)), self._clock(), future))
+        if self._action_writer is None or self._action_writer.done():
+            self._action_writer = asyncio.create_task(self._write_actions(), name="storage-action-writer")
+        return await future
+
+    async def _write_actions(self) -> None:
+        """Commit the queued actions, batch after batch, until the queue is empty."""
+        while self._pending_actions:
+            batch, self._pending_actions = self._pending_actions, []
+            outcomes: list[tuple[asyncio.Future[int], int | StorageError]] = []
+            try:
+                async with self._tx() as db:
+                    ids = sorted({hand_id for hand_id, _, _, _ in batch})
+                    marks = ", ".join("?" * len(ids))
+                    rows = await self._all(db, f"SELECT id FROM hands WHERE id IN ({marks}) AND ended_at IS NULL", ids)
+                    open_ids = {row["id"] for row in rows}
+                    rows = await self._all(
+                        db,
+                        f"SELECT hand_id, COUNT(*) AS n FROM hand_actions WHERE hand_id IN ({marks}) GROUP BY hand_id",
+                        ids,
+                    )
+                    next_seq = {row["hand_id"]: int(row["n"]) for row in rows}
+                    inserts = []
+                    for hand_id, text, at, future in batch:
+                        if hand_id not in open_ids:
+                            outcomes.append((future, HandNotFound(f"no unfinished hand {hand_id}")))
+                            continue
+                        seq = next_seq.get(hand_id, 0)
+                        next_seq[hand_id] = seq + 1
+                        inserts.append((hand_id, seq, text, at))
+                        outcomes.append((future, seq))
+                    await db.executemany(
+                        "INSERT INTO hand_actions (hand_id, seq, action, created_at) VALUES (?, ?, ?, ?)", inserts
+                    )
+            except Exception as exc:
+                error = exc if isinstance(exc, StorageError) else StorageError(f"could not store the actions: {exc}")
+                for _, _, _, future in batch:
+                    if not future.done():
+                        future.set_exception(error)
+                continue
+            for future, outcome in outcomes:
+                if future.done():
+                    continue
+                if isinstance(outcome, StorageError):
+                    future.set_exception(outcome)
+                else:
+                    future.set_result(outcome)
 
     async def finish_hand(
         self,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.storage import (
@@ -193,3 +195,32 @@ async def test_seats_left_out_of_the_finishing_stacks_keep_theirs(store: Storage
     assert {p.user_id: p.net for p in done.players} == {ALICE: 10, BOB: -10, CHLOE: 0}
     with pytest.raises(ValueError):
         await store.start_hand(table, 2, RECORD, seats[:1])
+
+
+async def test_concurrent_appends_of_several_tables_commit_together_in_order(store: Storage) -> None:
+    """Group commit: actions arriving at the same moment share a transaction, each keeps its own sequence
+    number, and a row for a finished hand refuses only its own caller."""
+    first = await two_player_table(store)
+    second = await store.create_table(GUILD, 701, ALICE, "cash", {})
+    await store.buy_in(second, GUILD, ALICE, 1, 100)
+    await store.buy_in(second, GUILD, BOB, 4, 100)
+    hand_a = await store.start_hand(first, 1, RECORD, SEATS)
+    hand_b = await store.start_hand(second, 1, RECORD, SEATS)
+    third = await store.create_table(GUILD, 702, ALICE, "tournament", {})
+    await store.join_tournament(third, ALICE, 1, 100)
+    await store.join_tournament(third, BOB, 4, 100)
+    done = await store.start_hand(third, 1, RECORD, SEATS)
+    await store.finish_hand(done, {}, {1: 100, 4: 100})
+    results = await asyncio.gather(
+        *(store.append_action(hand_a, {"n": i}) for i in range(5)),
+        *(store.append_action(hand_b, {"n": i}) for i in range(3)),
+        store.append_action(done, {"n": 0}),
+        return_exceptions=True,
+    )
+    assert results[:8] == [0, 1, 2, 3, 4, 0, 1, 2]
+    assert isinstance(results[8], HandNotFound)
+    a = await store.open_hand(first)
+    b = await store.open_hand(second)
+    assert [x["n"] for x in a.actions] == [0, 1, 2, 3, 4]  # type: ignore[union-attr]
+    assert [x["n"] for x in b.actions] == [0, 1, 2]  # type: ignore[union-attr]
+    assert await store.append_action(hand_a, {"n": 5}) == 5
