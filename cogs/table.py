@@ -18,11 +18,10 @@ from discord.ext import commands
 
 from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
 from bot.discord_ui.notifier import to_embed
-from bot.discord_ui.table_settings import changed_defaults, settings_embed, table_language, table_options
+from bot.discord_ui.table_settings import changed_defaults, table_language, table_options
 from bot.discord_ui.table_view import ActionButton, show_hole_cards, table_service
 from bot.discord_ui.texts import choice, en
-from bot.render import discord_timestamp, escape_name, make_embed, t
-from bot.render.embeds import COLOR_ERROR, COLOR_INFO
+from bot.render import discord_timestamp, escape_name, render_audit, render_settings, t
 from bot.storage import RefillCooldown, RefillNotNeeded, Storage
 from bot.tables import CASH, TOURNAMENT, TableSnapshot
 
@@ -295,7 +294,7 @@ class TableCog(commands.Cog):
                 table_defaults=table_changes or None,
             )
         content = t("settings.updated", interaction.locale) if changed else None
-        await send_private(interaction, content, embed=to_embed(settings_embed(current, interaction.locale)))
+        await send_private(interaction, content, embed=to_embed(render_settings(current, interaction.locale)))
 
     @poker.command(name="audit", description=en("cmd.poker.audit.desc"))
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -304,13 +303,7 @@ class TableCog(commands.Cog):
         guild_id, _channel_id = _ids(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         report = await _storage(interaction).audit(guild_id)
-        key = "audit.ok" if report.ok else "audit.failed"
-        line = t(key, interaction.locale, balances=report.balances, on_tables=report.on_tables, issued=report.issued)
-        spec = make_embed(
-            t("audit.title", interaction.locale),
-            "\n".join([line, *report.problems]),
-            color=COLOR_INFO if report.ok else COLOR_ERROR,
-        )
+        spec = render_audit(report, interaction.locale)
         await send_private(interaction, embed=to_embed(spec))
 
 

@@ -19,7 +19,6 @@ from bot.discord_ui.notifier import to_embed
 from bot.discord_ui.people import People
 from bot.render import (
     LeaderboardEntry,
-    PlayerStats,
     render_hand_history,
     render_history_line,
     render_history_list,
@@ -27,7 +26,7 @@ from bot.render import (
     render_stats,
     t,
 )
-from bot.storage import HandRow, LeaderboardBy, StatsRow, Storage, TableRow
+from bot.storage import HandRow, LeaderboardBy, Storage, TableRow
 
 PAGE_SIZE = 10
 HISTORY_HANDS = 10
@@ -115,27 +114,10 @@ class PageButton(
         await interaction.edit_original_response(embed=embed, view=view)
 
 
-def player_stats(row: StatsRow) -> PlayerStats:
-    """Storage's counts as render's stats: VPIP and PFR as ratios of hands played (None before any hand)."""
-    played = row.hands_played
-    return PlayerStats(
-        hands_played=played,
-        hands_won=row.hands_won,
-        showdowns_won=row.won_at_showdown,
-        biggest_pot=row.biggest_pot,
-        net_chips=row.net,
-        vpip=row.vpip_hands / played if played else None,
-        pfr=row.pfr_hands / played if played else None,
-        tournaments_played=row.tournaments_played,
-        tournaments_won=row.tournaments_won,
-        balance=row.balance,
-    )
-
-
 async def stats_embed(client: discord.Client, guild_id: int, member: discord.abc.User, locale: object) -> discord.Embed:
     """`/stats` of a member on this server."""
     row = await _storage(client).stats(guild_id, member.id)
-    return to_embed(render_stats(member.display_name, player_stats(row), locale))
+    return to_embed(render_stats(member.display_name, row, locale))
 
 
 def table_title(table: TableRow) -> str:

@@ -11,8 +11,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from bot.render.embeds import COLOR_INFO, EmbedField, EmbedSpec, make_embed
-from bot.render.i18n import normalize_locale, t
+from bot.render.i18n import normalize_locale
 from bot.storage import GuildSettings
 from bot.tables import CASH, TableOptions
 
@@ -123,29 +122,3 @@ def table_language(settings: GuildSettings, guild_locale: object, bot_default: s
         return settings.language
     return normalize_locale(guild_locale)
 
-
-def settings_embed(settings: GuildSettings, locale: object) -> EmbedSpec:
-    """The server's settings as an embed spec, in the viewer's language."""
-    defaults = settings.table_defaults
-    hours = settings.refill_cooldown_s // 3600
-    fields = [
-        EmbedField(t("settings.language", locale), t(f"choice.{settings.language}", locale), True),
-        EmbedField(t("settings.starting_grant", locale), t("common.number", locale, n=settings.starting_grant), True),
-        EmbedField(t("settings.refill_cooldown", locale), t("duration.hours", locale, count=hours), True),
-        EmbedField(
-            t("settings.default_blinds", locale),
-            t("table.blinds", locale, sb=int(defaults.get("small_blind", 1)), bb=int(defaults.get("big_blind", 2))),
-            True,
-        ),
-        EmbedField(
-            t("settings.default_stack", locale),
-            t("common.number", locale, n=int(defaults.get("starting_stack", 100))),
-            True,
-        ),
-        EmbedField(
-            t("settings.default_timer", locale),
-            t("duration.seconds", locale, count=int(defaults.get("turn_timeout", 60))),
-            True,
-        ),
-    ]
-    return make_embed(t("settings.title", locale), fields=fields, color=COLOR_INFO)

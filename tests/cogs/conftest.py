@@ -22,6 +22,7 @@ from typing import Any
 import discord
 import pytest
 import simcord
+import simcord.interactions as simcord_interactions
 from discord import app_commands
 from simcord import Env, InteractionResult, MemberActor
 
@@ -86,6 +87,7 @@ class World:
     guild: simcord.GuildHandle
     channel: simcord.ChannelHandle
     members: dict[str, MemberActor] = field(default_factory=dict)
+    locales: dict[int, str] = field(default_factory=dict)
 
     @property
     def bot(self) -> PokerBot:
@@ -97,6 +99,12 @@ class World:
             roles = [self.admin_role] if admin else []
             self.members[name] = self.guild.add_member(self.env.create_user(name), roles=roles)
         return self.members[name]
+
+    def speaks(self, name: str, locale: str) -> MemberActor:
+        """From now on `name`'s Discord client is in `locale` (e.g. "fr")."""
+        member = self.member(name)
+        self.locales[member.id] = locale
+        return member
 
     @property
     def admin_role(self) -> simcord.RoleHandle:
@@ -314,7 +322,21 @@ async def env(
 
 
 @pytest.fixture
-def world(env: Env, settings: Settings, table_clock: SimClock, decks: StackedDecks) -> World:
+def world(
+    env: Env, settings: Settings, table_clock: SimClock, decks: StackedDecks, monkeypatch: pytest.MonkeyPatch
+) -> World:
     guild = env.create_guild("Poker night")
     channel = guild.create_text_channel("poker")
-    return World(env, table_clock, decks, settings, guild, channel)
+    world = World(env, table_clock, decks, settings, guild, channel)
+    # SimCord sends every interaction with locale en-US; members in `world.locales` get theirs instead.
+    base_payload = simcord_interactions.base_payload
+
+    def localized(*args: Any, **kwargs: Any) -> Any:
+        record, payload = base_payload(*args, **kwargs)
+        locale = world.locales.get(kwargs.get("user_id", 0))
+        if locale is not None:
+            payload["locale"] = locale
+        return record, payload
+
+    monkeypatch.setattr(simcord_interactions, "base_payload", localized)
+    return world
