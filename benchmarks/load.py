@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.discord_stub import BotProcess, DiscordStub, Interaction, Message, User
 from tests.discord_stub.model import Channel
-from tests.e2e.spectator import HAND_TITLE, TABLE_TITLE, TableView, parse_table
+from tests.e2e.spectator import HAND_TITLE, TableView, is_table_embed, parse_table
 
 GOAL_P99_MS = 50.0
 GOAL_REST_PER_ACTION = 2.0
@@ -72,8 +72,7 @@ class LoadStub(DiscordStub):
 
     def create_message(self, channel: Channel, payload: dict[str, Any], **kwargs: Any) -> Message:
         message = super().create_message(channel, payload, **kwargs)
-        embeds = message.versions[0].embeds
-        if message.ephemeral_to is None and embeds and str(embeds[0].get("title", "")).startswith(TABLE_TITLE):
+        if message.ephemeral_to is None and is_table_embed(message.versions[0].embeds):
             self.table_message[channel.id] = message
         self._poke(channel.id)
         return message

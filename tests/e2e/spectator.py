@@ -1,9 +1,10 @@
 """Reading a poker channel as a spectator does: the table message (seats, board, pots, whose turn), the
 showdowns and notices, parsed from what the Discord stand-in recorded. Nothing here looks inside the bot.
 
-The table message is the English rendering of bot/render/table.py: a title "Poker table — hand #N" (just
-"Poker table" between hands), then lines such as::
+The table message is the English rendering of bot/render/table.py: a title "<table> — hand #N" (just
+"<table>" between hands; <table> is "#channel" or "Poker table"), then lines such as::
 
+    Blinds 1/2 · Cash game
     **Board**: A♠︎ K♥︎ 7♦︎
     **Pots**: Main pot: 120 · Side pot 1: 40
     ▶ ` 1` **alice** Ⓓ — 98 · bet 2
@@ -19,8 +20,9 @@ from typing import Any
 from tests.discord_stub import DiscordStub, Message, MessageVersion
 from tests.discord_stub.model import Channel
 
-TABLE_TITLE = "Poker table"
-HAND_TITLE = re.compile(r"^Poker table — hand #(\d+)$")
+HAND_TITLE = re.compile(r"^.+ — hand #(\d+)$")
+#: The first line of every table message (blinds, ante, kind, level).
+INFO_LINE = re.compile(r"^Blinds \d[\d,]*/\d[\d,]*(?: · ante \d[\d,]*)? · (?:Cash game|Tournament)")
 SHOWDOWN_TITLE = re.compile(r"^Showdown — hand #(\d+)$")
 RESULT_TITLE = re.compile(r"^(?:Showdown — hand #|Hand #)(\d+)(?: is over)?$")
 SEAT_LINE = re.compile(r"^(?P<mark>▶|\u2003) `\s*(?P<seat>\d+)` (?P<name>.+?)(?P<button> Ⓓ)? — (?P<rest>.+)$")
@@ -88,10 +90,14 @@ class TableView:
         return TIMESTAMP.sub("<t:…>", self.description), self.recent, buttons
 
 
+def is_table_embed(embeds: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> bool:
+    """Whether a message's embeds are a table message (its description starts with the blinds line)."""
+    return bool(embeds) and bool(INFO_LINE.match(str(embeds[0].get("description", ""))))
+
+
 def is_table_message(message: Message) -> bool:
-    """Whether a message is a table message (its first embed is titled "Poker table…")."""
-    embeds = message.versions[0].embeds
-    return bool(embeds) and str(embeds[0].get("title", "")).startswith(TABLE_TITLE)
+    """Whether a message is a table message."""
+    return is_table_embed(message.versions[0].embeds)
 
 
 def parse_table(message: Message, version: MessageVersion | None = None) -> TableView:
