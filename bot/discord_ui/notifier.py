@@ -59,9 +59,14 @@ class DiscordNotifier:
     def _channel(self, snapshot: TableSnapshot) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
 
+    def _table_name(self, snapshot: TableSnapshot) -> str | None:
+        """The title of the table message: "#channel" when the channel is cached, else render's default."""
+        name = getattr(self.client.get_channel(snapshot.channel_id), "name", None)
+        return f"#{name}" if name else None
+
     async def post_table(self, snapshot: TableSnapshot) -> int | None:
         """Post a new table message (embed + buttons); its id, or None when the channel refused it."""
-        embed, view = table_message(snapshot)
+        embed, view = table_message(snapshot, self._table_name(snapshot))
         kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_MENTIONS}
         if view is not None:
             kwargs["view"] = view
@@ -77,7 +82,7 @@ class DiscordNotifier:
         (`/poker table` posts a new one)."""
         if snapshot.message_id is None:
             return
-        embed, view = table_message(snapshot)
+        embed, view = table_message(snapshot, self._table_name(snapshot))
         message = self._channel(snapshot).get_partial_message(snapshot.message_id)
         try:
             await message.edit(embed=embed, view=view)

@@ -1,0 +1,47 @@
+"""The host's and the managers' commands: kick (between hands at once, during a hand at its end), sit out and
+back in, repost the table, and end the table — mid-hand the hand is refunded and every stack goes back."""
+
+from __future__ import annotations
+
+from tests.cogs.conftest import World
+
+
+async def test_kick_sitout_repost_and_end_move_every_chip_back(world: World) -> None:
+    await world.seat({"alice": 100, "bob": 80, "chloe": 60, "dave": 40, "eve": 50})
+    kicked = await world.slash("alice", "poker kick", member=world.member("dave"))
+    assert kicked.response.content == "dave was removed from the table."
+    notices = [m.content for m in world.messages()][-2:]
+    assert notices == ["dave was removed from the table.", "dave leaves the table with 40."]
+    assert await world.balance("dave") == 1000
+    sitting = await world.slash("chloe", "poker sitout")
+    assert sitting.response.content == "You sit out: no cards for you until `/poker sitin`."
+
+    # Button eve (seat 5): alice posts the small blind, bob the big blind, eve acts first; chloe is not dealt.
+    await world.slash("alice", "poker start")
+    dealt = {s.user_id for s in world.snapshot().seats if s.player is not None}
+    assert dealt == {world.member(name).id for name in ("alice", "bob", "eve")}
+    old = world.table_message()
+    reposted = await world.slash("bob", "poker table")
+    assert reposted.response.content == "Done."
+    assert world.table_message().id != old.id and world.table_message().components
+    # A kick during the hand takes effect when it ends; the player's hand is folded at their turn.
+    await world.slash("alice", "poker kick", member=world.member("bob"))
+    await world.slash("eve", "call")
+    await world.slash("alice", "call")
+    assert "bob's hand is folded." in [m.content for m in world.messages()]
+    assert len(world.snapshot().board) == 3
+
+    # A manager who is not the host ends the table mid-hand: the hand is refunded, every stack goes back.
+    admin = world.member("ada", admin=True)
+    ended = await world.slash(admin, "poker end")
+    assert ended.response.content == "The table is closed."
+    assert world.channel.id not in world.service.runners
+    closed = world.messages()[-1]
+    assert closed.embeds[0].title == "Table closed"
+    assert "Hand #1 was cancelled and every bet returned." in closed.embeds[0].description
+    balances = {name: await world.balance(name) for name in ("alice", "bob", "chloe", "dave", "eve")}
+    assert balances == dict.fromkeys(balances, 1000)
+    assert (await world.bot.storage.audit(world.guild.id)).ok
+    gone = await world.slash("alice", "poker table")
+    assert gone.response.content == "There is no table in this channel: start one with `/poker create`"
+    world.acknowledge_refusals()
