@@ -121,4 +121,3 @@ def table_language(settings: GuildSettings, guild_locale: object, bot_default: s
     if settings.language != bot_default or guild_locale is None:
         return settings.language
     return normalize_locale(guild_locale)
-
