@@ -7,6 +7,7 @@ import contextlib
 import logging
 import signal
 import sys
+from typing import Any
 
 import discord
 
@@ -45,6 +46,18 @@ async def run(bot: PokerBot, token: str) -> None:
             loop.remove_signal_handler(sig)
 
 
+def event_loop_options() -> dict[str, Any]:
+    """Use uvloop (a faster event loop on Linux and macOS) when it is installed; the standard loop otherwise."""
+    try:
+        import uvloop
+    except ImportError:
+        return {}
+    if sys.version_info >= (3, 12):
+        return {"loop_factory": uvloop.new_event_loop}
+    uvloop.install()  # Python 3.11's asyncio.run has no loop_factory
+    return {}
+
+
 def _fail(message: str, code: int) -> None:
     sys.stderr.write(f"poker-bot: {message}\n")
     raise SystemExit(code)
@@ -61,7 +74,7 @@ def main() -> None:
     log.info("starting; database at %s", settings.database_path)
     bot = PokerBot(settings, table_service_factory=default_table_service_factory())
     try:
-        asyncio.run(run(bot, settings.discord_token.get_secret_value()))
+        asyncio.run(run(bot, settings.discord_token.get_secret_value()), **event_loop_options())
     except discord.LoginFailure:
         _fail("DISCORD_TOKEN was refused by Discord (check the bot token in .env)", EXIT_CONFIG)
     except StorageError as exc:
