@@ -751,6 +751,12 @@ class Storage:
                 (_dumps(dict(state)), message_id, table_id),
             )
 
+    async def set_table_message(self, table_id: int, message_id: int) -> None:
+        """Remember the id of an open table's current table message (to edit it again after a restart)."""
+        async with self._tx() as db:
+            await self._open_table(db, table_id)
+            await db.execute("UPDATE poker_tables SET message_id = ? WHERE id = ?", (message_id, table_id))
+
     async def update_table_settings(self, table_id: int, settings: Mapping[str, Any]) -> None:
         """Replace an open table's settings JSON (e.g. a tournament's blind schedule set before the start)."""
         async with self._tx() as db:

@@ -45,6 +45,7 @@ class TableSnapshot:
     actor_user_id/deadline: whose turn and until when (Unix seconds). legal: the actor's options (to label
     the buttons). names: display names by the hand's player index (to render `events`). events: this
     hand's public events so far (no HoleCardsDealt). running: hands are dealt automatically.
+    next_hand_at: when the next hand will be dealt (Unix seconds), between hands of a running game.
     """
 
     table_id: int
@@ -69,6 +70,7 @@ class TableSnapshot:
     running: bool = False
     max_seats: int = 10
     message_id: int | None = None
+    next_hand_at: float | None = None
 
     @property
     def in_hand(self) -> bool:

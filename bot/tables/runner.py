@@ -167,6 +167,7 @@ class TableRunner:
         self._turn = 0
         self._timer: asyncio.Task[None] | None = None
         self._next_hand: asyncio.Task[None] | None = None
+        self.next_hand_at: float | None = None
         self._outbox = _Outbox(notifier)
         self._on_closed = on_closed
 
@@ -345,6 +346,7 @@ class TableRunner:
             running=self.running,
             max_seats=self.options.seats,
             message_id=self.message_id,
+            next_hand_at=self.next_hand_at if hand is None else None,
         )
 
     # ------------------------------------------------------------------ outbox helpers
@@ -365,9 +367,7 @@ class TableRunner:
             self._outbox.pending_edit = False
             snap = self.snapshot()
             if snap.message_id is None:
-                message_id = await notifier.post_table(snap)
-                if message_id is not None:
-                    self.message_id = message_id
+                await self._posted(await notifier.post_table(snap))
             else:
                 await notifier.edit_table(snap)
 
@@ -379,16 +379,20 @@ class TableRunner:
         self._outbox.pending_edit = False
 
         async def post() -> None:
-            snap = self.snapshot()
-            message_id = await notifier.post_table(snap)
-            if message_id is not None:
-                self.message_id = message_id
-                try:
-                    await self.storage.save_table_state(self.table_id, self.state_json(), message_id)
-                except Exception:
-                    log.exception("could not store the table message id of table %s", self.table_id)
+            await self._posted(await notifier.post_table(self.snapshot()))
 
         self._outbox.put(post)
+
+    async def _posted(self, message_id: int | None) -> None:
+        """A table message was posted (its id, stored for restarts), or the post failed (None): then the old
+        message is forgotten so that the next refresh posts the table again rather than editing the previous
+        hand's message."""
+        self.message_id = message_id
+        if message_id is not None:
+            try:
+                await self.storage.set_table_message(self.table_id, message_id)
+            except Exception:
+                log.exception("could not store the table message id of table %s", self.table_id)
 
     async def repost(self) -> None:
         """/poker table: post the table message again (the new one is edited from now on)."""
@@ -666,11 +670,13 @@ class TableRunner:
         if self._next_hand is not None and not self._next_hand.done():
             return
         when = self.clock.time() + (self.options.next_hand_delay if delay is None else delay)
+        self.next_hand_at = when
 
         async def deal_later() -> None:
             await self.clock.sleep_until(when)
             async with self.lock:
                 self._next_hand = None
+                self.next_hand_at = None
                 if self.running and not self.closed and self.hand is None and self.table.can_start_hand():
                     await self._start_hand()
 

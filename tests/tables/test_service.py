@@ -343,3 +343,46 @@ async def test_the_host_agrees_a_blind_schedule_before_the_first_hand_and_it_app
     assert (snap.small_blind, snap.big_blind, snap.ante) == (5, 10, 1)
     stored = await service.storage.table_for_channel(CHANNEL)
     assert stored.settings["blind_levels"] == [[1, 2, 0], [5, 10, 1]]
+
+
+async def test_between_hands_the_snapshot_says_when_the_next_hand_is_dealt(
+    service: TableService, clock: ManualClock
+) -> None:
+    await seat_players(service)
+    await service.start(CHANNEL, ALICE)
+    assert service.snapshot(CHANNEL).next_hand_at is None
+    await service.act(CHANNEL, actor(service), ActionKind.FOLD)
+    await service.act(CHANNEL, actor(service), ActionKind.FOLD)
+    snap = service.snapshot(CHANNEL)
+    assert snap.street is None
+    assert snap.next_hand_at == pytest.approx(clock.time() + service.get(CHANNEL).options.next_hand_delay)
+    await clock.advance(service.get(CHANNEL).options.next_hand_delay + 0.1)
+    assert service.snapshot(CHANNEL).hand_number == 2
+    assert service.snapshot(CHANNEL).next_hand_at is None
+
+
+async def test_a_table_message_that_could_not_be_posted_is_posted_again_at_the_next_change(
+    service: TableService, notifier: RecordingNotifier, storage: Storage
+) -> None:
+    await seat_players(service)
+    runner = service.get(CHANNEL)
+    await runner.drain()
+    first_id = runner.message_id
+    assert first_id is not None
+    posted = len(notifier.posted)
+
+    async def refuse(snapshot):  # the channel refuses the new hand's message (e.g. rate limits exhausted)
+        notifier.posted.append(snapshot)
+        return None
+
+    original = notifier.post_table
+    notifier.post_table = refuse  # type: ignore[method-assign]
+    await service.start(CHANNEL, ALICE)
+    await runner.drain()
+    assert runner.message_id is None
+    notifier.post_table = original  # type: ignore[method-assign]
+    await service.act(CHANNEL, actor(service), ActionKind.CALL)
+    await runner.drain()
+    assert runner.message_id not in (None, first_id)
+    assert len(notifier.posted) == posted + 2
+    assert (await storage.table_for_channel(CHANNEL)).message_id == runner.message_id
