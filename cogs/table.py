@@ -18,7 +18,13 @@ from discord.ext import commands
 
 from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
 from bot.discord_ui.notifier import to_embed
-from bot.discord_ui.table_settings import changed_defaults, table_language, table_options
+from bot.discord_ui.table_settings import (
+    changed_defaults,
+    levels_text,
+    parse_levels,
+    table_language,
+    table_options,
+)
 from bot.discord_ui.table_view import ActionButton, show_hole_cards, table_service
 from bot.discord_ui.texts import choice, en
 from bot.render import discord_timestamp, escape_name, render_audit, render_settings, t
@@ -33,7 +39,7 @@ HOURS_MAX = 24 * 365
 
 
 def _storage(interaction: discord.Interaction[Any]) -> Storage:
-    return interaction.client.storage  # type: ignore[attr-defined,no-any-return]
+    return interaction.client.storage  # type: ignore[no-any-return]
 
 
 def _ids(interaction: discord.Interaction[Any]) -> tuple[int, int]:
@@ -219,6 +225,32 @@ class TableCog(commands.Cog):
         is_admin = interaction.permissions.manage_guild
         await table_service(interaction).kick(channel_id, interaction.user.id, member.id, is_admin=is_admin)
         await send_private(interaction, t("kick.done", interaction.locale, name=escape_name(member.display_name)))
+
+    @poker.command(name="schedule", description=en("cmd.poker.schedule.desc"))
+    @app_commands.describe(
+        levels=en("cmd.poker.schedule.opt.levels.desc"),
+        every=en("cmd.poker.schedule.opt.every.desc"),
+        by=en("cmd.poker.schedule.opt.by.desc"),
+    )
+    @app_commands.choices(by=[choice("hands"), choice("minutes")])
+    async def schedule(
+        self,
+        interaction: discord.Interaction[Any],
+        levels: Range[str, 3, 400],
+        every: Range[int, 1, 1000] = 10,
+        by: str = "hands",
+    ) -> None:
+        """The host agrees the tournament's blind levels before the first hand; the channel is told."""
+        _guild_id, channel_id = _ids(interaction)
+        parsed = parse_levels(levels)
+        if parsed is None:
+            raise CommandRefused("schedule_format", text=levels[:100])
+        service = table_service(interaction)
+        is_admin = interaction.permissions.manage_guild
+        await service.set_blind_schedule(channel_id, interaction.user.id, parsed, by, every, is_admin=is_admin)
+        language = service.snapshot(channel_id).language
+        text = t(f"schedule.set.{by}", language, levels=levels_text(parsed, language), count=every)
+        await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
 
     # ------------------------------------------------------------------ chips
 

@@ -7,11 +7,12 @@ keeps the same stacks counted in big blinds (defaults 100 chips at 1/2 = 50 BB, 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from bot.render.i18n import normalize_locale
+from bot.render.i18n import format_number, normalize_locale
 from bot.storage import GuildSettings
 from bot.tables import CASH, TableOptions
 
@@ -121,3 +122,30 @@ def table_language(settings: GuildSettings, guild_locale: object, bot_default: s
     if settings.language != bot_default or guild_locale is None:
         return settings.language
     return normalize_locale(guild_locale)
+
+
+_LEVEL = re.compile(r"^\s*(\d{1,9})\s*/\s*(\d{1,9})\s*(?:/\s*(\d{1,9})\s*)?$")
+
+
+def parse_levels(text: str) -> tuple[tuple[int, int, int], ...] | None:
+    """Blind levels typed as "1/2, 2/4, 5/10/1" (small blind/big blind[/ante], separated by commas or
+    semicolons) -> ((1, 2, 0), (2, 4, 0), (5, 10, 1)); None when the text is not that (the table service then
+    checks the values themselves)."""
+    levels = []
+    for part in re.split(r"[,;]", text):
+        if not part.strip():
+            continue
+        match = _LEVEL.match(part)
+        if match is None:
+            return None
+        levels.append((int(match[1]), int(match[2]), int(match[3] or 0)))
+    return tuple(levels) or None
+
+
+def levels_text(levels: tuple[tuple[int, int, int], ...], locale: object) -> str:
+    """Levels as the locale writes numbers: "1/2, 2/4, 5/10/1"."""
+    parts = []
+    for small, big, ante in levels:
+        numbers = [small, big, ante] if ante else [small, big]
+        parts.append("/".join(format_number(n, locale) for n in numbers))
+    return ", ".join(parts)

@@ -45,3 +45,24 @@ async def test_kick_sitout_repost_and_end_move_every_chip_back(world: World) -> 
     gone = await world.slash("alice", "poker table")
     assert gone.response.content == "There is no table in this channel: start one with `/poker create`"
     world.acknowledge_refusals()
+
+
+async def test_the_host_agrees_a_tournament_blind_schedule_before_the_first_hand(world: World) -> None:
+    await world.seat({"alice": None, "bob": None, "chloe": None}, kind="tournament", stack=100)
+    refused = await world.slash("bob", "poker schedule", levels="1/2, 2/4")
+    assert refused.response.content.startswith("Only the host")
+    garbled = await world.slash("alice", "poker schedule", levels="one-two")
+    assert garbled.response.content.startswith("“one-two” is not a blind schedule")
+    agreed = await world.slash("alice", "poker schedule", levels="1/2; 2/4/1", every=1)
+    assert not agreed.response.ephemeral
+    assert agreed.response.content == "Blind schedule agreed: 1/2, 2/4/1; the blinds go up every hand."
+    await world.slash("alice", "poker start")
+    assert "Blinds 1/2" in world.table_message().embeds[0].description
+    too_late = await world.slash("alice", "poker schedule", levels="5/10")
+    assert too_late.response.content == "The blind schedule must be agreed before the first hand"
+    while world.snapshot().actor_user_id is not None:
+        await world.slash(world.actor(), "fold")
+    await world.advance(5)
+    assert world.snapshot().hand_number == 2
+    assert "Blinds 2/4 · ante 1" in world.table_message().embeds[0].description
+    world.acknowledge_refusals()
