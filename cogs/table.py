@@ -223,8 +223,9 @@ class TableCog(commands.Cog):
         if member.id == interaction.user.id:
             raise CommandRefused("cannot_kick_self")
         is_admin = interaction.permissions.manage_guild
-        await table_service(interaction).kick(channel_id, interaction.user.id, member.id, is_admin=is_admin)
-        await send_private(interaction, t("kick.done", interaction.locale, name=escape_name(member.display_name)))
+        now = await table_service(interaction).kick(channel_id, interaction.user.id, member.id, is_admin=is_admin)
+        key = "kick.done" if now else "notice.leaving"
+        await send_private(interaction, t(key, interaction.locale, name=escape_name(member.display_name)))
 
     @poker.command(name="schedule", description=en("cmd.poker.schedule.desc"))
     @app_commands.describe(
