@@ -23,7 +23,7 @@ from bot.render import (
     render_hole_cards_dm,
     render_player_notice,
     render_showdown,
-    render_street,
+    render_streets,
     render_table_closed,
 )
 from bot.render.embeds import EmbedSpec
@@ -55,6 +55,8 @@ class DiscordNotifier:
         self.client = client
         self.people = people if people is not None else People()
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
+        # Streets waiting to be posted, by channel: a board run out after an all-in goes out as one message.
+        self._streets: dict[int, list[StreetAnnouncement]] = {}
 
     def _channel(self, snapshot: TableSnapshot) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
@@ -64,8 +66,21 @@ class DiscordNotifier:
         name = getattr(self.client.get_channel(snapshot.channel_id), "name", None)
         return f"#{name}" if name else None
 
+    async def _send(self, snapshot: TableSnapshot, what: str, **kwargs: Any) -> None:
+        try:
+            await self._channel(snapshot).send(allowed_mentions=NO_MENTIONS, **kwargs)
+        except discord.HTTPException as exc:
+            log.warning("could not post %s at table %s: %s", what, snapshot.table_id, exc)
+
+    async def _flush_streets(self, snapshot: TableSnapshot) -> None:
+        """Post the streets announced since the last call (one message, one line each)."""
+        streets = self._streets.pop(snapshot.channel_id, None)
+        if streets:
+            await self._send(snapshot, "streets", content=render_streets(streets, snapshot.language))
+
     async def post_table(self, snapshot: TableSnapshot) -> int | None:
         """Post a new table message (embed + buttons); its id, or None when the channel refused it."""
+        await self._flush_streets(snapshot)
         embed, view = table_message(snapshot, self._table_name(snapshot))
         kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_MENTIONS}
         if view is not None:
@@ -80,6 +95,7 @@ class DiscordNotifier:
     async def edit_table(self, snapshot: TableSnapshot) -> None:
         """Edit the table message in place (buttons removed between hands); a deleted message is logged
         (`/poker table` posts a new one)."""
+        await self._flush_streets(snapshot)
         if snapshot.message_id is None:
             return
         embed, view = table_message(snapshot, self._table_name(snapshot))
@@ -92,34 +108,36 @@ class DiscordNotifier:
             log.warning("could not edit the table message of table %s: %s", snapshot.table_id, exc)
 
     async def announce(self, snapshot: TableSnapshot, announcement: Announcement) -> None:
-        """Post a new public message: a street, the showdown, a notice about a player, the table's end."""
+        """Post a new public message: a street, the showdown, a notice about a player, the table's end.
+
+        A street waits for the service's next call (the table edit that follows every action), so that the
+        flop, turn and river of a run-out share one message — with the showdown, when it comes next."""
         language = snapshot.language
-        content: str | None = None
-        embed: discord.Embed | None = None
         if isinstance(announcement, StreetAnnouncement):
-            content = render_street(announcement, language)
-        elif isinstance(announcement, HandResultAnnouncement):
-            embed = to_embed(render_showdown(announcement, language))
-        elif isinstance(announcement, PlayerAnnouncement):
-            content = render_player_notice(announcement, language) or None
-        elif isinstance(announcement, TableClosedAnnouncement):
-            embed = to_embed(render_table_closed(announcement, language))
-        if content is None and embed is None:
-            log.debug("nothing to post for %r", announcement)
+            self._streets.setdefault(snapshot.channel_id, []).append(announcement)
             return
-        kwargs: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
-        if content is not None:
-            kwargs["content"] = content
-        if embed is not None:
-            kwargs["embed"] = embed
-        try:
-            await self._channel(snapshot).send(**kwargs)
-        except discord.HTTPException as exc:
-            log.warning("could not announce %s at table %s: %s", type(announcement).__name__, snapshot.table_id, exc)
+        if isinstance(announcement, HandResultAnnouncement):
+            streets = self._streets.pop(snapshot.channel_id, None)
+            embed = to_embed(render_showdown(announcement, language))
+            if streets:
+                await self._send(snapshot, "showdown", content=render_streets(streets, language), embed=embed)
+            else:
+                await self._send(snapshot, "showdown", embed=embed)
+            return
+        await self._flush_streets(snapshot)
+        if isinstance(announcement, PlayerAnnouncement):
+            content = render_player_notice(announcement, language)
+            if content:
+                await self._send(snapshot, announcement.kind, content=content)
+        elif isinstance(announcement, TableClosedAnnouncement):
+            await self._send(snapshot, "table closed", embed=to_embed(render_table_closed(announcement, language)))
+        else:
+            log.debug("nothing to post for %r", announcement)
 
     async def send_hole_cards(self, snapshot: TableSnapshot, user_id: int, cards: tuple[Card, ...]) -> bool:
         """DM the player their cards with a link to the table's channel; False when the DM is refused
         (closed DMs: 403/50007) or fails, so that the table can point them to My cards."""
+        await self._flush_streets(snapshot)
         locale = self.people.locale(user_id, snapshot.language)
         content = render_hole_cards_dm(cards, snapshot.hand_number, f"<#{snapshot.channel_id}>", locale)
         try:
