@@ -236,17 +236,19 @@ class Spectator:
         }
 
     def streets(self) -> dict[int, list[tuple[str, list[str]]]]:
-        """The street messages ("**Flop**: …", "**Turn**: … · Board: …") of each hand, in order, as (street,
-        board so far); a message belongs to the last hand whose table message came before it."""
+        """The street lines ("**Flop**: …", "**Turn**: … · Board: …") of each hand, in order, as (street, board so
+        far); a message belongs to the last hand whose table message came before it."""
         starts = sorted((m.created_seq, number) for number, m in self.hand_messages().items())
         found: dict[int, list[tuple[str, list[str]]]] = {}
         for message in self.messages():
-            match = STREET.match(message.content)
-            if not match:
-                continue
-            number = max((n for seq, n in starts if seq < message.created_seq), default=0)
-            board = message.content.split("Board:", 1)[1] if "Board:" in message.content else message.content
-            found.setdefault(number, []).append((match.group(1), cards_in(board.split(" · Pot:")[0])))
+            # A run-out's streets share one message (one line each), with the showdown's embed.
+            for line in message.content.splitlines():
+                match = STREET.match(line)
+                if not match:
+                    continue
+                number = max((n for seq, n in starts if seq < message.created_seq), default=0)
+                board = line.split("Board:", 1)[1] if "Board:" in line else line
+                found.setdefault(number, []).append((match.group(1), cards_in(board.split(" · Pot:")[0])))
         return found
 
     def texts(self) -> list[str]:
