@@ -127,12 +127,12 @@ def _info_line(view: Any, locale: object) -> str:
     return " · ".join(parts)
 
 
-def _pots_line(pots: Sequence[Any], locale: object) -> str:
+def _pots_line(pots: Sequence[Any], locale: object, bets: int = 0) -> str:
+    """One pot: everything in the middle, this street's bets included (preflop it shows the blinds); side
+    pots: each pot as collected, the street's bets being on the seat lines."""
     amounts = [pot_amount(p) for p in pots if pot_amount(p) > 0]
-    if not amounts:
-        return t("table.pot", locale, amount=0)
-    if len(amounts) == 1:
-        return t("table.pot", locale, amount=amounts[0])
+    if len(amounts) <= 1:
+        return t("table.pot", locale, amount=sum(amounts) + bets)
     items = [
         t("pot.item", locale, label=pot_label(i, len(amounts), locale, article=False), amount=a)
         for i, a in enumerate(amounts)
@@ -172,9 +172,12 @@ def render_table(view: Any, locale: object, table_name: str | None = None) -> Em
         title = t("table.title_idle", locale, table=name)
 
     lines = [_info_line(view, locale)]
+    if getattr(view, "closed", False):
+        lines += ["", t("table.closed", locale)]
+        return make_embed(title, clamp_lines(lines, DESCRIPTION_MAX, locale), [], color=COLOR_IDLE)
     if in_hand:
         lines.append(t("table.board", locale, board=cards_text(view.board)))
-        lines.append(_pots_line(view.pots, locale))
+        lines.append(_pots_line(view.pots, locale, sum(s.bet for s in view.seats)))
     lines.append("")
     seats = sorted(view.seats, key=lambda s: s.seat)
     lines.extend(_seat_line(seat, locale, in_hand) for seat in seats)

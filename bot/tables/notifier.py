@@ -46,6 +46,7 @@ class TableSnapshot:
     the buttons). names: display names by the hand's player index (to render `events`). events: this
     hand's public events so far (no HoleCardsDealt). running: hands are dealt automatically.
     next_hand_at: when the next hand will be dealt (Unix seconds), between hands of a running game.
+    closed: the table was ended (`/poker end`, or the tournament is over); the message shows it, without seats.
     """
 
     table_id: int
@@ -71,6 +72,7 @@ class TableSnapshot:
     max_seats: int = 10
     message_id: int | None = None
     next_hand_at: float | None = None
+    closed: bool = False
 
     @property
     def in_hand(self) -> bool:

@@ -157,6 +157,7 @@ class TableRunner:
         self.deadline: float | None = None
         self.expiries: dict[int, int] = {}
         self.leaving: set[int] = set()
+        self.kicked: set[int] = set()
         self.away: set[int] = set()
         self.dm_refused: set[int] = set()
         self.running = False
@@ -217,6 +218,7 @@ class TableRunner:
             "hand_number": self.hand_number,
             "expiries": {str(k): v for k, v in self.expiries.items()},
             "leaving": sorted(self.leaving),
+            "kicked": sorted(self.kicked),
             "away": sorted(self.away),
             "running": self.running,
             "started_at": self.started_at,
@@ -308,7 +310,7 @@ class TableRunner:
                     state=state,
                     is_button=seat == self.table.button,
                     is_actor=user == actor_user,
-                    leaving=user in self.leaving,
+                    leaving=user in self.leaving or user in self.kicked,
                     player=player,
                 )
             )
@@ -346,7 +348,8 @@ class TableRunner:
             running=self.running,
             max_seats=self.options.seats,
             message_id=self.message_id,
-            next_hand_at=self.next_hand_at if hand is None else None,
+            next_hand_at=self.next_hand_at if hand is None and not self.closed else None,
+            closed=self.closed,
         )
 
     # ------------------------------------------------------------------ outbox helpers
@@ -492,8 +495,9 @@ class TableRunner:
             return True
 
     async def kick(self, by_user: int, target: int, *, is_admin: bool) -> bool:
-        """Host or admin removes a player (as `leave`, on their behalf). Raises ServiceError: not_host,
-        target_not_seated."""
+        """Host or admin removes a player. Between hands (or when not dealt in) the seat is freed at once:
+        returns True. A player in the hand being played keeps playing it — a kick never folds a live hand —
+        and leaves when it ends: returns False. Raises ServiceError: not_host, target_not_seated."""
         async with self.lock:
             self._check_open()
             self._check_host(by_user, is_admin)
@@ -501,9 +505,8 @@ class TableRunner:
                 raise ServiceError("target_not_seated", user=target)
             self._announce(PlayerAnnouncement("kicked", target, self._name(target)))
             if self._player_of(target) is not None and self.hand is not None:
-                self.leaving.add(target)
+                self.kicked.add(target)
                 await self._save()
-                await self._auto_act_if_needed()
                 self._refresh()
                 return False
             await self._stand(target, kind="left")
@@ -517,6 +520,7 @@ class TableRunner:
         await self.storage.cash_out(self.table_id, self.guild_id, user_id, seat)
         self.table.stand(seat)
         self.leaving.discard(user_id)
+        self.kicked.discard(user_id)
         self.away.discard(user_id)
         self.expiries.pop(user_id, None)
         await self._save()
@@ -616,7 +620,9 @@ class TableRunner:
             self._check_host(user_id, is_admin)
             return await self._close()
 
-    async def _close(self) -> TableClosedAnnouncement:
+    async def _close(self, *, last_player_standing: bool = False) -> TableClosedAnnouncement:
+        """Close the table. A tournament is over when one player holds every chip (`last_player_standing`);
+        otherwise the host stopped it (the agreed time) and players are ranked by stack (rule book 000 §07)."""
         voided = self.hand_number if self.hand is not None else None
         if self.hand is not None:
             stacks = dict(zip(self.hand_seats, self.hand.starting_stacks, strict=True))
@@ -639,7 +645,7 @@ class TableRunner:
             cashed_out=tuple((u, self._name(u), chips) for u, chips in sorted(returned.items())),
             placings=placings,
             voided_hand=voided,
-            tournament_over=self.options.kind == TOURNAMENT,
+            tournament_over=self.options.kind == TOURNAMENT and last_player_standing,
         )
         self._announce(announcement)
         self._refresh()
@@ -876,13 +882,14 @@ class TableRunner:
             seat = self._seat_of(user)
             if seat is not None:
                 await self._stand(user, kind="busted")
-        for user in list(self.leaving):
+        for user in sorted(self.leaving | self.kicked):
             if self._seat_of(user) is not None:
                 await self._stand(user, kind="left")
         self.leaving.clear()
+        self.kicked.clear()
         await self._save()
         if self.options.kind == TOURNAMENT and remaining <= 1 and len(self.table.seats) <= 1:
-            await self._close()
+            await self._close(last_player_standing=True)
             return
         self._maybe_schedule_next_hand()
 
@@ -961,6 +968,7 @@ class TableRunner:
         self.hand_number = max([int(state.get("hand_number", 0))] + [h.number for h in last])
         self.expiries = {int(k): v for k, v in state.get("expiries", {}).items()}
         self.leaving = set(state.get("leaving", []))
+        self.kicked = set(state.get("kicked", []))
         self.away = set(state.get("away", []))
         self.running = bool(state.get("running", False))
         self.started_at = state.get("started_at")
