@@ -9,6 +9,7 @@ import signal
 import sys
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.app import PokerBot, default_table_service_factory
@@ -79,6 +80,8 @@ def main() -> None:
         _fail("DISCORD_TOKEN was refused by Discord (check the bot token in .env)", EXIT_CONFIG)
     except StorageError as exc:
         _fail(f"database error: {exc}", EXIT_RUNTIME)
+    except (aiohttp.ClientError, discord.GatewayNotFound, TimeoutError) as exc:
+        _fail(f"cannot reach Discord ({type(exc).__name__}: {exc}); check the network and try again", EXIT_RUNTIME)
     except KeyboardInterrupt:
         pass
 

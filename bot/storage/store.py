@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -116,9 +117,12 @@ class Storage:
         inject one). Raises SchemaTooNew if the file is newer than this code, StorageError on other
         schema problems; the connection is closed in both cases.
         """
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            if str(path) != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            db = await aiosqlite.connect(str(path), isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise StorageError(f"cannot open the database at {path}: {exc}") from exc
         try:
             db.row_factory = aiosqlite.Row
             # Close each cursor: a PRAGMA that returns a row (journal_mode, busy_timeout) left unread keeps its
