@@ -386,3 +386,37 @@ async def test_a_table_message_that_could_not_be_posted_is_posted_again_at_the_n
     assert runner.message_id not in (None, first_id)
     assert len(notifier.posted) == posted + 2
     assert (await storage.table_for_channel(CHANNEL)).message_id == runner.message_id
+
+
+async def test_a_kick_during_a_hand_never_folds_it_the_player_leaves_when_it_ends(
+    service: TableService, storage: Storage
+) -> None:
+    await seat_players(service)
+    await service.start(CHANNEL, ALICE)
+    target = actor(service)
+    assert await service.kick(CHANNEL, HOST, target, is_admin=False) is False
+    snap = service.snapshot(CHANNEL)
+    seat = next(s for s in snap.seats if s.user_id == target)
+    assert seat.state == "active" and seat.leaving  # still in the hand, marked as leaving
+    assert actor(service) == target  # still their decision
+    await service.act(CHANNEL, target, ActionKind.CALL)
+    await play_to_end_of_hand(service)
+    assert all(s.user_id != target for s in service.snapshot(CHANNEL).seats)
+    table = await storage.table_for_channel(CHANNEL)
+    assert target not in {s.user_id for s in table.seats}
+    assert (await storage.audit(GUILD)).ok
+
+
+async def test_a_tournament_ended_by_the_host_is_ranked_by_stack(
+    service: TableService, storage: Storage, notifier: RecordingNotifier
+) -> None:
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, kind="tournament"))
+    for user in (ALICE, BOB, CHLOE):
+        await service.join(CHANNEL, user, NAMES[user])
+    await service.start(CHANNEL, HOST)
+    await service.act(CHANNEL, actor(service), ActionKind.FOLD)
+    await service.act(CHANNEL, actor(service), ActionKind.FOLD)  # the big blind wins the blinds: 101 / 99 / 100
+    closed = await service.end(CHANNEL, HOST, is_admin=False)
+    assert not closed.tournament_over  # stopped at the agreed time, not won by holding every chip
+    assert [(place, stack) for place, _, _, stack in closed.placings] == [(1, 101), (2, 100), (3, 99)]
+    assert sorted((await storage.places(1)).values()) == [1, 2, 3]
