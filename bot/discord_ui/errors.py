@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -111,6 +112,8 @@ async def handle_interaction_error(interaction: discord.Interaction[Any], error:
         await send_private(interaction, text)
     except discord.HTTPException as exc:  # expired token (10062), already acknowledged elsewhere, outage
         log.warning("could not answer %s with an error message: %s", _where(interaction), exc)
+    except (RuntimeError, aiohttp.ClientError) as exc:  # the HTTP session closed under us: shutting down
+        log.info("could not answer %s while shutting down: %s", _where(interaction), exc)
 
 
 def _where(interaction: discord.Interaction[Any]) -> str:
