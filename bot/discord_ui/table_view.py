@@ -143,7 +143,10 @@ class AmountModal(PokerModal):
         """Bet or raise to the typed total; a wrong amount is refused privately and changes nothing."""
         amount = parse_amount(self.amount.value)
         if amount is None:
-            raise CommandRefused("amount_not_number", text=self.amount.value[:AMOUNT_MAX_LENGTH])
+            try:  # zero or a negative whole number: the engine answers with the minimum ("Minimum raise is to 4")
+                amount = int(self.amount.value.strip())
+            except ValueError:
+                raise CommandRefused("amount_not_number", text=self.amount.value[:AMOUNT_MAX_LENGTH]) from None
         service = table_service(interaction)
         await interaction.response.defer()
         try:
