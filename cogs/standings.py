@@ -60,7 +60,8 @@ class StandingsCog(commands.Cog):
         """The table's last hands, or one hand street by street with its PHH file."""
         if interaction.channel_id is None:
             raise CommandRefused("guild_only")
-        table = await self.bot.storage.table_for_channel(interaction.channel_id)  # type: ignore[attr-defined]
+        # The open table, or the last one closed here: its hands stay readable after /poker end.
+        table = await self.bot.storage.latest_table_for_channel(interaction.channel_id)  # type: ignore[attr-defined]
         if table is None:
             raise ServiceError("no_table")
         await interaction.response.defer(ephemeral=True, thinking=True)

@@ -746,6 +746,13 @@ class Storage:
             rows = await self._tables(db, "status = 'open' AND channel_id = ?", (channel_id,))
         return rows[0] if rows else None
 
+    async def latest_table_for_channel(self, channel_id: int) -> TableRow | None:
+        """The channel's open table, else the last one that was closed there (for its hand history), or None."""
+        async with self._read() as db:
+            rows = await self._tables(db, "channel_id = ?", (channel_id,))
+        open_rows = [r for r in rows if r.status == "open"]
+        return (open_rows or rows or [None])[-1]
+
     async def save_table_state(self, table_id: int, state: Mapping[str, Any], message_id: int | None = None) -> None:
         """Store the table service's JSON state of an open table (and its current message id when given)."""
         async with self._tx() as db:

@@ -224,3 +224,12 @@ async def test_concurrent_appends_of_several_tables_commit_together_in_order(sto
     assert [x["n"] for x in a.actions] == [0, 1, 2, 3, 4]  # type: ignore[union-attr]
     assert [x["n"] for x in b.actions] == [0, 1, 2]  # type: ignore[union-attr]
     assert await store.append_action(hand_a, {"n": 5}) == 5
+
+
+async def test_the_latest_table_of_a_channel_is_the_open_one_else_the_last_closed(store: Storage) -> None:
+    assert await store.latest_table_for_channel(700) is None
+    first = await two_player_table(store)
+    await store.close_table(first)
+    assert (await store.latest_table_for_channel(700)).id == first  # type: ignore[union-attr]
+    second = await store.create_table(GUILD, 700, ALICE, "cash", {})
+    assert (await store.latest_table_for_channel(700)).id == second  # type: ignore[union-attr]
