@@ -751,7 +751,8 @@ class Storage:
         async with self._read() as db:
             rows = await self._tables(db, "channel_id = ?", (channel_id,))
         open_rows = [r for r in rows if r.status == "open"]
-        return (open_rows or rows or [None])[-1]
+        latest = open_rows or rows
+        return latest[-1] if latest else None
 
     async def save_table_state(self, table_id: int, state: Mapping[str, Any], message_id: int | None = None) -> None:
         """Store the table service's JSON state of an open table (and its current message id when given)."""
