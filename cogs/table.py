@@ -326,6 +326,8 @@ class TableCog(commands.Cog):
                 refill_cooldown_s=None if refill_cooldown is None else refill_cooldown * 3600,
                 table_defaults=table_changes or None,
             )
+            if language is not None:
+                await table_service(interaction).set_language(guild_id, language)
         content = t("settings.updated", interaction.locale) if changed else None
         await send_private(interaction, content, embed=to_embed(render_settings(current, interaction.locale)))
 

@@ -97,6 +97,19 @@ class TableService:
 
     # ------------------------------------------------------------------ tables
 
+    async def set_language(self, guild_id: int, language: str) -> int:
+        """The server chose a language: its open tables speak it from now on (their next public message and
+        table edit). Returns how many tables changed."""
+        changed = 0
+        for runner in list(self.runners.values()):
+            if runner.guild_id == guild_id and runner.language != language:
+                async with runner.lock:
+                    runner.language = language
+                    await runner._save()
+                    runner._refresh()
+                changed += 1
+        return changed
+
     def get(self, channel_id: int) -> TableRunner:
         """The runner of the channel's table. Raises ServiceError("no_table")."""
         runner = self.runners.get(channel_id)

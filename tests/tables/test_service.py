@@ -420,3 +420,17 @@ async def test_a_tournament_ended_by_the_host_is_ranked_by_stack(
     assert not closed.tournament_over  # stopped at the agreed time, not won by holding every chip
     assert [(place, stack) for place, _, _, stack in closed.placings] == [(1, 101), (2, 100), (3, 99)]
     assert sorted((await storage.places(1)).values()) == [1, 2, 3]
+
+
+async def test_a_server_language_change_reaches_its_open_tables(
+    service: TableService, notifier: RecordingNotifier
+) -> None:
+    await seat_players(service)
+    await service.create_table(GUILD + 1, CHANNEL + 1, HOST, TableOptions.for_blinds(1, 2))
+    assert await service.set_language(GUILD, "fr") == 1
+    await service.get(CHANNEL).drain()
+    assert service.snapshot(CHANNEL).language == "fr"
+    assert notifier.snapshots[-1].language == "fr"
+    assert service.snapshot(CHANNEL + 1).language == "en"
+    row = await service.storage.table_for_channel(CHANNEL)
+    assert row.state["language"] == "fr"  # kept across a restart
