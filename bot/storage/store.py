@@ -99,6 +99,7 @@ class Storage:
         self._closed = False
         self._pending_actions: list[tuple[int, str, float, asyncio.Future[int]]] = []
         self._action_writer: asyncio.Task[None] | None = None
+        self._next_seq: dict[int, int] = {}  # next action number of unfinished hands, filled on first append
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -803,6 +804,7 @@ class Storage:
         """Close an open table in one transaction: an unfinished hand is marked aborted (stacks stay as at
         its start), every seat is cashed out (cash tables) or removed (tournaments). Returns
         {user_id: chips returned to the balance}. Raises TableNotFound."""
+        self._next_seq.clear()  # its unfinished hand is about to end; the others are read again when needed
         async with self._tx() as db:
             table = await self._open_table(db, table_id)
             now = self._clock()
@@ -878,39 +880,56 @@ class Storage:
         return await future
 
     async def _write_actions(self) -> None:
-        """Commit the queued actions, batch after batch, until the queue is empty."""
+        """Store the queued actions, batch after batch, until the queue is empty.
+
+        One round trip to the database thread per batch in the usual case: sequence numbers come from a
+        cache (read once per hand), and the rows go in with one `executemany` of an insert guarded by "the hand
+        is still unfinished". Each row commits on its own (autocommit); a caller learns its outcome only once
+        the whole batch is stored, so nobody is told "stored" before it is.
+        """
         while self._pending_actions:
             batch, self._pending_actions = self._pending_actions, []
             outcomes: list[tuple[asyncio.Future[int], int | StorageError]] = []
             try:
-                async with self._tx() as db:
-                    ids = sorted({hand_id for hand_id, _, _, _ in batch})
-                    marks = ", ".join("?" * len(ids))
-                    rows = await self._all(db, f"SELECT id FROM hands WHERE id IN ({marks}) AND ended_at IS NULL", ids)
-                    open_ids = {row["id"] for row in rows}
-                    rows = await self._all(
-                        db,
-                        f"SELECT hand_id, COUNT(*) AS n FROM hand_actions WHERE hand_id IN ({marks}) GROUP BY hand_id",
-                        ids,
-                    )
-                    next_seq = {row["hand_id"]: int(row["n"]) for row in rows}
+                async with self._lock:
+                    if self._closed:
+                        raise StorageError("the database is closed")
+                    unknown = sorted({hand_id for hand_id, _, _, _ in batch if hand_id not in self._next_seq})
+                    if unknown:
+                        marks = ", ".join("?" * len(unknown))
+                        rows = await self._all(
+                            self._db,
+                            f"""
+                            SELECT h.id, (SELECT COUNT(*) FROM hand_actions a WHERE a.hand_id = h.id) AS n
+                            FROM hands h WHERE h.id IN ({marks}) AND h.ended_at IS NULL
+                            """,
+                            unknown,
+                        )
+                        self._next_seq.update({row["id"]: int(row["n"]) for row in rows})
                     inserts = []
                     for hand_id, text, at, future in batch:
-                        if hand_id not in open_ids:
+                        if hand_id not in self._next_seq:
                             outcomes.append((future, HandNotFound(f"no unfinished hand {hand_id}")))
                             continue
-                        seq = next_seq.get(hand_id, 0)
-                        next_seq[hand_id] = seq + 1
-                        inserts.append((hand_id, seq, text, at))
+                        seq = self._next_seq[hand_id]
+                        self._next_seq[hand_id] = seq + 1
+                        inserts.append((hand_id, seq, text, at, hand_id))
                         outcomes.append((future, seq))
-                    await db.executemany(
-                        "INSERT INTO hand_actions (hand_id, seq, action, created_at) VALUES (?, ?, ?, ?)", inserts
+                    cursor = await self._db.executemany(
+                        """
+                        INSERT INTO hand_actions (hand_id, seq, action, created_at)
+                        SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM hands WHERE id = ? AND ended_at IS NULL)
+                        """,
+                        inserts,
                     )
+                    if cursor.rowcount != len(inserts):
+                        outcomes = await self._recheck_actions(outcomes, inserts)
             except Exception as exc:
                 error = exc if isinstance(exc, StorageError) else StorageError(f"could not store the actions: {exc}")
                 for _, _, _, future in batch:
                     if not future.done():
                         future.set_exception(error)
+                self._next_seq.clear()
                 continue
             for future, outcome in outcomes:
                 if future.done():
@@ -919,6 +938,31 @@ class Storage:
                     future.set_exception(outcome)
                 else:
                     future.set_result(outcome)
+
+    async def _recheck_actions(
+        self,
+        outcomes: list[tuple[asyncio.Future[int], int | StorageError]],
+        inserts: list[tuple[int, int, str, float, int]],
+    ) -> list[tuple[asyncio.Future[int], int | StorageError]]:
+        """Some guarded inserts stored nothing (their hand ended meanwhile): find which, refuse those callers
+        with HandNotFound and forget those hands' cached sequence numbers. Called under the lock."""
+        ids = sorted({row[0] for row in inserts})
+        marks = ", ".join("?" * len(ids))
+        rows = await self._all(self._db, f"SELECT hand_id, seq FROM hand_actions WHERE hand_id IN ({marks})", ids)
+        stored = {(row["hand_id"], row["seq"]) for row in rows}
+        checked: list[tuple[asyncio.Future[int], int | StorageError]] = []
+        rows_by_future = iter(inserts)
+        for future, outcome in outcomes:
+            if isinstance(outcome, StorageError):
+                checked.append((future, outcome))
+                continue
+            hand_id, seq, _, _, _ = next(rows_by_future)
+            if (hand_id, seq) in stored:
+                checked.append((future, outcome))
+            else:
+                self._next_seq.pop(hand_id, None)
+                checked.append((future, HandNotFound(f"no unfinished hand {hand_id}")))
+        return checked
 
     async def finish_hand(
         self,
@@ -934,6 +978,7 @@ class Storage:
         their starting stack; `players` gives the rest per user id (PlayerOutcome). Raises HandNotFound,
         ChipsNotConserved, NotSeated; nothing changes when it raises.
         """
+        self._next_seq.pop(hand_id, None)  # no more actions for it (refused by the guarded insert if any come)
         async with self._tx() as db:
             hand = await self._open_hand_row(db, hand_id)
             await self._set_stacks(db, hand["table_id"], stacks)

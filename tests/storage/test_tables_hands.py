@@ -233,3 +233,20 @@ async def test_the_latest_table_of_a_channel_is_the_open_one_else_the_last_close
     assert (await store.latest_table_for_channel(700)).id == first  # type: ignore[union-attr]
     second = await store.create_table(GUILD, 700, ALICE, "cash", {})
     assert (await store.latest_table_for_channel(700)).id == second  # type: ignore[union-attr]
+
+
+async def test_an_append_racing_the_end_of_its_hand_is_refused_and_stores_nothing(store: Storage) -> None:
+    """The guarded insert: if a hand ended after its sequence number was cached, the row is not stored and
+    only that caller is refused."""
+    first = await two_player_table(store)
+    second = await two_player_table(store, channel=701)
+    hand_a = await store.start_hand(first, 1, RECORD, SEATS)
+    hand_b = await store.start_hand(second, 1, RECORD, SEATS)
+    assert await store.append_action(hand_a, {"n": 0}) == 0  # caches hand_a's next number
+    await store._db.execute("UPDATE hands SET ended_at = 1 WHERE id = ?", (hand_a,))  # ended behind the cache
+    results = await asyncio.gather(
+        store.append_action(hand_a, {"n": 1}), store.append_action(hand_b, {"n": 0}), return_exceptions=True
+    )
+    assert isinstance(results[0], HandNotFound) and results[1] == 0
+    row = await store.hand(hand_a)
+    assert row is not None and [a["n"] for a in row.actions] == [0]
