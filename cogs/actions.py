@@ -36,7 +36,7 @@ async def act(interaction: discord.Interaction[Any], kind: ActionKind, amount: i
         raise CommandRefused("guild_only")
     channel_id = interaction.channel_id
     service = table_service(interaction)
-    names = service.snapshot(channel_id).names
+    names = service.player_names(channel_id)
     try:
         acted = await service.act(channel_id, interaction.user.id, kind, amount)
     except PokerError as error:

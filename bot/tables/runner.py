@@ -254,6 +254,10 @@ class TableRunner:
     def _name(self, user_id: int) -> str:
         return self.names.get(user_id, str(user_id))
 
+    def player_names(self) -> tuple[str, ...]:
+        """Display names of the current hand's players by hand player index (empty between hands)."""
+        return tuple(self._name(u) for u in self.hand_users)
+
     def legal_actions_for(self, user_id: int) -> LegalActions | None:
         """The user's options if it is their turn, else None."""
         player = self._player_of(user_id)

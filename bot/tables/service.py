@@ -208,6 +208,11 @@ class TableService:
         """The public picture of the channel's table. Raises ServiceError("no_table")."""
         return self.get(channel_id).snapshot()
 
+    def player_names(self, channel_id: int) -> tuple[str, ...]:
+        """Names of the current hand's players by hand player index (to render its events); cheaper than a
+        snapshot. Raises ServiceError("no_table")."""
+        return self.get(channel_id).player_names()
+
     def hole_cards(self, channel_id: int, user_id: int) -> tuple[Any, ...]:
         """The user's hole cards in the current hand (private). Raises ServiceError: no_table, no_hand,
         not_in_hand."""
