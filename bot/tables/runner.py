@@ -495,6 +495,7 @@ class TableRunner:
                 self._refresh()
                 return False
             await self._stand(user_id, kind="left")
+            await self._end_tournament_if_won()
             self._refresh()
             return True
 
@@ -514,6 +515,7 @@ class TableRunner:
                 self._refresh()
                 return False
             await self._stand(target, kind="left")
+            await self._end_tournament_if_won()
             self._refresh()
             return True
 
@@ -521,6 +523,11 @@ class TableRunner:
         """Free the user's seat now (no hand of theirs in progress): cash out, forget their flags."""
         seat = self._require_seat(user_id)
         stack = self.table.seats[seat].stack
+        if self.options.kind == TOURNAMENT and self.hand_number > 0 and stack > 0:
+            # Leaving a tournament that has started is finishing it: the worst place among those with chips.
+            place = sum(1 for occupant in self.table.seats.values() if occupant.stack > 0)
+            await self.storage.record_place(self.table_id, user_id, place)
+            self.busted_order.append(user_id)
         await self.storage.cash_out(self.table_id, self.guild_id, user_id, seat)
         self.table.stand(seat)
         self.leaving.discard(user_id)
@@ -892,10 +899,16 @@ class TableRunner:
         self.leaving.clear()
         self.kicked.clear()
         await self._save()
-        if self.options.kind == TOURNAMENT and remaining <= 1 and len(self.table.seats) <= 1:
-            await self._close(last_player_standing=True)
+        if await self._end_tournament_if_won():
             return
         self._maybe_schedule_next_hand()
+
+    async def _end_tournament_if_won(self) -> bool:
+        """A started tournament with one player left is over (rule book 000 §03): close it. True if closed."""
+        if self.closed or self.options.kind != TOURNAMENT or self.hand_number == 0 or len(self.table.seats) > 1:
+            return False
+        await self._close(last_player_standing=True)
+        return True
 
     def _result(self, hand: Hand) -> dict[str, Any]:
         """The hand's result as an announcement (for the channel) and as JSON (for storage and history)."""

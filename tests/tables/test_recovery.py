@@ -115,3 +115,23 @@ async def test_a_tournament_is_played_to_the_end_with_places(
     assert closed[0].placings[0][:2] == (1, winner)
     assert closed[0].placings[0][3] == 400
     assert (await storage.audit(GUILD)).ok
+
+
+async def test_leaving_a_started_tournament_takes_the_worst_place_and_the_last_player_wins(
+    service: TableService, storage: Storage, notifier: RecordingNotifier
+) -> None:
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, kind="tournament"))
+    for user in (ALICE, BOB, CHLOE):
+        await service.join(CHANNEL, user, NAMES[user])
+    await service.start(CHANNEL, HOST)
+    await service.act(CHANNEL, actor(service), ActionKind.FOLD)
+    await service.act(CHANNEL, actor(service), ActionKind.FOLD)  # hand 1 over, the next one not dealt yet
+    leaver = ALICE
+    assert await service.leave(CHANNEL, leaver) is True
+    assert (await storage.places(1)) == {leaver: 3}
+    assert await service.kick(CHANNEL, HOST, BOB, is_admin=False) is True
+    assert CHANNEL not in service.runners  # one player left: the tournament is over
+    assert (await storage.places(1)) == {ALICE: 3, BOB: 2, CHLOE: 1}
+    await settle()
+    closed = [a for a in notifier.announcements if isinstance(a, TableClosedAnnouncement)]
+    assert len(closed) == 1 and closed[0].tournament_over
