@@ -24,6 +24,7 @@ MESSAGES: dict[str, str] = {
     "rebuy_mid_hand": "You can rebuy only between hands",
     "rebuy_above_max": "You can add at most {max} (the maximum stack here is {limit})",
     "tournament_started": "The tournament has started: no more entries",
+    "tournament_stack": "Everyone starts this tournament with {stack}: join without a buy-in",
     "not_host": "Only the host (<@{host}>) or a member with Manage Server can do that",
     "already_running": "The game is already running",
     "not_enough_players": "At least two seated players with chips are needed to deal",

@@ -437,6 +437,8 @@ class TableRunner:
             if self.options.kind == TOURNAMENT:
                 if self.hand_number > 0:
                     raise ServiceError("tournament_started")
+                if buy_in is not None and buy_in != self.options.starting_stack:
+                    raise ServiceError("tournament_stack", stack=self.options.starting_stack)
                 stack = self.options.starting_stack
                 await self.storage.join_tournament(self.table_id, user_id, seat, stack)
             else:

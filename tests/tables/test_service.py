@@ -434,3 +434,12 @@ async def test_a_server_language_change_reaches_its_open_tables(
     assert service.snapshot(CHANNEL + 1).language == "en"
     row = await service.storage.table_for_channel(CHANNEL)
     assert row.state["language"] == "fr"  # kept across a restart
+
+
+async def test_a_tournament_entry_with_another_stack_is_refused(service: TableService) -> None:
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, kind="tournament"))
+    with pytest.raises(ServiceError) as info:
+        await service.join(CHANNEL, ALICE, "Alice", buy_in=30)
+    assert info.value.code == "tournament_stack" and info.value.params == {"stack": 100}
+    assert service.snapshot(CHANNEL).seats == ()
+    assert await service.join(CHANNEL, ALICE, "Alice", buy_in=100) == 1
