@@ -25,13 +25,16 @@ def _line(source: str, stacks: list[str] | None, error: str | None) -> str:
 def replay_files(paths: Sequence[str]) -> Iterator[tuple[str, bool]]:
     """Replay every hand of `paths`, yielding (output line, replayed without error) per hand.
 
-    A file that can't be read yields one failed line with the file as its source.
+    A file that can't be read, or holds no hand, yields one failed line with the file as its source.
     """
     for path in paths:
         try:
             hands = load_file(path)
         except PhhError as exc:
             yield _line(path, None, str(exc)), False
+            continue
+        if not hands:
+            yield _line(path, None, "no hand in this file"), False
             continue
         for phh in hands:
             try:

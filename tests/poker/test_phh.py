@@ -112,6 +112,14 @@ def test_replay_command_reports_a_missing_file(capsys: pytest.CaptureFixture[str
     assert line["source"] == "/no/such/file.phhs" and line["finishing_stacks"] is None and line["error"]
 
 
+def test_replay_command_reports_a_file_without_hands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "empty.phhs"
+    empty.write_text("")
+    assert main(["replay", str(empty)]) == 1
+    line = json.loads(capsys.readouterr().out)
+    assert line == {"source": str(empty), "finishing_stacks": None, "error": "no hand in this file"}
+
+
 def test_showdown_left_pending_by_the_actions_shows_the_known_hands_or_fails_clearly() -> None:
     text = DECIMAL_HAND.split("[2]")[1].split("[3]")[0].replace(", 'p1 sm AsAd', 'p2 sm ????'", "")
     (unknown,) = loads("[2]" + text)
