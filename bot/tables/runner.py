@@ -20,6 +20,7 @@ from typing import Any
 from bot.poker import (
     ActionKind,
     BlindLevel,
+    BlindPosted,
     BlindSchedule,
     Hand,
     HandEnded,
@@ -162,7 +163,6 @@ class TableRunner:
         self.dm_refused: set[int] = set()
         self.running = False
         self.started_at: float | None = None
-        self.busted_order: list[int] = []
         self.message_id: int | None = None
         self.closed = False
         self._turn = 0
@@ -222,7 +222,6 @@ class TableRunner:
             "away": sorted(self.away),
             "running": self.running,
             "started_at": self.started_at,
-            "busted_order": self.busted_order,
             "language": self.language,
         }
 
@@ -285,7 +284,6 @@ class TableRunner:
         if hand is not None and hand.actor is not None:
             actor_user = self.hand_users[hand.actor]
             legal = hand.legal_actions()
-        level = self.table.current_level(self._level_clock())
         for seat, occupant in sorted(self.table.seats.items()):
             user = occupant.player_id
             player = self._player_of(user)
@@ -326,7 +324,8 @@ class TableRunner:
             street = hand.street if not hand.is_complete else Street.COMPLETE
             pots = hand.pots()
             board = hand.board
-        else:
+        else:  # between hands: the blinds the next hand will use
+            level = self.table.current_level(self._level_clock())
             small, big, ante = level.small_blind, level.big_blind, level.ante
             events, names, street, pots, board = (), (), None, (), ()
         return TableSnapshot(
@@ -400,6 +399,20 @@ class TableRunner:
                 await self.storage.set_table_message(self.table_id, message_id)
             except Exception:
                 log.exception("could not store the table message id of table %s", self.table_id)
+
+    async def opened(self) -> TableSnapshot:
+        """A new table: store its state and post its first table message."""
+        async with self.lock:
+            await self._save()
+            self._post_table()
+            return self.snapshot()
+
+    async def set_language(self, language: str) -> None:
+        """Speak `language` ("en"/"fr") in this table's public messages from now on (stored for restarts)."""
+        async with self.lock:
+            self.language = language
+            await self._save()
+            self._refresh()
 
     async def repost(self) -> None:
         """/poker table: post the table message again (the new one is edited from now on)."""
@@ -529,7 +542,6 @@ class TableRunner:
             # Leaving a tournament that has started is finishing it: the worst place among those with chips.
             place = sum(1 for occupant in self.table.seats.values() if occupant.stack > 0)
             await self.storage.record_place(self.table_id, user_id, place)
-            self.busted_order.append(user_id)
         await self.storage.cash_out(self.table_id, self.guild_id, user_id, seat)
         self.table.stand(seat)
         self.leaving.discard(user_id)
@@ -820,8 +832,6 @@ class TableRunner:
         """Verify, store (write-ahead), apply, then queue what the channel must see."""
         hand = self.hand
         assert hand is not None and self.hand_id is not None
-        if kind in (ActionKind.BET, ActionKind.RAISE) and amount is None:
-            raise ServiceError("bad_option", option="amount", allowed="a number of chips")
         hand.verify_action(kind, amount)
         await self.storage.append_action(
             self.hand_id,
@@ -889,7 +899,6 @@ class TableRunner:
             if self.options.kind == TOURNAMENT:
                 place = remaining + len(busted_users) - offset
                 await self.storage.record_place(self.table_id, user, place)
-                self.busted_order.append(user)
             self._announce(PlayerAnnouncement("eliminated", user, self._name(user), place=place))
         for user in busted_users:
             seat = self._seat_of(user)
@@ -938,9 +947,12 @@ class TableRunner:
         vpip: set[int] = set()
         pfr: set[int] = set()
         street = Street.PREFLOP
-        highest = max(hand.settings.big_blind, 0)
+        # The forced bets set the bet to beat: the big blind, or the straddle (2x BB) when one was posted.
+        highest = hand.settings.big_blind
         for event in hand.events:
-            if isinstance(event, StreetDealt):
+            if isinstance(event, BlindPosted) and event.kind == "straddle":
+                highest = 2 * hand.settings.big_blind
+            elif isinstance(event, StreetDealt):
                 street = event.street
             elif isinstance(event, PlayerActed) and street == Street.PREFLOP and event.added > 0:
                 vpip.add(event.player)
@@ -991,7 +1003,6 @@ class TableRunner:
         self.away = set(state.get("away", []))
         self.running = bool(state.get("running", False))
         self.started_at = state.get("started_at")
-        self.busted_order = list(state.get("busted_order", []))
         self.message_id = row.message_id
         if open_hand is not None:
             record = HandRecord.from_json(open_hand.record["record"])

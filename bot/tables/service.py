@@ -103,10 +103,7 @@ class TableService:
         changed = 0
         for runner in list(self.runners.values()):
             if runner.guild_id == guild_id and runner.language != language:
-                async with runner.lock:
-                    runner.language = language
-                    await runner._save()
-                    runner._refresh()
+                await runner.set_language(language)
                 changed += 1
         return changed
 
@@ -148,10 +145,7 @@ class TableService:
                 options=options,
                 language=language,
             )
-            async with runner.lock:
-                await runner._save()
-                runner._post_table()
-                return runner.snapshot()
+            return await runner.opened()
 
     async def join(
         self, channel_id: int, user_id: int, name: str, seat: int | None = None, buy_in: int | None = None

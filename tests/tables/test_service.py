@@ -443,3 +443,20 @@ async def test_a_tournament_entry_with_another_stack_is_refused(service: TableSe
     assert info.value.code == "tournament_stack" and info.value.params == {"stack": 100}
     assert service.snapshot(CHANNEL).seats == ()
     assert await service.join(CHANNEL, ALICE, "Alice", buy_in=100) == 1
+
+
+async def test_calling_a_straddle_is_vpip_not_a_preflop_raise(service: TableService, storage: Storage) -> None:
+    await seat_players(service, straddle=True)
+    await service.start(CHANNEL, ALICE)
+    runner = service.get(CHANNEL)
+    hand_id = runner.hand_id
+    small, big, straddler = runner.hand_users  # 3-handed: the button (left of the BB) straddles
+    assert actor(service) == small
+    await service.act(CHANNEL, small, ActionKind.CALL)  # calls the straddle of 4
+    await service.act(CHANNEL, big, ActionKind.RAISE, 12)
+    await service.act(CHANNEL, straddler, ActionKind.FOLD)
+    await service.act(CHANNEL, small, ActionKind.FOLD)
+    players = {p.user_id: p for p in (await storage.hand(hand_id)).players}
+    assert (players[small].vpip, players[small].pfr) == (True, False)
+    assert (players[big].vpip, players[big].pfr) == (True, True)
+    assert (players[straddler].vpip, players[straddler].pfr) == (False, False)
