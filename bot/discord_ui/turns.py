@@ -20,21 +20,12 @@ def is_playing(snapshot: TableSnapshot) -> bool:
 
 def ensure_turn(service: TableService, channel_id: int, user_id: int, hand_number: int | None) -> LegalActions:
     """The user's legal actions if it is their turn at the channel's table (and `hand_number`, from a button,
-    is the current hand). Raises the same ServiceErrors as `TableService.act` would: no_table, no_hand,
-    stale_button, not_in_hand (with whose turn it is: CommandRefused("not_in_hand_turn")), not_your_turn_user."""
-    snapshot = service.snapshot(channel_id)
-    if not is_playing(snapshot):
-        raise ServiceError("no_hand")
-    if hand_number is not None and hand_number != snapshot.hand_number:
-        raise ServiceError("stale_button")
-    legal = service.legal_actions(channel_id, user_id)
-    if legal is not None:
-        return legal
-    if snapshot.actor_user_id is None:
-        raise ServiceError("no_hand")
-    if not any(seat.user_id == user_id and seat.player is not None for seat in snapshot.seats):
-        raise CommandRefused("not_in_hand_turn", actor=snapshot.actor_user_id)
-    raise ServiceError("not_your_turn_user", actor=snapshot.actor_user_id)
+    is the current hand): the service's own turn check (`TableService.check_turn`), with `explain` added to
+    a refusal for someone who is not in the hand."""
+    try:
+        return service.check_turn(channel_id, user_id, hand_number)
+    except PokerError as error:
+        raise explain(error, service, channel_id) from error
 
 
 def explain(error: PokerError, service: TableService, channel_id: int) -> PokerError:

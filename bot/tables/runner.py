@@ -805,26 +805,33 @@ class TableRunner:
         self._announce(PlayerAnnouncement("timed_out", user, self._name(user), action=kind.value, sat_out=sat_out))
         await self._apply(player, kind, None, by="timeout")
 
+    def check_turn(self, user_id: int, hand_number: int | None = None) -> int:
+        """The user's player index if it is their turn now (and `hand_number`, from a button, is the current
+        hand). Raises ServiceError: table_closed, no_hand, stale_button, not_in_hand, not_your_turn_user.
+        The one turn check: `act` uses it, and the Discord layer before opening the raise form."""
+        self._check_open()
+        hand = self.hand
+        if hand is None:
+            raise ServiceError("no_hand")
+        if hand_number is not None and hand_number != self.hand_number:
+            raise ServiceError("stale_button")
+        player = self._player_of(user_id)
+        if player is None:
+            raise ServiceError("not_in_hand")
+        if hand.actor != player:
+            if hand.actor is None:
+                raise ServiceError("no_hand")
+            raise ServiceError("not_your_turn_user", actor=self.hand_users[hand.actor])
+        return player
+
     async def act(
         self, user_id: int, kind: ActionKind, amount: int | None = None, *, hand_number: int | None = None
     ) -> PlayerActed:
         """A player's decision (fold, check, call, bet N, raise to N, all-in). Returns the engine's
-        `PlayerActed` event. Raises ServiceError: no_hand, stale_button, not_in_hand, not_your_turn_user;
-        or the engine's PokerError saying what is allowed ("Minimum raise is to 22"). Nothing changes then."""
+        `PlayerActed` event. Raises ServiceError (see `check_turn`), or the engine's PokerError saying what is
+        allowed ("Minimum raise is to 22"). Nothing changes then."""
         async with self.lock:
-            self._check_open()
-            hand = self.hand
-            if hand is None:
-                raise ServiceError("no_hand")
-            if hand_number is not None and hand_number != self.hand_number:
-                raise ServiceError("stale_button")
-            player = self._player_of(user_id)
-            if player is None:
-                raise ServiceError("not_in_hand")
-            if hand.actor != player:
-                if hand.actor is None:
-                    raise ServiceError("no_hand")
-                raise ServiceError("not_your_turn_user", actor=self.hand_users[hand.actor])
+            player = self.check_turn(user_id, hand_number)
             self.expiries.pop(user_id, None)
             return await self._apply(player, kind, amount, by="player")
 

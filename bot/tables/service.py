@@ -212,6 +212,14 @@ class TableService:
         not_in_hand."""
         return self.get(channel_id).hole_cards(user_id)
 
+    def check_turn(self, channel_id: int, user_id: int, hand_number: int | None = None) -> LegalActions:
+        """The user's legal actions if it is their turn (the same checks as `act`, without acting). Raises
+        ServiceError: no_table, no_hand, stale_button, not_in_hand, not_your_turn_user."""
+        runner = self.get(channel_id)
+        runner.check_turn(user_id, hand_number)
+        assert runner.hand is not None
+        return runner.hand.legal_actions()
+
     def legal_actions(self, channel_id: int, user_id: int) -> LegalActions | None:
         """The user's legal actions if it is their turn, else None. Raises ServiceError("no_table")."""
         return self.get(channel_id).legal_actions_for(user_id)
