@@ -1,7 +1,8 @@
 """The Storage class: one aiosqlite connection holding accounts, the chip ledger, tables, hands and standings.
 
-Every write runs in one `BEGIN IMMEDIATE` transaction under an asyncio.Lock, so concurrent callers
-never interleave; reads take the same lock so they never see another caller's uncommitted rows.
+Every call runs as one function in the connection's own thread (aiosqlite's queue runs them one at a time,
+in order): a write is one `BEGIN IMMEDIATE` transaction, a read sees one committed state, concurrent callers
+never interleave, and each call costs one trip to that thread whatever its number of statements.
 Every chip that enters or leaves a balance goes through `_move`, which writes the ledger row and
 the balance in the caller's transaction.
 """
@@ -13,10 +14,9 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -58,6 +58,7 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 _Params = Sequence[Any] | Mapping[str, Any]
+T = TypeVar("T")
 
 _LANGUAGES = ("en", "fr")
 _TABLE_KINDS = ("cash", "tournament")
@@ -95,7 +96,6 @@ class Storage:
         self._db = db
         self._defaults = defaults
         self._clock = clock
-        self._lock = asyncio.Lock()
         self._closed = False
         self._pending_actions: list[tuple[int, str, float, asyncio.Future[int]]] = []
         self._action_writer: asyncio.Task[None] | None = None
@@ -125,7 +125,7 @@ class Storage:
         except (OSError, sqlite3.Error) as exc:
             raise StorageError(f"cannot open the database at {path}: {exc}") from exc
         try:
-            db.row_factory = aiosqlite.Row
+            db.row_factory = sqlite3.Row
             # Close each cursor: a PRAGMA that returns a row (journal_mode, busy_timeout) left unread keeps its
             # statement active until the cursor is freed, and COMMIT then fails ("SQL statements in progress").
             for pragma in (
@@ -144,78 +144,105 @@ class Storage:
         return cls(db, defaults or GuildDefaults(), clock)
 
     async def close(self) -> None:
-        """Wait for the running transaction and the queued actions, checkpoint the WAL and close the
-        connection (idempotent)."""
+        """Wait for the queued actions and the running work, checkpoint the WAL and close the connection
+        (idempotent)."""
         if self._action_writer is not None:
             await asyncio.gather(self._action_writer, return_exceptions=True)
-        async with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            try:
-                await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            finally:
-                await self._db.close()
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            await self._db.close()
         log.info("database closed")
 
-    @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction; any exception (or cancellation) rolls everything back."""
-        async with self._lock:
-            if self._closed:
-                raise StorageError("the database is closed")
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                if self._db.in_transaction:  # SQLite may already have rolled back (e.g. disk full)
-                    await asyncio.shield(self._db.execute("ROLLBACK"))
-                raise
-            await asyncio.shield(self._db.execute("COMMIT"))
+    async def _in_thread(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `work(connection)` in the database's thread, in one hop.
 
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            if self._closed:
-                raise StorageError("the database is closed")
-            yield self._db
+        aiosqlite runs the calls queued on a connection one at a time, in order, in its own thread: a whole
+        transaction given as one function therefore never interleaves with another caller's statements, and
+        costs one trip to that thread instead of one per statement (each trip waits for the event loop to
+        resume the caller, which under load made every transaction - and the table actions queued behind
+        it - many times slower). Raises StorageError once the database is closed."""
+        if self._closed:
+            raise StorageError("the database is closed")
+        connection = self._db._conn
+        # The worker thread keeps its last call alive until the next one comes: the call must not hold `work`
+        # (whose closure holds this Storage and so the aiosqlite connection, which stops its thread when it
+        # is collected unclosed), hence the hand-over through a list emptied by the call itself.
+        handover = [work]
+
+        def run() -> T:
+            return handover.pop()(connection)
+
+        result: T = await self._db._execute(run)  # type: ignore[no-untyped-call]  # aiosqlite's own queue
+        return result
+
+    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `work(connection)` as one write transaction (BEGIN IMMEDIATE ... COMMIT) in the database's
+        thread and return its result; any exception rolls everything back and is raised here. A caller
+        cancelled meanwhile does not stop it: the transaction is done whole or not at all."""
+
+        def transaction(db: sqlite3.Connection) -> T:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                result = work(db)
+            except BaseException:
+                if db.in_transaction:  # SQLite may already have rolled back (e.g. disk full)
+                    db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+            return result
+
+        return await self._in_thread(transaction)
+
+    async def _query(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run the reads of `work(connection)` in the database's thread and return its result (no other
+        caller's statement runs in between, so it sees one committed state)."""
+        return await self._in_thread(work)
 
     @staticmethod
-    async def _one(db: aiosqlite.Connection, sql: str, params: _Params = ()) -> aiosqlite.Row | None:
-        async with db.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+    def _one(db: sqlite3.Connection, sql: str, params: _Params = ()) -> sqlite3.Row | None:
+        row: sqlite3.Row | None = db.execute(sql, params).fetchone()
+        return row
 
     @classmethod
-    async def _count(cls, db: aiosqlite.Connection, sql: str, params: _Params = ()) -> int:
+    def _count(cls, db: sqlite3.Connection, sql: str, params: _Params = ()) -> int:
         """The single integer an aggregate query returns (0 for NULL)."""
-        row = await cls._one(db, sql, params)
+        row = cls._one(db, sql, params)
         return 0 if row is None or row[0] is None else int(row[0])
 
     @staticmethod
-    async def _all(db: aiosqlite.Connection, sql: str, params: _Params = ()) -> list[aiosqlite.Row]:
-        async with db.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+    def _all(db: sqlite3.Connection, sql: str, params: _Params = ()) -> list[sqlite3.Row]:
+        return list(db.execute(sql, params).fetchall())
 
     # ------------------------------------------------------------------ meta
 
     async def get_meta(self, key: str) -> str | None:
         """A bot-wide value by name (e.g. "command_sync_hash"), or None."""
-        async with self._read() as db:
-            row = await self._one(db, "SELECT value FROM meta WHERE key = ?", (key,))
-        return None if row is None else str(row["value"])
+
+        def work(db: sqlite3.Connection) -> str | None:
+            row = self._one(db, "SELECT value FROM meta WHERE key = ?", (key,))
+            return None if row is None else str(row["value"])
+
+        return await self._query(work)
 
     async def set_meta(self, key: str, value: str) -> None:
         """Store a bot-wide value by name."""
-        async with self._tx() as db:
-            await db.execute(
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(
                 "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
 
+        return await self._write(work)
+
     # ------------------------------------------------------------------ guild settings
 
-    async def _guild_settings(self, db: aiosqlite.Connection, guild_id: int) -> GuildSettings:
-        row = await self._one(db, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+    def _guild_settings(self, db: sqlite3.Connection, guild_id: int) -> GuildSettings:
+        row = self._one(db, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
         d = self._defaults
         table_defaults = dict(d.table_defaults)
         if row is None:
@@ -233,8 +260,11 @@ class Storage:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The server's settings: what it chose, else the bot's defaults (table_defaults merged key by key)."""
-        async with self._read() as db:
-            return await self._guild_settings(db, guild_id)
+
+        def work(db: sqlite3.Connection) -> GuildSettings:
+            return self._guild_settings(db, guild_id)
+
+        return await self._query(work)
 
     async def update_guild_settings(
         self,
@@ -256,15 +286,16 @@ class Storage:
             raise ValueError("starting_grant must not be negative")
         if refill_cooldown_s is not None and refill_cooldown_s < 0:
             raise ValueError("refill_cooldown_s must not be negative")
-        async with self._tx() as db:
-            row = await self._one(db, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+
+        def work(db: sqlite3.Connection) -> GuildSettings:
+            row = self._one(db, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
             own: dict[str, Any] = _loads(row["table_defaults"]) if row is not None else {}
             for key, value in (table_defaults or {}).items():
                 if value is None:
                     own.pop(key, None)
                 else:
                     own[key] = value
-            await db.execute(
+            db.execute(
                 """
                 INSERT INTO guild_settings (guild_id, language, starting_grant, refill_cooldown_s, table_defaults,
                                             updated_at)
@@ -278,13 +309,15 @@ class Storage:
                 """,
                 (guild_id, language, starting_grant, refill_cooldown_s, _dumps(own), self._clock()),
             )
-            return await self._guild_settings(db, guild_id)
+            return self._guild_settings(db, guild_id)
+
+        return await self._write(work)
 
     # ------------------------------------------------------------------ accounts and the ledger
 
-    async def _move(
+    def _move(
         self,
-        db: aiosqlite.Connection,
+        db: sqlite3.Connection,
         guild_id: int,
         user_id: int,
         delta: int,
@@ -299,19 +332,17 @@ class Storage:
         go negative. The account must exist."""
         if not isinstance(delta, int) or isinstance(delta, bool):
             raise TypeError("chip amounts are ints")
-        row = await self._one(
-            db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        )
+        row = self._one(db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
         if row is None:
             raise StorageError(f"no account for user {user_id} in guild {guild_id}")
         balance = int(row["balance"])
         new_balance = balance + delta
         if new_balance < 0:
             raise InsufficientBalance(balance, -delta)
-        await db.execute(
+        db.execute(
             "UPDATE accounts SET balance = ? WHERE guild_id = ? AND user_id = ?", (new_balance, guild_id, user_id)
         )
-        await db.execute(
+        db.execute(
             """
             INSERT INTO ledger (guild_id, user_id, delta, kind, reason, table_id, hand_id, balance_after, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -320,55 +351,63 @@ class Storage:
         )
         return new_balance
 
-    async def _ensure(self, db: aiosqlite.Connection, guild_id: int, user_id: int) -> int:
-        row = await self._one(
-            db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        )
+    def _ensure(self, db: sqlite3.Connection, guild_id: int, user_id: int) -> int:
+        row = self._one(db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
         if row is not None:
             return int(row["balance"])
-        await db.execute(
+        db.execute(
             "INSERT INTO accounts (guild_id, user_id, balance, created_at) VALUES (?, ?, 0, ?)",
             (guild_id, user_id, self._clock()),
         )
-        grant = (await self._guild_settings(db, guild_id)).starting_grant
+        grant = (self._guild_settings(db, guild_id)).starting_grant
         if grant == 0:
             return 0
-        return await self._move(db, guild_id, user_id, grant, LedgerKind.GRANT, reason="starting grant")
+        return self._move(db, guild_id, user_id, grant, LedgerKind.GRANT, reason="starting grant")
 
     async def ensure_account(self, guild_id: int, user_id: int) -> int:
         """Create the member's account on first touch, granting the server's starting grant (a GRANT
         ledger row); return the balance."""
-        async with self._tx() as db:
-            return await self._ensure(db, guild_id, user_id)
 
-    async def _balance_or_grant(self, db: aiosqlite.Connection, guild_id: int, user_id: int) -> int:
-        row = await self._one(
-            db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        )
+        def work(db: sqlite3.Connection) -> int:
+            return self._ensure(db, guild_id, user_id)
+
+        return await self._write(work)
+
+    def _balance_or_grant(self, db: sqlite3.Connection, guild_id: int, user_id: int) -> int:
+        row = self._one(db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
         if row is None:
-            return (await self._guild_settings(db, guild_id)).starting_grant
+            return (self._guild_settings(db, guild_id)).starting_grant
         return int(row["balance"])
 
     async def balance(self, guild_id: int, user_id: int) -> int:
         """The member's balance; for a member with no account yet, the starting grant their first touch
         will give them (this read creates nothing: `account()` tells whether the account exists)."""
-        async with self._read() as db:
-            return await self._balance_or_grant(db, guild_id, user_id)
+
+        def work(db: sqlite3.Connection) -> int:
+            return self._balance_or_grant(db, guild_id, user_id)
+
+        return await self._query(work)
 
     async def account(self, guild_id: int, user_id: int) -> AccountRow | None:
         """The member's account, or None if they never touched chips on this server."""
-        async with self._read() as db:
-            row = await self._one(db, "SELECT * FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
-        if row is None:
-            return None
-        return AccountRow(row["guild_id"], row["user_id"], row["balance"], row["created_at"], row["last_refill_at"])
+
+        def work(db: sqlite3.Connection) -> AccountRow | None:
+            row = self._one(db, "SELECT * FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+            if row is None:
+                return None
+            return AccountRow(row["guild_id"], row["user_id"], row["balance"], row["created_at"], row["last_refill_at"])
+
+        return await self._query(work)
 
     async def adjust(self, guild_id: int, user_id: int, delta: int, reason: str) -> int:
         """An admin ADJUSTMENT of a balance by `delta` chips (issues or withdraws chips). Returns the new
         balance; raises InsufficientBalance if it would go negative (nothing changed)."""
-        async with self._tx() as db:
-            await self._ensure(db, guild_id, user_id)
-            return await self._move(db, guild_id, user_id, delta, LedgerKind.ADJUSTMENT, reason=reason)
+
+        def work(db: sqlite3.Connection) -> int:
+            self._ensure(db, guild_id, user_id)
+            return self._move(db, guild_id, user_id, delta, LedgerKind.ADJUSTMENT, reason=reason)
+
+        return await self._write(work)
 
     async def refill(
         self, guild_id: int, user_id: int, amount: int | None = None, cooldown_s: int | None = None
@@ -379,30 +418,33 @@ class Storage:
         Raises RefillNotNeeded if the member has a balance or chips on an open cash table of this server,
         RefillCooldown (with `.retry_at`) if the last refill was too recent. Nothing changes when refused.
         """
-        async with self._tx() as db:
-            settings = await self._guild_settings(db, guild_id)
-            amount = settings.starting_grant if amount is None else amount
-            cooldown_s = settings.refill_cooldown_s if cooldown_s is None else cooldown_s
-            if amount <= 0:
+
+        def work(db: sqlite3.Connection) -> int:
+            settings = self._guild_settings(db, guild_id)
+            grant = settings.starting_grant if amount is None else amount
+            cooldown = settings.refill_cooldown_s if cooldown_s is None else cooldown_s
+            if grant <= 0:
                 raise ValueError("refill amount must be positive")
-            balance = await self._ensure(db, guild_id, user_id)
-            on_tables = await self._user_on_cash_tables(db, guild_id, user_id)
+            balance = self._ensure(db, guild_id, user_id)
+            on_tables = self._user_on_cash_tables(db, guild_id, user_id)
             if balance or on_tables:
                 raise RefillNotNeeded(balance, on_tables)
-            row = await self._one(
+            row = self._one(
                 db, "SELECT last_refill_at FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
             )
             now = self._clock()
             last = row["last_refill_at"] if row else None
-            if last is not None and now < last + cooldown_s:
-                raise RefillCooldown(last + cooldown_s)
-            await db.execute(
+            if last is not None and now < last + cooldown:
+                raise RefillCooldown(last + cooldown)
+            db.execute(
                 "UPDATE accounts SET last_refill_at = ? WHERE guild_id = ? AND user_id = ?", (now, guild_id, user_id)
             )
-            return await self._move(db, guild_id, user_id, amount, LedgerKind.REFILL, reason="refill")
+            return self._move(db, guild_id, user_id, grant, LedgerKind.REFILL, reason="refill")
 
-    async def _user_on_cash_tables(self, db: aiosqlite.Connection, guild_id: int, user_id: int) -> int:
-        return await self._count(
+        return await self._write(work)
+
+    def _user_on_cash_tables(self, db: sqlite3.Connection, guild_id: int, user_id: int) -> int:
+        return self._count(
             db,
             """
             SELECT COALESCE(SUM(s.stack), 0) FROM table_seats s JOIN poker_tables t ON t.id = s.table_id
@@ -420,34 +462,37 @@ class Storage:
             params.append(user_id)
         sql += " ORDER BY id DESC LIMIT ?"
         params.append(limit)
-        async with self._read() as db:
-            rows = await self._all(db, sql, params)
-        return [
-            LedgerRow(
-                r["id"],
-                r["guild_id"],
-                r["user_id"],
-                r["delta"],
-                LedgerKind(r["kind"]),
-                r["reason"],
-                r["table_id"],
-                r["hand_id"],
-                r["balance_after"],
-                r["created_at"],
-            )
-            for r in rows
-        ]
+
+        def work(db: sqlite3.Connection) -> list[LedgerRow]:
+            rows = self._all(db, sql, params)
+            return [
+                LedgerRow(
+                    r["id"],
+                    r["guild_id"],
+                    r["user_id"],
+                    r["delta"],
+                    LedgerKind(r["kind"]),
+                    r["reason"],
+                    r["table_id"],
+                    r["hand_id"],
+                    r["balance_after"],
+                    r["created_at"],
+                )
+                for r in rows
+            ]
+
+        return await self._query(work)
 
     # ------------------------------------------------------------------ chips between balances and tables
 
-    async def _open_table(self, db: aiosqlite.Connection, table_id: int) -> aiosqlite.Row:
-        row = await self._one(db, "SELECT * FROM poker_tables WHERE id = ?", (table_id,))
+    def _open_table(self, db: sqlite3.Connection, table_id: int) -> sqlite3.Row:
+        row = self._one(db, "SELECT * FROM poker_tables WHERE id = ?", (table_id,))
         if row is None or row["status"] != "open":
             raise TableNotFound(f"no open table {table_id}")
         return row
 
-    async def _in_open_hand(self, db: aiosqlite.Connection, table_id: int, user_id: int) -> bool:
-        row = await self._one(
+    def _in_open_hand(self, db: sqlite3.Connection, table_id: int, user_id: int) -> bool:
+        row = self._one(
             db,
             """
             SELECT 1 FROM hands h JOIN hand_players p ON p.hand_id = h.id
@@ -480,50 +525,51 @@ class Storage:
             raise ValueError("buy_in kind must be BUY_IN or REBUY")
         if amount <= 0:
             raise ValueError("buy-in amount must be positive")
-        async with self._tx() as db:
-            table = await self._open_table(db, table_id)
+
+        def work(db: sqlite3.Connection) -> int:
+            table = self._open_table(db, table_id)
             if table["guild_id"] != guild_id:
                 raise TableNotFound(f"table {table_id} is not in guild {guild_id}")
             if table["kind"] != "cash":
                 raise WrongTableKind("buy-ins are for cash tables")
-            occupant = await self._one(
+            occupant = self._one(
                 db, "SELECT user_id FROM table_seats WHERE table_id = ? AND seat = ?", (table_id, seat)
             )
-            mine = await self._one(
-                db, "SELECT seat FROM table_seats WHERE table_id = ? AND user_id = ?", (table_id, user_id)
-            )
+            mine = self._one(db, "SELECT seat FROM table_seats WHERE table_id = ? AND user_id = ?", (table_id, user_id))
             if kind is LedgerKind.BUY_IN:
                 if occupant is not None or mine is not None:
                     raise SeatTaken(f"seat {seat} is taken or user {user_id} already sits at table {table_id}")
             elif occupant is None or occupant["user_id"] != user_id:
                 raise NotSeated(f"user {user_id} does not sit at seat {seat} of table {table_id}")
-            elif await self._in_open_hand(db, table_id, user_id):
+            elif self._in_open_hand(db, table_id, user_id):
                 raise HandInProgress(f"user {user_id} is in a hand at table {table_id}: rebuy between hands")
-            await self._ensure(db, guild_id, user_id)
-            balance = await self._move(db, guild_id, user_id, -amount, kind, reason=f"seat {seat}", table_id=table_id)
+            self._ensure(db, guild_id, user_id)
+            balance = self._move(db, guild_id, user_id, -amount, kind, reason=f"seat {seat}", table_id=table_id)
             if kind is LedgerKind.BUY_IN:
-                await db.execute(
+                db.execute(
                     "INSERT INTO table_seats (table_id, seat, user_id, stack) VALUES (?, ?, ?, ?)",
                     (table_id, seat, user_id, amount),
                 )
             else:
-                await db.execute(
+                db.execute(
                     "UPDATE table_seats SET stack = stack + ? WHERE table_id = ? AND seat = ?",
                     (amount, table_id, seat),
                 )
             return balance
 
-    async def _leave(self, db: aiosqlite.Connection, table: aiosqlite.Row, seat: int, user_id: int | None) -> int:
+        return await self._write(work)
+
+    def _leave(self, db: sqlite3.Connection, table: sqlite3.Row, seat: int, user_id: int | None) -> int:
         """Remove a seat; on a cash table its stack goes back to the balance (CASH_OUT). Returns the stack."""
-        row = await self._one(
+        row = self._one(
             db, "SELECT user_id, stack FROM table_seats WHERE table_id = ? AND seat = ?", (table["id"], seat)
         )
         if row is None or (user_id is not None and row["user_id"] != user_id):
             raise NotSeated(f"user {user_id} does not sit at seat {seat} of table {table['id']}")
         stack = int(row["stack"])
-        await db.execute("DELETE FROM table_seats WHERE table_id = ? AND seat = ?", (table["id"], seat))
+        db.execute("DELETE FROM table_seats WHERE table_id = ? AND seat = ?", (table["id"], seat))
         if table["kind"] == "cash" and stack:
-            await self._move(
+            self._move(
                 db,
                 table["guild_id"],
                 row["user_id"],
@@ -540,62 +586,72 @@ class Storage:
         chips are not balance chips). Returns the new balance. Raises NotSeated, TableNotFound, and
         HandInProgress while the member plays in the table's unfinished hand (fold, finish the hand, then
         cash out; `close_table` is the way to stop mid-hand)."""
-        async with self._tx() as db:
-            table = await self._open_table(db, table_id)
+
+        def work(db: sqlite3.Connection) -> int:
+            table = self._open_table(db, table_id)
             if table["guild_id"] != guild_id:
                 raise TableNotFound(f"table {table_id} is not in guild {guild_id}")
-            if await self._in_open_hand(db, table_id, user_id):
+            if self._in_open_hand(db, table_id, user_id):
                 # Their seat's stored stack is the one from the hand's start; the hand must end first.
                 raise HandInProgress(f"user {user_id} is in a hand at table {table_id}: leave after it")
-            await self._leave(db, table, seat, user_id)
-            row = await self._one(
-                db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-            )
+            self._leave(db, table, seat, user_id)
+            row = self._one(db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
             return 0 if row is None else int(row["balance"])
+
+        return await self._write(work)
 
     async def join_tournament(self, table_id: int, user_id: int, seat: int, stack: int) -> None:
         """Seat a member at an open tournament table with `stack` tournament chips (no balance movement).
         Raises SeatTaken, TableNotFound, WrongTableKind (cash table)."""
         if stack <= 0:
             raise ValueError("a tournament stack must be positive")
-        async with self._tx() as db:
-            table = await self._open_table(db, table_id)
+
+        def work(db: sqlite3.Connection) -> None:
+            table = self._open_table(db, table_id)
             if table["kind"] != "tournament":
                 raise WrongTableKind("join_tournament is for tournament tables")
-            taken = await self._one(
+            taken = self._one(
                 db,
                 "SELECT 1 FROM table_seats WHERE table_id = ? AND (seat = ? OR user_id = ?)",
                 (table_id, seat, user_id),
             )
             if taken is not None:
                 raise SeatTaken(f"seat {seat} is taken or user {user_id} already sits at table {table_id}")
-            await db.execute(
+            db.execute(
                 "INSERT INTO table_seats (table_id, seat, user_id, stack) VALUES (?, ?, ?, ?)",
                 (table_id, seat, user_id, stack),
             )
 
+        return await self._write(work)
+
     async def record_place(self, table_id: int, user_id: int, place: int) -> None:
         """Record a tournament finishing place (1 = winner), e.g. at elimination and for the last ones at
         the end. Each place and each player once per tournament; raises StorageError otherwise."""
-        async with self._tx() as db:
-            table = await self._one(db, "SELECT kind FROM poker_tables WHERE id = ?", (table_id,))
+
+        def work(db: sqlite3.Connection) -> None:
+            table = self._one(db, "SELECT kind FROM poker_tables WHERE id = ?", (table_id,))
             if table is None:
                 raise TableNotFound(f"no table {table_id}")
             if table["kind"] != "tournament":
                 raise WrongTableKind("places are for tournaments")
             try:
-                await db.execute(
+                db.execute(
                     "INSERT INTO tournament_places (table_id, user_id, place) VALUES (?, ?, ?)",
                     (table_id, user_id, place),
                 )
             except aiosqlite.IntegrityError as exc:
                 raise StorageError(f"place {place} or user {user_id} already recorded for table {table_id}") from exc
 
+        return await self._write(work)
+
     async def places(self, table_id: int) -> dict[int, int]:
         """A tournament's recorded places: user id -> place."""
-        async with self._read() as db:
-            rows = await self._all(db, "SELECT user_id, place FROM tournament_places WHERE table_id = ?", (table_id,))
-        return {r["user_id"]: r["place"] for r in rows}
+
+        def work(db: sqlite3.Connection) -> dict[int, int]:
+            rows = self._all(db, "SELECT user_id, place FROM tournament_places WHERE table_id = ?", (table_id,))
+            return {r["user_id"]: r["place"] for r in rows}
+
+        return await self._query(work)
 
     # ------------------------------------------------------------------ audit
 
@@ -608,11 +664,10 @@ class Storage:
         """
         problems: list[str] = []
         issuing = tuple(k.value for k in ISSUING_KINDS)
-        async with self._read() as db:
-            balances = await self._count(
-                db, "SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE guild_id = ?", (guild_id,)
-            )
-            on_tables = await self._count(
+
+        def work(db: sqlite3.Connection) -> AuditReport:
+            balances = self._count(db, "SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE guild_id = ?", (guild_id,))
+            on_tables = self._count(
                 db,
                 """
                 SELECT COALESCE(SUM(s.stack), 0) FROM table_seats s JOIN poker_tables t ON t.id = s.table_id
@@ -620,12 +675,12 @@ class Storage:
                 """,
                 (guild_id,),
             )
-            issued = await self._count(
+            issued = self._count(
                 db,
                 "SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE guild_id = ? AND kind IN (?, ?, ?)",
                 (guild_id, *issuing),
             )
-            accounts = await self._all(
+            accounts = self._all(
                 db,
                 """
                 SELECT a.user_id, a.balance, COALESCE(SUM(l.delta), 0) AS ledger_sum
@@ -636,7 +691,7 @@ class Storage:
             )
             # Each row's balance_after must follow from the previous row of the same account: proves that no
             # two movements interleaved and that no balance changed outside the ledger.
-            chain_breaks = await self._all(
+            chain_breaks = self._all(
                 db,
                 """
                 SELECT * FROM (
@@ -647,7 +702,7 @@ class Storage:
                 """,
                 (guild_id,),
             )
-            tables = await self._all(
+            tables = self._all(
                 db,
                 """
                 SELECT t.id, t.kind, t.status,
@@ -657,29 +712,31 @@ class Storage:
                 """,
                 (guild_id,),
             )
-        for r in chain_breaks:
-            problems.append(
-                f"ledger row {r['id']} (user {r['user_id']}): {r['prev']} + {r['delta']} != {r['balance_after']}"
-            )
-        if balances + on_tables != issued:
-            problems.append(f"balances {balances} + on tables {on_tables} != issued {issued}")
-        for r in accounts:
-            if r["balance"] != r["ledger_sum"]:
-                problems.append(f"user {r['user_id']}: balance {r['balance']} != ledger sum {r['ledger_sum']}")
-        for t in tables:
-            if t["status"] == "open" and t["kind"] == "cash" and t["seats"] != t["sent"]:
-                problems.append(f"table {t['id']}: seats hold {t['seats']} but the ledger sent {t['sent']}")
-            if t["status"] == "closed" and t["sent"] != 0:
-                problems.append(f"closed table {t['id']} still holds {t['sent']} ledger chips")
-        report = AuditReport(guild_id, not problems, balances, on_tables, issued, tuple(problems))
-        if not report.ok:
-            log.error("audit of guild %d failed: %s", guild_id, "; ".join(problems))
-        return report
+            for r in chain_breaks:
+                problems.append(
+                    f"ledger row {r['id']} (user {r['user_id']}): {r['prev']} + {r['delta']} != {r['balance_after']}"
+                )
+            if balances + on_tables != issued:
+                problems.append(f"balances {balances} + on tables {on_tables} != issued {issued}")
+            for r in accounts:
+                if r["balance"] != r["ledger_sum"]:
+                    problems.append(f"user {r['user_id']}: balance {r['balance']} != ledger sum {r['ledger_sum']}")
+            for t in tables:
+                if t["status"] == "open" and t["kind"] == "cash" and t["seats"] != t["sent"]:
+                    problems.append(f"table {t['id']}: seats hold {t['seats']} but the ledger sent {t['sent']}")
+                if t["status"] == "closed" and t["sent"] != 0:
+                    problems.append(f"closed table {t['id']} still holds {t['sent']} ledger chips")
+            report = AuditReport(guild_id, not problems, balances, on_tables, issued, tuple(problems))
+            if not report.ok:
+                log.error("audit of guild %d failed: %s", guild_id, "; ".join(problems))
+            return report
+
+        return await self._query(work)
 
     # ------------------------------------------------------------------ tables
 
     @staticmethod
-    def _table_row(row: aiosqlite.Row, seats: Iterable[aiosqlite.Row]) -> TableRow:
+    def _table_row(row: sqlite3.Row, seats: Iterable[sqlite3.Row]) -> TableRow:
         return TableRow(
             id=row["id"],
             guild_id=row["guild_id"],
@@ -695,11 +752,11 @@ class Storage:
             seats=tuple(SeatRow(s["seat"], s["user_id"], s["stack"]) for s in seats),
         )
 
-    async def _tables(self, db: aiosqlite.Connection, where: str, params: Sequence[Any]) -> list[TableRow]:
-        rows = await self._all(db, f"SELECT * FROM poker_tables WHERE {where} ORDER BY id", params)
+    def _tables(self, db: sqlite3.Connection, where: str, params: Sequence[Any]) -> list[TableRow]:
+        rows = self._all(db, f"SELECT * FROM poker_tables WHERE {where} ORDER BY id", params)
         result = []
         for row in rows:
-            seats = await self._all(
+            seats = self._all(
                 db, "SELECT seat, user_id, stack FROM table_seats WHERE table_id = ? ORDER BY seat", (row["id"],)
             )
             result.append(self._table_row(row, seats))
@@ -712,13 +769,14 @@ class Storage:
         object (blinds, limits...). Raises TableExists if the channel has an open table."""
         if kind not in _TABLE_KINDS:
             raise ValueError(f"kind must be one of {_TABLE_KINDS}")
-        async with self._tx() as db:
-            existing = await self._one(
+
+        def work(db: sqlite3.Connection) -> int:
+            existing = self._one(
                 db, "SELECT id FROM poker_tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
             )
             if existing is not None:
                 raise TableExists(existing["id"])
-            cursor = await db.execute(
+            cursor = db.execute(
                 """
                 INSERT INTO poker_tables (guild_id, channel_id, host_id, kind, settings, created_at)
                 VALUES (?, ?, ?, ?, ?, ?)
@@ -728,56 +786,79 @@ class Storage:
             assert cursor.lastrowid is not None
             return cursor.lastrowid
 
+        return await self._write(work)
+
     async def table(self, table_id: int) -> TableRow | None:
         """A table (open or closed) by id, with its seats."""
-        async with self._read() as db:
-            rows = await self._tables(db, "id = ?", (table_id,))
-        return rows[0] if rows else None
+
+        def work(db: sqlite3.Connection) -> TableRow | None:
+            rows = self._tables(db, "id = ?", (table_id,))
+            return rows[0] if rows else None
+
+        return await self._query(work)
 
     async def open_tables(self, guild_id: int | None = None) -> list[TableRow]:
         """Every open table (of one server if given), oldest first, with seats: for restoring at start."""
-        async with self._read() as db:
+
+        def work(db: sqlite3.Connection) -> list[TableRow]:
             if guild_id is None:
-                return await self._tables(db, "status = 'open'", ())
-            return await self._tables(db, "status = 'open' AND guild_id = ?", (guild_id,))
+                return self._tables(db, "status = 'open'", ())
+            return self._tables(db, "status = 'open' AND guild_id = ?", (guild_id,))
+
+        return await self._query(work)
 
     async def table_for_channel(self, channel_id: int) -> TableRow | None:
         """The open table in a channel, or None."""
-        async with self._read() as db:
-            rows = await self._tables(db, "status = 'open' AND channel_id = ?", (channel_id,))
-        return rows[0] if rows else None
+
+        def work(db: sqlite3.Connection) -> TableRow | None:
+            rows = self._tables(db, "status = 'open' AND channel_id = ?", (channel_id,))
+            return rows[0] if rows else None
+
+        return await self._query(work)
 
     async def latest_table_for_channel(self, channel_id: int) -> TableRow | None:
         """The channel's open table, else the last one that was closed there (for its hand history), or None."""
-        async with self._read() as db:
-            rows = await self._tables(db, "channel_id = ?", (channel_id,))
-        open_rows = [r for r in rows if r.status == "open"]
-        latest = open_rows or rows
-        return latest[-1] if latest else None
+
+        def work(db: sqlite3.Connection) -> TableRow | None:
+            rows = self._tables(db, "channel_id = ?", (channel_id,))
+            open_rows = [r for r in rows if r.status == "open"]
+            latest = open_rows or rows
+            return latest[-1] if latest else None
+
+        return await self._query(work)
 
     async def save_table_state(self, table_id: int, state: Mapping[str, Any], message_id: int | None = None) -> None:
         """Store the table service's JSON state of an open table (and its current message id when given)."""
-        async with self._tx() as db:
-            await self._open_table(db, table_id)
-            await db.execute(
+
+        def work(db: sqlite3.Connection) -> None:
+            self._open_table(db, table_id)
+            db.execute(
                 "UPDATE poker_tables SET state = ?, message_id = COALESCE(?, message_id) WHERE id = ?",
                 (_dumps(dict(state)), message_id, table_id),
             )
 
+        return await self._write(work)
+
     async def set_table_message(self, table_id: int, message_id: int) -> None:
         """Remember the id of an open table's current table message (to edit it again after a restart)."""
-        async with self._tx() as db:
-            await self._open_table(db, table_id)
-            await db.execute("UPDATE poker_tables SET message_id = ? WHERE id = ?", (message_id, table_id))
+
+        def work(db: sqlite3.Connection) -> None:
+            self._open_table(db, table_id)
+            db.execute("UPDATE poker_tables SET message_id = ? WHERE id = ?", (message_id, table_id))
+
+        return await self._write(work)
 
     async def update_table_settings(self, table_id: int, settings: Mapping[str, Any]) -> None:
         """Replace an open table's settings JSON (e.g. a tournament's blind schedule set before the start)."""
-        async with self._tx() as db:
-            await self._open_table(db, table_id)
-            await db.execute("UPDATE poker_tables SET settings = ? WHERE id = ?", (_dumps(dict(settings)), table_id))
 
-    async def _set_stacks(self, db: aiosqlite.Connection, table_id: int, stacks: Mapping[int, int]) -> None:
-        rows = await self._all(db, "SELECT seat, stack FROM table_seats WHERE table_id = ?", (table_id,))
+        def work(db: sqlite3.Connection) -> None:
+            self._open_table(db, table_id)
+            db.execute("UPDATE poker_tables SET settings = ? WHERE id = ?", (_dumps(dict(settings)), table_id))
+
+        return await self._write(work)
+
+    def _set_stacks(self, db: sqlite3.Connection, table_id: int, stacks: Mapping[int, int]) -> None:
+        rows = self._all(db, "SELECT seat, stack FROM table_seats WHERE table_id = ?", (table_id,))
         current = {r["seat"]: r["stack"] for r in rows}
         missing = sorted(set(stacks) - set(current))
         if missing:
@@ -788,7 +869,7 @@ class Storage:
         after = sum(stacks.values())
         if before != after:
             raise ChipsNotConserved(f"table {table_id}: stacks would go from {before} to {after} chips")
-        await db.executemany(
+        db.executemany(
             "UPDATE table_seats SET stack = ? WHERE table_id = ? AND seat = ?",
             [(stack, table_id, seat) for seat, stack in stacks.items()],
         )
@@ -796,30 +877,36 @@ class Storage:
     async def set_seat_stacks(self, table_id: int, stacks: Mapping[int, int]) -> None:
         """Set the stacks of some seats ({seat: stack}) of an open table. Their total must not change
         (chips only move between stacks of one table): raises ChipsNotConserved, NotSeated, TableNotFound."""
-        async with self._tx() as db:
-            await self._open_table(db, table_id)
-            await self._set_stacks(db, table_id, stacks)
+
+        def work(db: sqlite3.Connection) -> None:
+            self._open_table(db, table_id)
+            self._set_stacks(db, table_id, stacks)
+
+        return await self._write(work)
 
     async def close_table(self, table_id: int) -> dict[int, int]:
         """Close an open table in one transaction: an unfinished hand is marked aborted (stacks stay as at
         its start), every seat is cashed out (cash tables) or removed (tournaments). Returns
         {user_id: chips returned to the balance}. Raises TableNotFound."""
-        self._next_seq.clear()  # its unfinished hand is about to end; the others are read again when needed
-        async with self._tx() as db:
-            table = await self._open_table(db, table_id)
+
+        def work(db: sqlite3.Connection) -> dict[int, int]:
+            self._next_seq.clear()  # its unfinished hand is about to end; the others are read again when needed
+            table = self._open_table(db, table_id)
             now = self._clock()
-            await db.execute(
+            db.execute(
                 "UPDATE hands SET ended_at = ?, result = ? WHERE table_id = ? AND ended_at IS NULL",
                 (now, _dumps({"aborted": True}), table_id),
             )
-            seats = await self._all(db, "SELECT seat, user_id FROM table_seats WHERE table_id = ?", (table_id,))
+            seats = self._all(db, "SELECT seat, user_id FROM table_seats WHERE table_id = ?", (table_id,))
             returned: dict[int, int] = {}
             for s in seats:
-                stack = await self._leave(db, table, s["seat"], None)
+                stack = self._leave(db, table, s["seat"], None)
                 if table["kind"] == "cash":
                     returned[s["user_id"]] = stack
-            await db.execute("UPDATE poker_tables SET status = 'closed', closed_at = ? WHERE id = ?", (now, table_id))
+            db.execute("UPDATE poker_tables SET status = 'closed', closed_at = ? WHERE id = ?", (now, table_id))
             return returned
+
+        return await self._write(work)
 
     # ------------------------------------------------------------------ hands
 
@@ -836,18 +923,19 @@ class Storage:
         """
         if len(seats) < 2:
             raise ValueError("a hand needs at least two players")
-        async with self._tx() as db:
-            await self._open_table(db, table_id)
-            if await self._one(db, "SELECT 1 FROM hands WHERE table_id = ? AND ended_at IS NULL", (table_id,)):
+
+        def work(db: sqlite3.Connection) -> int:
+            self._open_table(db, table_id)
+            if self._one(db, "SELECT 1 FROM hands WHERE table_id = ? AND ended_at IS NULL", (table_id,)):
                 raise HandInProgress(f"table {table_id} has an unfinished hand")
-            if await self._one(db, "SELECT 1 FROM hands WHERE table_id = ? AND number = ?", (table_id, number)):
+            if self._one(db, "SELECT 1 FROM hands WHERE table_id = ? AND number = ?", (table_id, number)):
                 raise StorageError(f"table {table_id} already has a hand number {number}")
-            cursor = await db.execute(
+            cursor = db.execute(
                 "INSERT INTO hands (table_id, number, started_at, record) VALUES (?, ?, ?, ?)",
                 (table_id, number, self._clock(), _dumps(dict(record_json))),
             )
             hand_id = cursor.lastrowid
-            await db.executemany(
+            db.executemany(
                 """
                 INSERT INTO hand_players (hand_id, user_id, seat, player_index, starting_stack)
                 VALUES (?, ?, ?, ?, ?)
@@ -860,8 +948,10 @@ class Storage:
             assert hand_id is not None
             return hand_id
 
-    async def _open_hand_row(self, db: aiosqlite.Connection, hand_id: int) -> aiosqlite.Row:
-        row = await self._one(db, "SELECT * FROM hands WHERE id = ?", (hand_id,))
+        return await self._write(work)
+
+    def _open_hand_row(self, db: sqlite3.Connection, hand_id: int) -> sqlite3.Row:
+        row = self._one(db, "SELECT * FROM hands WHERE id = ?", (hand_id,))
         if row is None or row["ended_at"] is not None:
             raise HandNotFound(f"no unfinished hand {hand_id}")
         return row
@@ -880,58 +970,22 @@ class Storage:
         return await future
 
     async def _write_actions(self) -> None:
-        """Store the queued actions, batch after batch, until the queue is empty.
-
-        One round trip to the database thread per batch in the usual case: sequence numbers come from a
-        cache (read once per hand), and the rows go in with one `executemany` of an insert guarded by "the hand
-        is still unfinished". Each row commits on its own (autocommit); a caller learns its outcome only once
-        the whole batch is stored, so nobody is told "stored" before it is.
-        """
+        """Store the queued actions, batch after batch, until the queue is empty: one transaction and one trip
+        to the database thread per batch (`_store_actions`). A caller learns its outcome only once the whole
+        batch is committed, so nobody is told "stored" before it is."""
         while self._pending_actions:
             batch, self._pending_actions = self._pending_actions, []
-            outcomes: list[tuple[asyncio.Future[int], int | StorageError]] = []
+            rows = [(hand_id, text, at) for hand_id, text, at, _ in batch]
+
+            def store(db: sqlite3.Connection, rows: list[tuple[int, str, float]] = rows) -> list[int | StorageError]:
+                return self._store_actions(db, rows)
+
             try:
-                async with self._lock:
-                    if self._closed:
-                        raise StorageError("the database is closed")
-                    unknown = sorted({hand_id for hand_id, _, _, _ in batch if hand_id not in self._next_seq})
-                    if unknown:
-                        marks = ", ".join("?" * len(unknown))
-                        rows = await self._all(
-                            self._db,
-                            f"""
-                            SELECT h.id, (SELECT COUNT(*) FROM hand_actions a WHERE a.hand_id = h.id) AS n
-                            FROM hands h WHERE h.id IN ({marks}) AND h.ended_at IS NULL
-                            """,
-                            unknown,
-                        )
-                        self._next_seq.update({row["id"]: int(row["n"]) for row in rows})
-                    inserts = []
-                    for hand_id, text, at, future in batch:
-                        if hand_id not in self._next_seq:
-                            outcomes.append((future, HandNotFound(f"no unfinished hand {hand_id}")))
-                            continue
-                        seq = self._next_seq[hand_id]
-                        self._next_seq[hand_id] = seq + 1
-                        inserts.append((hand_id, seq, text, at, hand_id))
-                        outcomes.append((future, seq))
-                    cursor = await self._db.executemany(
-                        """
-                        INSERT INTO hand_actions (hand_id, seq, action, created_at)
-                        SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM hands WHERE id = ? AND ended_at IS NULL)
-                        """,
-                        inserts,
-                    )
-                    if cursor.rowcount != len(inserts):
-                        outcomes = await self._recheck_actions(outcomes, inserts)
+                outcomes = await self._write(store)
             except Exception as exc:
                 error = exc if isinstance(exc, StorageError) else StorageError(f"could not store the actions: {exc}")
-                for _, _, _, future in batch:
-                    if not future.done():
-                        future.set_exception(error)
-                self._next_seq.clear()
-                continue
-            for future, outcome in outcomes:
+                outcomes = [error] * len(batch)
+            for (_, _, _, future), outcome in zip(batch, outcomes, strict=True):
                 if future.done():
                     continue
                 if isinstance(outcome, StorageError):
@@ -939,29 +993,75 @@ class Storage:
                 else:
                     future.set_result(outcome)
 
-    async def _recheck_actions(
+    def _store_actions(self, db: sqlite3.Connection, rows: list[tuple[int, str, float]]) -> list[int | StorageError]:
+        """Insert a batch of actions [(hand id, JSON text, time)] in the caller's transaction (database thread)
+        and return, per row, its sequence number or the HandNotFound its caller gets.
+
+        Sequence numbers come from a cache (`_next_seq`, read once per hand, touched only in the database
+        thread); each insert is guarded by "the hand is still unfinished" and a guard that stored nothing
+        (the hand ended behind the cache) refuses its row and forgets that hand. A failure clears the cache
+        (the transaction rolls back)."""
+        try:
+            unknown = sorted({hand_id for hand_id, _, _ in rows if hand_id not in self._next_seq})
+            if unknown:
+                marks = ", ".join("?" * len(unknown))
+                found = self._all(
+                    db,
+                    f"""
+                    SELECT h.id, (SELECT COUNT(*) FROM hand_actions a WHERE a.hand_id = h.id) AS n
+                    FROM hands h WHERE h.id IN ({marks}) AND h.ended_at IS NULL
+                    """,
+                    unknown,
+                )
+                self._next_seq.update({row["id"]: int(row["n"]) for row in found})
+            outcomes: list[int | StorageError] = []
+            inserts: list[tuple[int, int, str, float, int]] = []
+            for hand_id, text, at in rows:
+                seq = self._next_seq.get(hand_id)
+                if seq is None:
+                    outcomes.append(HandNotFound(f"no unfinished hand {hand_id}"))
+                    continue
+                self._next_seq[hand_id] = seq + 1
+                inserts.append((hand_id, seq, text, at, hand_id))
+                outcomes.append(seq)
+            cursor = db.executemany(
+                """
+                INSERT INTO hand_actions (hand_id, seq, action, created_at)
+                SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM hands WHERE id = ? AND ended_at IS NULL)
+                """,
+                inserts,
+            )
+            if cursor.rowcount != len(inserts):
+                outcomes = self._recheck_actions(db, outcomes, inserts)
+            return outcomes
+        except BaseException:
+            self._next_seq.clear()
+            raise
+
+    def _recheck_actions(
         self,
-        outcomes: list[tuple[asyncio.Future[int], int | StorageError]],
+        db: sqlite3.Connection,
+        outcomes: list[int | StorageError],
         inserts: list[tuple[int, int, str, float, int]],
-    ) -> list[tuple[asyncio.Future[int], int | StorageError]]:
-        """Some guarded inserts stored nothing (their hand ended meanwhile): find which, refuse those callers
-        with HandNotFound and forget those hands' cached sequence numbers. Called under the lock."""
+    ) -> list[int | StorageError]:
+        """Some guarded inserts stored nothing (their hand ended meanwhile): find which, refuse those rows
+        with HandNotFound and forget those hands' cached sequence numbers (database thread)."""
         ids = sorted({row[0] for row in inserts})
         marks = ", ".join("?" * len(ids))
-        rows = await self._all(self._db, f"SELECT hand_id, seq FROM hand_actions WHERE hand_id IN ({marks})", ids)
-        stored = {(row["hand_id"], row["seq"]) for row in rows}
-        checked: list[tuple[asyncio.Future[int], int | StorageError]] = []
-        rows_by_future = iter(inserts)
-        for future, outcome in outcomes:
+        found = self._all(db, f"SELECT hand_id, seq FROM hand_actions WHERE hand_id IN ({marks})", ids)
+        stored = {(row["hand_id"], row["seq"]) for row in found}
+        checked: list[int | StorageError] = []
+        rows_by_outcome = iter(inserts)
+        for outcome in outcomes:
             if isinstance(outcome, StorageError):
-                checked.append((future, outcome))
+                checked.append(outcome)
                 continue
-            hand_id, seq, _, _, _ = next(rows_by_future)
+            hand_id, seq, _, _, _ = next(rows_by_outcome)
             if (hand_id, seq) in stored:
-                checked.append((future, outcome))
+                checked.append(outcome)
             else:
                 self._next_seq.pop(hand_id, None)
-                checked.append((future, HandNotFound(f"no unfinished hand {hand_id}")))
+                checked.append(HandNotFound(f"no unfinished hand {hand_id}"))
         return checked
 
     async def finish_hand(
@@ -978,27 +1078,26 @@ class Storage:
         their starting stack; `players` gives the rest per user id (PlayerOutcome). Raises HandNotFound,
         ChipsNotConserved, NotSeated; nothing changes when it raises.
         """
-        self._next_seq.pop(hand_id, None)  # no more actions for it (refused by the guarded insert if any come)
-        async with self._tx() as db:
-            hand = await self._open_hand_row(db, hand_id)
-            await self._set_stacks(db, hand["table_id"], stacks)
-            await db.execute(
+
+        def work(db: sqlite3.Connection) -> None:
+            self._next_seq.pop(hand_id, None)  # no more actions for it (refused by the guarded insert if any come)
+            hand = self._open_hand_row(db, hand_id)
+            self._set_stacks(db, hand["table_id"], stacks)
+            db.execute(
                 "UPDATE hands SET ended_at = ?, result = ? WHERE id = ?", (self._clock(), _dumps(dict(result)), hand_id)
             )
             outcomes = players or {}
-            rows = await self._all(
-                db, "SELECT user_id, seat, starting_stack FROM hand_players WHERE hand_id = ?", (hand_id,)
-            )
+            rows = self._all(db, "SELECT user_id, seat, starting_stack FROM hand_players WHERE hand_id = ?", (hand_id,))
             seated = {
                 (r["seat"], r["user_id"]): r["stack"]
-                for r in await self._all(
+                for r in self._all(
                     db, "SELECT seat, user_id, stack FROM table_seats WHERE table_id = ?", (hand["table_id"],)
                 )
             }
             for r in rows:
                 final = seated.get((r["seat"], r["user_id"]))
                 o = outcomes.get(r["user_id"], PlayerOutcome())
-                await db.execute(
+                db.execute(
                     """
                     UPDATE hand_players SET final_stack = ?, net = ?, won = ?, showed = ?, vpip = ?, pfr = ?,
                         went_to_showdown = ?, won_at_showdown = ?
@@ -1018,14 +1117,14 @@ class Storage:
                     ),
                 )
 
-    async def _hands(self, db: aiosqlite.Connection, where: str, params: Sequence[Any], limit: int) -> list[HandRow]:
-        rows = await self._all(db, f"SELECT * FROM hands WHERE {where} ORDER BY number DESC LIMIT ?", (*params, limit))
+        return await self._write(work)
+
+    def _hands(self, db: sqlite3.Connection, where: str, params: Sequence[Any], limit: int) -> list[HandRow]:
+        rows = self._all(db, f"SELECT * FROM hands WHERE {where} ORDER BY number DESC LIMIT ?", (*params, limit))
         hands = []
         for h in rows:
-            actions = await self._all(db, "SELECT action FROM hand_actions WHERE hand_id = ? ORDER BY seq", (h["id"],))
-            players = await self._all(
-                db, "SELECT * FROM hand_players WHERE hand_id = ? ORDER BY player_index", (h["id"],)
-            )
+            actions = self._all(db, "SELECT action FROM hand_actions WHERE hand_id = ? ORDER BY seq", (h["id"],))
+            players = self._all(db, "SELECT * FROM hand_players WHERE hand_id = ? ORDER BY player_index", (h["id"],))
             hands.append(
                 HandRow(
                     id=h["id"],
@@ -1059,33 +1158,46 @@ class Storage:
 
     async def open_hand(self, table_id: int) -> HandRow | None:
         """The table's unfinished hand with its actions so far (to rebuild it by replay), or None."""
-        async with self._read() as db:
-            hands = await self._hands(db, "table_id = ? AND ended_at IS NULL", (table_id,), 1)
-        return hands[0] if hands else None
+
+        def work(db: sqlite3.Connection) -> HandRow | None:
+            hands = self._hands(db, "table_id = ? AND ended_at IS NULL", (table_id,), 1)
+            return hands[0] if hands else None
+
+        return await self._query(work)
 
     async def hand(self, hand_id: int) -> HandRow | None:
         """One hand by id, or None."""
-        async with self._read() as db:
-            hands = await self._hands(db, "id = ?", (hand_id,), 1)
-        return hands[0] if hands else None
+
+        def work(db: sqlite3.Connection) -> HandRow | None:
+            hands = self._hands(db, "id = ?", (hand_id,), 1)
+            return hands[0] if hands else None
+
+        return await self._query(work)
 
     async def hand_by_number(self, table_id: int, number: int) -> HandRow | None:
         """One hand of a table by its number, or None."""
-        async with self._read() as db:
-            hands = await self._hands(db, "table_id = ? AND number = ?", (table_id, number), 1)
-        return hands[0] if hands else None
+
+        def work(db: sqlite3.Connection) -> HandRow | None:
+            hands = self._hands(db, "table_id = ? AND number = ?", (table_id, number), 1)
+            return hands[0] if hands else None
+
+        return await self._query(work)
 
     async def hands_for_table(self, table_id: int, limit: int = 10) -> list[HandRow]:
         """The table's last `limit` hands, newest first (finished or not)."""
-        async with self._read() as db:
-            return await self._hands(db, "table_id = ?", (table_id,), limit)
+
+        def work(db: sqlite3.Connection) -> list[HandRow]:
+            return self._hands(db, "table_id = ?", (table_id,), limit)
+
+        return await self._query(work)
 
     # ------------------------------------------------------------------ standings
 
     async def stats(self, guild_id: int, user_id: int) -> StatsRow:
         """A member's standings on a server (see StatsRow for what counts). Only finished hands count."""
-        async with self._read() as db:
-            hands = await self._one(
+
+        def work(db: sqlite3.Connection) -> StatsRow:
+            hands = self._one(
                 db,
                 """
                 SELECT COUNT(*) AS played,
@@ -1101,7 +1213,7 @@ class Storage:
                 """,
                 (guild_id, user_id),
             )
-            tournaments = await self._one(
+            tournaments = self._one(
                 db,
                 """
                 SELECT COUNT(*) AS played, COALESCE(SUM(tp.place = 1), 0) AS won
@@ -1110,23 +1222,25 @@ class Storage:
                 """,
                 (guild_id, user_id),
             )
-            balance = await self._balance_or_grant(db, guild_id, user_id)
-        assert hands is not None and tournaments is not None
-        return StatsRow(
-            guild_id=guild_id,
-            user_id=user_id,
-            balance=balance,
-            hands_played=hands["played"],
-            hands_won=hands["won"],
-            won_at_showdown=hands["won_sd"],
-            went_to_showdown=hands["went_sd"],
-            biggest_pot=hands["biggest"],
-            net=hands["net"],
-            vpip_hands=hands["vpip"],
-            pfr_hands=hands["pfr"],
-            tournaments_played=tournaments["played"],
-            tournaments_won=tournaments["won"],
-        )
+            balance = self._balance_or_grant(db, guild_id, user_id)
+            assert hands is not None and tournaments is not None
+            return StatsRow(
+                guild_id=guild_id,
+                user_id=user_id,
+                balance=balance,
+                hands_played=hands["played"],
+                hands_won=hands["won"],
+                won_at_showdown=hands["won_sd"],
+                went_to_showdown=hands["went_sd"],
+                biggest_pot=hands["biggest"],
+                net=hands["net"],
+                vpip_hands=hands["vpip"],
+                pfr_hands=hands["pfr"],
+                tournaments_played=tournaments["played"],
+                tournaments_won=tournaments["won"],
+            )
+
+        return await self._query(work)
 
     async def leaderboard(
         self,
@@ -1147,19 +1261,22 @@ class Storage:
             SELECT user_id, value, RANK() OVER (ORDER BY value DESC) AS rank
             FROM ({values}) ORDER BY value DESC, user_id
         """
-        async with self._read() as db:
+
+        def work(db: sqlite3.Connection) -> LeaderboardPage:
             page = {"guild": guild_id, "limit": limit, "offset": offset}
-            rows = await self._all(db, f"{ranked} LIMIT :limit OFFSET :offset", page)
-            total = await self._one(db, f"SELECT COUNT(*) AS n FROM ({values})", {"guild": guild_id})
+            rows = self._all(db, f"{ranked} LIMIT :limit OFFSET :offset", page)
+            total = self._one(db, f"SELECT COUNT(*) AS n FROM ({values})", {"guild": guild_id})
             own = None
             if user_id is not None:
-                own = await self._one(
+                own = self._one(
                     db, f"SELECT * FROM ({ranked}) WHERE user_id = :user", {"guild": guild_id, "user": user_id}
                 )
-        return LeaderboardPage(
-            by=LeaderboardBy(by),
-            rows=tuple(LeaderboardRow(r["rank"], r["user_id"], r["value"]) for r in rows),
-            total=total["n"] if total else 0,
-            offset=offset,
-            own=None if own is None else LeaderboardRow(own["rank"], own["user_id"], own["value"]),
-        )
+            return LeaderboardPage(
+                by=LeaderboardBy(by),
+                rows=tuple(LeaderboardRow(r["rank"], r["user_id"], r["value"]) for r in rows),
+                total=total["n"] if total else 0,
+                offset=offset,
+                own=None if own is None else LeaderboardRow(own["rank"], own["user_id"], own["value"]),
+            )
+
+        return await self._query(work)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import pytest
@@ -24,11 +25,14 @@ ALICE, BOB = 101, 102
 
 async def snapshot(store: Storage) -> Any:
     """Everything chip-related in the database, to prove a refused operation changed nothing."""
-    async with store._read() as db:
-        accounts = await store._all(db, "SELECT * FROM accounts ORDER BY guild_id, user_id")
-        seats = await store._all(db, "SELECT * FROM table_seats ORDER BY table_id, seat")
-        ledger = await store._all(db, "SELECT * FROM ledger ORDER BY id")
-    return [tuple(r) for r in accounts], [tuple(r) for r in seats], [tuple(r) for r in ledger]
+
+    def read(db: sqlite3.Connection) -> Any:
+        accounts = store._all(db, "SELECT * FROM accounts ORDER BY guild_id, user_id")
+        seats = store._all(db, "SELECT * FROM table_seats ORDER BY table_id, seat")
+        ledger = store._all(db, "SELECT * FROM ledger ORDER BY id")
+        return [tuple(r) for r in accounts], [tuple(r) for r in seats], [tuple(r) for r in ledger]
+
+    return await store._query(read)
 
 
 async def cash_table(store: Storage, channel: int = 500) -> int:
@@ -202,15 +206,13 @@ async def test_the_ledger_is_append_only(store: Storage) -> None:
     await store.ensure_account(GUILD, ALICE)
     for sql in ("UPDATE ledger SET delta = 5", "DELETE FROM ledger"):
         with pytest.raises(Exception, match="append-only"):
-            async with store._tx() as db:
-                await db.execute(sql)
+            await store._write(lambda db, sql=sql: db.execute(sql))
     assert len(await store.ledger(GUILD, ALICE)) == 1
 
 
 async def test_audit_catches_a_balance_changed_outside_the_ledger(store: Storage) -> None:
     await store.ensure_account(GUILD, ALICE)
-    async with store._tx() as db:
-        await db.execute("UPDATE accounts SET balance = balance + 5")
+    await store._write(lambda db: db.execute("UPDATE accounts SET balance = balance + 5"))
     report = await store.audit(GUILD)
     assert not report.ok
     assert any("ledger sum" in p for p in report.problems)
@@ -220,8 +222,7 @@ async def test_audit_catches_a_balance_changed_outside_the_ledger(store: Storage
 async def test_audit_catches_chips_appearing_on_a_table(store: Storage) -> None:
     table = await cash_table(store)
     await store.buy_in(table, GUILD, ALICE, 1, 100)
-    async with store._tx() as db:
-        await db.execute("UPDATE table_seats SET stack = 150")
+    await store._write(lambda db: db.execute("UPDATE table_seats SET stack = 150"))
     report = await store.audit(GUILD)
     assert not report.ok
     assert any(f"table {table}" in p for p in report.problems)

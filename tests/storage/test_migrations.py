@@ -41,9 +41,8 @@ async def test_open_creates_folder_and_migrates_an_empty_file_to_the_latest_vers
 async def test_open_uses_wal_and_foreign_keys(db_path: Path) -> None:
     storage = await Storage.open(db_path)
     try:
-        async with storage._read() as db:
-            journal = await (await db.execute("PRAGMA journal_mode")).fetchone()
-            fk = await (await db.execute("PRAGMA foreign_keys")).fetchone()
+        journal = await storage._query(lambda db: db.execute("PRAGMA journal_mode").fetchone())
+        fk = await storage._query(lambda db: db.execute("PRAGMA foreign_keys").fetchone())
         assert journal[0] == "wal"
         assert fk[0] == 1
     finally:
