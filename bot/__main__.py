@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import sys
@@ -20,6 +21,10 @@ log = logging.getLogger(__name__)
 
 EXIT_CONFIG = 2
 EXIT_RUNTIME = 1
+#: How long (seconds) the event loop's thread may keep the GIL when another thread asks for it. The database runs
+#: in aiosqlite's thread and needs the GIL back after every SQLite call: with Python's default (5 ms) a busy
+#: event loop made each statement of a table action wait up to 5 ms. A thread that asks nothing costs nothing.
+GIL_SWITCH_INTERVAL_S = 0.0002
 
 
 async def run(bot: PokerBot, token: str) -> None:
@@ -34,6 +39,7 @@ async def run(bot: PokerBot, token: str) -> None:
     try:
         async with bot:
             runner = asyncio.create_task(bot.start(token), name="poker-bot")
+            freezer = asyncio.create_task(freeze_heap_when_ready(bot), name="poker-bot-gc-freeze")
             stopper = asyncio.create_task(stop.wait(), name="poker-bot-signal")
             done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
             if stopper in done:
@@ -41,10 +47,22 @@ async def run(bot: PokerBot, token: str) -> None:
                 await bot.close()
             else:
                 stopper.cancel()
+            freezer.cancel()
             await runner
     finally:
         for sig in handled:
             loop.remove_signal_handler(sig)
+
+
+async def freeze_heap_when_ready(bot: PokerBot) -> None:
+    """Once the bot is ready (modules, guild and member caches, restored tables loaded), move every object alive
+    then out of the garbage collector's sight (`gc.freeze`): they live as long as the process, and the oldest
+    generation's collections no longer walk them (at 100 busy tables such a walk stopped every table for
+    50-80 ms, several times a minute)."""
+    await bot.wait_until_ready()
+    gc.collect()
+    gc.freeze()
+    log.info("heap frozen after start-up: %d objects", gc.get_freeze_count())
 
 
 def event_loop_options() -> dict[str, Any]:
@@ -72,6 +90,7 @@ def main() -> None:
         _fail(f"configuration error: {exc}", EXIT_CONFIG)
         return
     discord.utils.setup_logging(level=settings.log_level_number)
+    sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
     log.info("starting; database at %s", settings.database_path)
     bot = PokerBot(settings, table_service_factory=default_table_service_factory())
     try:
