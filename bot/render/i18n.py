@@ -22,7 +22,7 @@ import logging
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -149,9 +149,35 @@ def t(key: str, locale: object = ENGLISH, /, **params: object) -> str:
 
     Never raises: a missing French key uses the English one, a key missing in English too returns the key
     itself, an unknown placeholder is left as `{name}`, a malformed template is returned unformatted; each
-    gap is logged once. A plural entry is chosen by the `count` parameter.
+    gap is logged once. A plural entry is chosen by the `count` parameter. Renderings of hashable parameters
+    are remembered (`RENDER_CACHE_SIZE` most recent): a table message asks for the same seat lines, labels
+    and amounts at every action.
     """
     language = normalize_locale(locale)
+    try:
+        return _render_cached(key, language, tuple((name, type(value), value) for name, value in params.items()))
+    except TypeError:  # an unhashable parameter (a list, a dict): rendered every time
+        return _render(key, language, params)
+
+
+#: How many renderings `t` remembers (about 1 MiB when full; one table message needs a few dozen).
+RENDER_CACHE_SIZE = 2048
+#: How many formatted numbers are remembered (stacks, pots and amounts repeat from action to action).
+NUMBER_CACHE_SIZE = 1024
+
+
+@lru_cache(maxsize=RENDER_CACHE_SIZE)
+def _render_cached(key: str, language: str, params: tuple[tuple[str, type, object], ...]) -> str:
+    return _render(key, language, {name: value for name, _, value in params})
+
+
+def clear_render_cache() -> None:
+    """Forget the remembered renderings (for tests that swap a catalogue; catalogues never change at run time)."""
+    _render_cached.cache_clear()
+    _format_number.cache_clear()
+
+
+def _render(key: str, language: str, params: Mapping[str, object]) -> str:
     value = _lookup(key, language)
     if value is None:
         _warn_once("Unknown catalogue key %r", key)
@@ -194,7 +220,12 @@ def placeholders(template: str | Mapping[str, str]) -> frozenset[str]:
 
 def format_number(n: int, locale: object) -> str:
     """An integer with the locale's grouping: 1234567 -> "1,234,567" (en) / "1 234 567" (fr, U+202F)."""
-    return format_decimal(n, locale=_babel_locale(normalize_locale(locale)))
+    return _format_number(n, normalize_locale(locale))
+
+
+@lru_cache(maxsize=NUMBER_CACHE_SIZE)
+def _format_number(n: int, language: str) -> str:
+    return str(format_decimal(n, locale=_babel_locale(language)))
 
 
 def format_chips(n: int, locale: object) -> str:

@@ -22,6 +22,14 @@ NNBSP = "\u202f"  # narrow no-break space: Babel's French group separator
 NBSP = "\u00a0"
 
 
+@pytest.fixture(autouse=True)
+def fresh_renderings():
+    """`t` remembers renderings; tests that swap a catalogue must not see (or leave) the other's."""
+    i18n.clear_render_cache()
+    yield
+    i18n.clear_render_cache()
+
+
 def test_every_key_exists_in_both_languages():
     assert set(catalogue("en")) == set(catalogue("fr"))
 
@@ -246,3 +254,12 @@ def test_english_option_names_are_the_python_parameter_names():
     for key, text in catalogue("en").items():
         if key.startswith("cmd.") and ".opt." in key and key.endswith(".name"):
             assert key.split(".opt.")[1] == text + ".name"
+
+
+def test_renderings_are_remembered_per_parameter_type():
+    """The cache never mixes values that compare equal but render differently (True == 1)."""
+    key = next(k for k, v in i18n.catalogue("en").items() if isinstance(v, str) and "{amount}" in v)
+    assert t(key, "en", amount=1) != t(key, "en", amount=True)
+    assert t(key, "en", amount=1200) == t(key, "en", amount=1200)
+    assert "1,200" in t(key, "en", amount=1200)
+    assert t(key, "fr", amount=1200) != t(key, "en", amount=1200)
