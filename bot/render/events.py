@@ -155,10 +155,21 @@ def render_event_line(event: object, names: Names, locale: object, *, pot_count:
     return renderer(event, names, locale, pot_count) if renderer else None
 
 
-def render_event_lines(events: Iterable[object], names: Names, locale: object) -> list[str]:
+def render_event_lines(events: Iterable[object], names: Names, locale: object, *, last: int | None = None) -> list[str]:
     """The public lines of a sequence of events (those without a line skipped), pots named knowing how many
-    the hand paid."""
+    the hand paid; only the `last` lines when given (rendered from the end: a table message shows the last
+    few actions of a hand and is edited at every one)."""
     events = list(events)
     pot_count = pot_count_of(events)
-    lines = (render_event_line(event, names, locale, pot_count=pot_count) for event in events)
-    return [line for line in lines if line is not None]
+    if last is None:
+        lines = (render_event_line(event, names, locale, pot_count=pot_count) for event in events)
+        return [line for line in lines if line is not None]
+    recent: list[str] = []
+    for event in reversed(events):
+        if len(recent) >= last:
+            break
+        line = render_event_line(event, names, locale, pot_count=pot_count)
+        if line is not None:
+            recent.append(line)
+    recent.reverse()
+    return recent

@@ -198,7 +198,7 @@ def render_table(view: Any, locale: object, table_name: str | None = None) -> Em
     fields = []
     events = getattr(view, "events", ())
     if events:
-        recent = render_event_lines(events, getattr(view, "names", ()), locale)[-RECENT_ACTIONS:]
+        recent = render_event_lines(events, getattr(view, "names", ()), locale, last=RECENT_ACTIONS)
         if recent:
             fields.append(
                 EmbedField(t("table.recent", locale), clamp_lines(recent, FIELD_VALUE_MAX, locale, keep="last"))

@@ -164,3 +164,10 @@ def test_names_are_escaped_and_cannot_mention():
 def test_unknown_player_gets_a_numbered_name():
     assert render_event_line(PlayerActed(5, A.FOLD, 0, 0), NAMES, "en") == "Player 6 folds"
     assert render_event_line(PlayerActed(5, A.FOLD, 0, 0), {0: "A"}, "fr") == "Joueur 6 se couche"
+
+
+@pytest.mark.parametrize("last", [0, 1, 3, 6, 100])
+def test_the_last_lines_are_the_tail_of_all_lines(last: int) -> None:
+    """A table message renders only its last few lines: the same lines as the tail of the whole hand."""
+    every = render_event_lines(HAND, NAMES, "en")
+    assert render_event_lines(HAND, NAMES, "en", last=last) == (every[-last:] if last else [])
