@@ -98,7 +98,7 @@ class Storage:
         self._clock = clock
         self._closed = False
         self._pending_actions: list[tuple[int, str, float, asyncio.Future[int]]] = []
-        self._action_writer: asyncio.Task[None] | None = None
+        self._action_writes: set[asyncio.Task[None]] = set()  # batches of actions on their way to the database
         self._next_seq: dict[int, int] = {}  # next action number of unfinished hands, filled on first append
 
     # ------------------------------------------------------------------ lifecycle
@@ -146,8 +146,9 @@ class Storage:
     async def close(self) -> None:
         """Wait for the queued actions and the running work, checkpoint the WAL and close the connection
         (idempotent)."""
-        if self._action_writer is not None:
-            await asyncio.gather(self._action_writer, return_exceptions=True)
+        self._send_actions()
+        while self._action_writes:
+            await asyncio.gather(*self._action_writes, return_exceptions=True)
         if self._closed:
             return
         self._closed = True
@@ -960,38 +961,46 @@ class Storage:
         """Append one action (any JSON object) to an unfinished hand's record, committed on return
         (write-ahead: call before announcing it). Returns its sequence number from 0. Raises HandNotFound.
 
-        Appends that arrive while a transaction runs (other tables acting at the same moment) are committed
-        together in the next one (group commit): each caller still returns only once its own row is
+        The appends of one turn of the event loop (tables acting at the same moment) go to the database thread
+        together, as one transaction (group commit), without waiting for the previous batch to come back:
+        batches queue in the thread in the order they were made. Each caller returns only once its own row is
         committed, and a refused row (hand not open) refuses only its caller."""
-        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[int] = loop.create_future()
         self._pending_actions.append((hand_id, _dumps(dict(action)), self._clock(), future))
-        if self._action_writer is None or self._action_writer.done():
-            self._action_writer = asyncio.create_task(self._write_actions(), name="storage-action-writer")
+        if len(self._pending_actions) == 1:
+            loop.call_soon(self._send_actions)
         return await future
 
-    async def _write_actions(self) -> None:
-        """Store the queued actions, batch after batch, until the queue is empty: one transaction and one trip
-        to the database thread per batch (`_store_actions`). A caller learns its outcome only once the whole
-        batch is committed, so nobody is told "stored" before it is."""
-        while self._pending_actions:
-            batch, self._pending_actions = self._pending_actions, []
-            rows = [(hand_id, text, at) for hand_id, text, at, _ in batch]
+    def _send_actions(self) -> None:
+        """Hand the appends queued during this turn of the loop to the database thread, as one batch."""
+        batch, self._pending_actions = self._pending_actions, []
+        if batch:
+            task = asyncio.ensure_future(self._write_actions(batch))
+            self._action_writes.add(task)
+            task.add_done_callback(self._action_writes.discard)
 
-            def store(db: sqlite3.Connection, rows: list[tuple[int, str, float]] = rows) -> list[int | StorageError]:
-                return self._store_actions(db, rows)
+    async def _write_actions(self, batch: list[tuple[int, str, float, asyncio.Future[int]]]) -> None:
+        """Store one batch of actions in one transaction and one trip to the database thread
+        (`_store_actions`), then tell each caller its outcome: nobody is told "stored" before the whole batch
+        is committed."""
+        rows = [(hand_id, text, at) for hand_id, text, at, _ in batch]
 
-            try:
-                outcomes = await self._write(store)
-            except Exception as exc:
-                error = exc if isinstance(exc, StorageError) else StorageError(f"could not store the actions: {exc}")
-                outcomes = [error] * len(batch)
-            for (_, _, _, future), outcome in zip(batch, outcomes, strict=True):
-                if future.done():
-                    continue
-                if isinstance(outcome, StorageError):
-                    future.set_exception(outcome)
-                else:
-                    future.set_result(outcome)
+        def store(db: sqlite3.Connection) -> list[int | StorageError]:
+            return self._store_actions(db, rows)
+
+        try:
+            outcomes = await self._write(store)
+        except Exception as exc:
+            error = exc if isinstance(exc, StorageError) else StorageError(f"could not store the actions: {exc}")
+            outcomes = [error] * len(batch)
+        for (_, _, _, future), outcome in zip(batch, outcomes, strict=True):
+            if future.done():
+                continue
+            if isinstance(outcome, StorageError):
+                future.set_exception(outcome)
+            else:
+                future.set_result(outcome)
 
     def _store_actions(self, db: sqlite3.Connection, rows: list[tuple[int, str, float]]) -> list[int | StorageError]:
         """Insert a batch of actions [(hand id, JSON text, time)] in the caller's transaction (database thread)
