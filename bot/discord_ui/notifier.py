@@ -14,10 +14,11 @@ from collections import OrderedDict
 from typing import Any
 
 import discord
+from discord.http import Route
 
 from bot.discord_ui.errors import NO_MENTIONS
 from bot.discord_ui.people import People
-from bot.discord_ui.table_view import table_message
+from bot.discord_ui.table_view import table_payload
 from bot.poker import Card
 from bot.render import (
     render_hole_cards_dm,
@@ -81,27 +82,29 @@ class DiscordNotifier:
     async def post_table(self, snapshot: TableSnapshot) -> int | None:
         """Post a new table message (embed + buttons); its id, or None when the channel refused it."""
         await self._flush_streets(snapshot)
-        embed, view = table_message(snapshot, self._table_name(snapshot))
-        kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_MENTIONS}
-        if view is not None:
-            kwargs["view"] = view
+        payload = {**table_payload(snapshot, self._table_name(snapshot)), "allowed_mentions": NO_MENTIONS.to_dict()}
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=snapshot.channel_id)
         try:
-            message = await self._channel(snapshot).send(**kwargs)
+            message = await self.client.http.request(route, json=payload)
         except discord.HTTPException as exc:
             log.warning("could not post the table message of table %s: %s", snapshot.table_id, exc)
             return None
-        return message.id
+        return int(message["id"])
 
     async def edit_table(self, snapshot: TableSnapshot) -> None:
         """Edit the table message in place (buttons removed between hands); a deleted message is logged
-        (`/poker table` posts a new one)."""
+        (`/poker table` posts a new one). The edited message that Discord sends back is not parsed."""
         await self._flush_streets(snapshot)
         if snapshot.message_id is None:
             return
-        embed, view = table_message(snapshot, self._table_name(snapshot))
-        message = self._channel(snapshot).get_partial_message(snapshot.message_id)
+        route = Route(
+            "PATCH",
+            "/channels/{channel_id}/messages/{message_id}",
+            channel_id=snapshot.channel_id,
+            message_id=snapshot.message_id,
+        )
         try:
-            await message.edit(embed=embed, view=view)
+            await self.client.http.request(route, json=table_payload(snapshot, self._table_name(snapshot)))
         except discord.NotFound:
             log.info("table message %s of table %s is gone", snapshot.message_id, snapshot.table_id)
         except discord.HTTPException as exc:

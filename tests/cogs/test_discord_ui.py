@@ -16,7 +16,7 @@ from bot.discord_ui.errors import CommandRefused, handle_interaction_error
 from bot.discord_ui.history import phh_for
 from bot.discord_ui.notifier import DiscordNotifier
 from bot.discord_ui.table_settings import changed_defaults, table_language, table_options
-from bot.discord_ui.table_view import ActionButton, table_message
+from bot.discord_ui.table_view import ActionButton, table_payload
 from bot.poker import ActionKind, Hand, HandSettings, InvalidAmountError, LegalActions, full_deck, parse_cards
 from bot.render import t
 from bot.storage import GuildSettings
@@ -149,17 +149,21 @@ def snapshot(**changes: Any) -> TableSnapshot:
 
 
 def test_the_table_message_respects_discords_limits_by_construction() -> None:
-    embed, view = table_message(snapshot(), "#" + "x" * 100)
+    payload = table_payload(snapshot(), "#" + "x" * 100)
+    (embed,) = (discord.Embed.from_dict(data) for data in payload["embeds"])
     assert len(embed) <= 6000 and len(embed.description or "") <= 4096
-    assert view is not None and len(view.children) <= 5
-    labels = [item.item.label for item in view.children]  # type: ignore[attr-defined]
+    (row,) = payload["components"]
+    assert row["type"] == discord.ComponentType.action_row.value and len(row["components"]) <= 5
+    labels = [button["label"] for button in row["components"]]
     assert labels == ["Se coucher", "Suivre 7\u202f890", "Relancer…", "Tapis 131\u202f346", "Mes cartes"]
+    styles = [discord.ButtonStyle(button["style"]) for button in row["components"]]
+    assert styles[0] is discord.ButtonStyle.danger and styles[1] is discord.ButtonStyle.primary
     pattern = re.compile(ActionButton.__discord_ui_compiled_template__.pattern)
-    for item in view.children:
-        custom_id = item.custom_id  # type: ignore[attr-defined]
-        assert len(custom_id) <= 100 and pattern.fullmatch(custom_id), custom_id
-    _, between_hands = table_message(snapshot(street=None, legal=None, actor_user_id=None))
-    assert between_hands is None
+    for button in row["components"]:
+        assert button["type"] == discord.ComponentType.button.value
+        assert len(button["custom_id"]) <= 100 and pattern.fullmatch(button["custom_id"]), button
+    between_hands = table_payload(snapshot(street=None, legal=None, actor_user_id=None))
+    assert between_hands["components"] == []  # the edit removes the buttons
 
 
 async def test_closed_dms_make_the_notifier_answer_false_and_never_raise() -> None:
