@@ -17,6 +17,15 @@ from bot.render.i18n import has_key, t
 log = logging.getLogger(__name__)
 
 _ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
+#: The slash-command option (its localized name) through which a table setting is chosen, when it differs from
+#: "cmd.poker.create.opt.<setting>.name".
+_SETTING_OPTIONS = {
+    "turn_timeout": "cmd.poker.create.opt.timer.name",
+    "starting_stack": "cmd.poker.create.opt.stack.name",
+    "blind_levels": "cmd.poker.schedule.opt.levels.name",
+    "level_length": "cmd.poker.schedule.opt.every.name",
+    "level_by": "cmd.poker.schedule.opt.by.name",
+}
 
 
 def render_error(code: str, locale: object, params: Mapping[str, object] | None = None, *, fallback: str = "") -> str:
@@ -33,6 +42,8 @@ def render_error(code: str, locale: object, params: Mapping[str, object] | None 
     action = getattr(action, "value", action)
     if isinstance(action, str) and action.lower() in _ACTIONS:
         values["action"] = t(f"action.{action.lower()}", locale)
+    if code == "bad_option" and isinstance(values.get("option"), str):
+        _translate_setting(values, locale)
     key = f"error.{code}"
     if not has_key(key, "en"):
         log.warning("No catalogue message for error code %r", code)
@@ -54,3 +65,16 @@ def render_poker_error(error: Exception, locale: object, names: Names | None = N
             name = t("player.fallback", locale, n=actor + 1)
         return render_error("not_your_turn_named", locale, {"name": name})
     return render_error(code, locale, params, fallback=str(error))
+
+
+def _translate_setting(values: dict[str, object], locale: object) -> None:
+    """A "bad_option" refusal in the reader's language: the setting named as its command option is (`petite_blind`
+    in French), and what it allows from the catalogue (`allowed.<setting>`, with the refusal's numbers)."""
+    setting = str(values["option"])
+    option_key = _SETTING_OPTIONS.get(setting, f"cmd.poker.create.opt.{setting}.name")
+    if has_key(option_key, "en"):
+        values["option"] = t(option_key, locale)
+    allowed_key = f"allowed.{setting}"
+    if has_key(allowed_key, "en"):
+        numbers = {k: v for k, v in values.items() if k not in ("option", "allowed")}
+        values["allowed"] = t(allowed_key, locale, **numbers)

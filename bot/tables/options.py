@@ -14,6 +14,24 @@ MIN_TURN_TIMEOUT = 10
 MAX_TURN_TIMEOUT = 600
 
 
+#: What each setting allows, in English (the `allowed` text of a "bad_option" refusal; the catalogues translate
+#: it as `allowed.<option>` with the same parameters).
+ALLOWED: dict[str, str] = {
+    "kind": "cash or tournament",
+    "small_blind": "1 to the big blind ({big_blind})",
+    "big_blind": "at least 1",
+    "ante": "0 or more",
+    "seats": "2 to 10",
+    "turn_timeout": "{min} to {max} seconds",
+    "starting_stack": "at least the big blind ({big_blind})",
+    "min_buy_in": "between the big blind ({big_blind}) and the maximum buy-in",
+    "buy_in": "{min} to {max}",
+    "level_by": "hands or minutes",
+    "blind_levels": "levels of small blind ≤ big blind, ante ≥ 0",
+    "level_length": "at least 1 hand or minute",
+}
+
+
 @dataclass(frozen=True)
 class TableOptions:
     """Everything agreed when a table is created. Chips are ints, times are seconds.
@@ -50,35 +68,36 @@ class TableOptions:
         """Return self if every setting is within its range; raise ServiceError("bad_option") naming the first
         that is not, with what is allowed."""
 
-        def bad(option: str, allowed: str) -> ServiceError:
-            return ServiceError("bad_option", option=option, allowed=allowed)
+        def bad(option: str, **params: int) -> ServiceError:
+            allowed = ALLOWED[option].format(**params)
+            return ServiceError("bad_option", option=option, allowed=allowed, **params)
 
         if self.kind not in (CASH, TOURNAMENT):
-            raise bad("kind", "cash or tournament")
+            raise bad("kind")
         if not 1 <= self.small_blind <= self.big_blind:
-            raise bad("small_blind", f"1 to the big blind ({self.big_blind})")
+            raise bad("small_blind", big_blind=self.big_blind)
         if self.big_blind < 1:
-            raise bad("big_blind", "at least 1")
+            raise bad("big_blind")
         if self.ante < 0 or self.big_blind_ante < 0:
-            raise bad("ante", "0 or more")
+            raise bad("ante")
         if not 2 <= self.seats <= 10:
-            raise bad("seats", "2 to 10")
+            raise bad("seats")
         if not MIN_TURN_TIMEOUT <= self.turn_timeout <= MAX_TURN_TIMEOUT:
-            raise bad("turn_timeout", f"{MIN_TURN_TIMEOUT} to {MAX_TURN_TIMEOUT} seconds")
+            raise bad("turn_timeout", min=MIN_TURN_TIMEOUT, max=MAX_TURN_TIMEOUT)
         if self.starting_stack < self.big_blind:
-            raise bad("starting_stack", f"at least the big blind ({self.big_blind})")
+            raise bad("starting_stack", big_blind=self.big_blind)
         if not self.big_blind <= self.min_buy_in <= self.max_buy_in:
-            raise bad("min_buy_in", f"between the big blind ({self.big_blind}) and the maximum buy-in")
+            raise bad("min_buy_in", big_blind=self.big_blind)
         if not self.min_buy_in <= self.buy_in <= self.max_buy_in:
-            raise bad("buy_in", f"{self.min_buy_in} to {self.max_buy_in}")
+            raise bad("buy_in", min=self.min_buy_in, max=self.max_buy_in)
         if self.level_by not in ("hands", "minutes"):
-            raise bad("level_by", "hands or minutes")
+            raise bad("level_by")
         for level in self.blind_levels:
             small, big, ante = level
             if not 1 <= small <= big or ante < 0:
-                raise bad("blind_levels", "levels of small blind ≤ big blind, ante ≥ 0")
+                raise bad("blind_levels")
         if self.blind_levels and self.level_length < 1:
-            raise bad("level_length", "at least 1 hand or minute")
+            raise bad("level_length")
         return self
 
     @classmethod

@@ -2,8 +2,12 @@
 
 import logging
 
+import pytest
+
 from bot.poker import PokerError
-from bot.render import render_error, render_poker_error
+from bot.render import render_error, render_poker_error, t
+from bot.tables.errors import ServiceError
+from bot.tables.options import ALLOWED
 
 
 class ServiceLikeError(PokerError):
@@ -63,3 +67,23 @@ def test_unknown_code_falls_back_to_the_english_text_and_is_logged(caplog):
 
 def test_missing_params_never_crash():
     assert render_error("min_raise", "fr") == "Relance minimum\u00a0: {amount}"
+
+
+@pytest.mark.parametrize("setting", sorted(ALLOWED))
+def test_every_bad_setting_is_explained_in_both_languages(setting: str) -> None:
+    """A refused setting says what it allows in the reader's language: no English left in the French text (the
+    service's `allowed` text is only the fallback)."""
+    numbers = {"big_blind": 2, "min": 40, "max": 100}
+    english_allowed = ALLOWED[setting].format(**numbers)
+    error = ServiceError("bad_option", option=setting, allowed=english_allowed, **numbers)
+    assert render_poker_error(error, "en").endswith(f": allowed is {english_allowed}")
+    french = render_poker_error(error, "fr")
+    assert french.endswith(t(f"allowed.{setting}", "fr", **numbers)) and english_allowed not in french
+
+
+def test_a_bad_setting_is_named_as_its_command_option() -> None:
+    error = ServiceError("bad_option", option="small_blind", allowed="1 to the big blind (2)", big_blind=2)
+    french = "Réglage petite_blind invalide\u00a0: valeurs permises de 1 à la grosse blind (2)"
+    assert render_poker_error(error, "fr") == french
+    timer = ServiceError("bad_option", option="turn_timeout", allowed="10 to 600 seconds", min=10, max=600)
+    assert render_poker_error(timer, "en") == "Invalid setting timer: allowed is 10 to 600 seconds"
