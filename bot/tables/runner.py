@@ -523,13 +523,13 @@ class TableRunner:
             self._check_host(by_user, is_admin)
             if self._seat_of(target) is None:
                 raise ServiceError("target_not_seated", user=target)
-            self._announce(PlayerAnnouncement("kicked", target, self._name(target)))
             if self._player_of(target) is not None and self.hand is not None:
                 self.kicked.add(target)
                 await self._save()
+                self._announce(PlayerAnnouncement("leaving", target, self._name(target)))
                 self._refresh()
                 return False
-            await self._stand(target, kind="left")
+            await self._stand(target, kind="kicked")
             await self._end_tournament_if_won()
             self._refresh()
             return True
@@ -549,7 +549,9 @@ class TableRunner:
         self.away.discard(user_id)
         self.expiries.pop(user_id, None)
         await self._save()
-        self._announce(PlayerAnnouncement(kind, user_id, self._name(user_id), seat=seat, chips=stack))
+        # A kicked player's cash stack goes back to their balance (the notice says so); tournament chips do not.
+        chips = None if kind == "kicked" and self.options.kind == TOURNAMENT else stack
+        self._announce(PlayerAnnouncement(kind, user_id, self._name(user_id), seat=seat, chips=chips))
 
     async def sit_out(self, user_id: int) -> None:
         """Stop being dealt in (cash) or auto-fold/check at once (tournament) from the next decision; the seat
@@ -913,7 +915,7 @@ class TableRunner:
                 await self._stand(user, kind="busted")
         for user in sorted(self.leaving | self.kicked):
             if self._seat_of(user) is not None:
-                await self._stand(user, kind="left")
+                await self._stand(user, kind="kicked" if user in self.kicked else "left")
         self.leaving.clear()
         self.kicked.clear()
         await self._save()

@@ -11,7 +11,8 @@ async def test_kick_sitout_repost_and_end_move_every_chip_back(world: World) -> 
     kicked = await world.slash("alice", "poker kick", member=world.member("dave"))
     assert kicked.response.content == "dave was removed from the table."
     notices = [m.content for m in world.messages()][-2:]
-    assert notices == ["dave was removed from the table.", "dave leaves the table with 40."]
+    assert notices[-1] == "dave was removed from the table (stack of 40 back to their balance)."
+    assert notices[0] != notices[-1] and "dave" not in notices[0]  # one notice, not "removed" then "leaves"
     assert await world.balance("dave") == 1000
     sitting = await world.slash("chloe", "poker sitout")
     assert sitting.response.content == "You sit out: no cards for you until `/poker sitin`."

@@ -389,12 +389,15 @@ async def test_a_table_message_that_could_not_be_posted_is_posted_again_at_the_n
 
 
 async def test_a_kick_during_a_hand_never_folds_it_the_player_leaves_when_it_ends(
-    service: TableService, storage: Storage
+    service: TableService, storage: Storage, notifier: RecordingNotifier
 ) -> None:
     await seat_players(service)
     await service.start(CHANNEL, ALICE)
     target = actor(service)
     assert await service.kick(CHANNEL, HOST, target, is_admin=False) is False
+    await service.runners[CHANNEL].drain()
+    about_target = [a for a in notifier.announcements if isinstance(a, PlayerAnnouncement) and a.user_id == target]
+    assert [a.kind for a in about_target] == ["joined", "leaving"]  # announced as pending, not as done
     snap = service.snapshot(CHANNEL)
     seat = next(s for s in snap.seats if s.user_id == target)
     assert seat.state == "active" and seat.leaving  # still in the hand, marked as leaving
@@ -405,6 +408,10 @@ async def test_a_kick_during_a_hand_never_folds_it_the_player_leaves_when_it_end
     table = await storage.table_for_channel(CHANNEL)
     assert target not in {s.user_id for s in table.seats}
     assert (await storage.audit(GUILD)).ok
+    await service.runners[CHANNEL].drain()
+    about_target = [a for a in notifier.announcements if isinstance(a, PlayerAnnouncement) and a.user_id == target]
+    assert [a.kind for a in about_target] == ["joined", "leaving", "kicked"]  # then one notice, chips returned
+    assert about_target[-1].chips is not None and about_target[-1].chips > 0
 
 
 async def test_a_tournament_ended_by_the_host_is_ranked_by_stack(
