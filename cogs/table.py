@@ -25,7 +25,7 @@ from bot.discord_ui.table_settings import (
     table_language,
     table_options,
 )
-from bot.discord_ui.table_view import ActionButton, show_hole_cards, table_service
+from bot.discord_ui.table_view import ActionButton, show_hole_cards, submit_amount, table_service
 from bot.discord_ui.texts import choice, en
 from bot.render import discord_timestamp, escape_name, render_audit, render_settings, t
 from bot.storage import RefillCooldown, RefillNotNeeded, Storage
@@ -60,6 +60,11 @@ class TableCog(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+
+    @commands.Cog.listener("on_interaction")
+    async def on_amount_form(self, interaction: discord.Interaction[Any]) -> None:
+        """A submitted Bet…/Raise… form, handled from its custom_id (`submit_amount`): it works after a restart."""
+        await submit_amount(interaction)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -343,6 +348,6 @@ class TableCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    """Load the cog and make the table buttons persistent (they work after a restart)."""
+    """Load the cog and make the table buttons and the Bet…/Raise… form persistent (they work after a restart)."""
     bot.add_dynamic_items(ActionButton)
     await bot.add_cog(TableCog(bot))

@@ -1,7 +1,7 @@
 """The one error path of the Discord layer: refusals become ephemeral localized answers, bugs get a short id.
 
-Used by `PokerTree.on_error` (slash commands), `PokerView.on_error` / `PokerModal.on_error` (views and
-modals) and `guarded` (persistent `DynamicItem` buttons, whose errors discord.py would only log). Domain
+Used by `PokerTree.on_error` (slash commands), `PokerView.on_error` (views) and `guarded` (persistent
+`DynamicItem` buttons and the Bet…/Raise… form, whose errors discord.py would only log). Domain
 refusals are `bot.poker.PokerError`s (engine and table-service codes) or `CommandRefused` (refusals of
 the Discord layer itself); they are translated by code with the catalogues of bot.render in the
 language of the person who acted (`interaction.locale`). Anything else is logged with a short reference
@@ -144,14 +144,5 @@ class PokerView(discord.ui.View):
     async def on_error(
         self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any], /
     ) -> None:
-        """See `handle_interaction_error`."""
-        await handle_interaction_error(interaction, error)
-
-
-class PokerModal(discord.ui.Modal):
-    """Base modal: errors of `on_submit` are answered like command errors."""
-
-    # discord.py's Modal.on_error takes no item, unlike BaseView's that its stubs inherit.
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, /) -> None:  # type: ignore[override]
         """See `handle_interaction_error`."""
         await handle_interaction_error(interaction, error)

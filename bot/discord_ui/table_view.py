@@ -10,11 +10,12 @@ the presser (the form, the cards, refusals) is in the presser's language (`inter
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 import discord
 
-from bot.discord_ui.errors import CommandRefused, PokerModal, guarded, send_private
+from bot.discord_ui.errors import CommandRefused, guarded, send_private
 from bot.discord_ui.turns import ensure_turn, explain, is_playing
 from bot.poker import ActionKind, PokerError, evaluate
 from bot.render import (
@@ -47,8 +48,6 @@ STYLES: dict[str, discord.ButtonStyle] = {
 AMOUNT_MAX_LENGTH = 16
 #: custom_id of the form's amount field.
 AMOUNT_FIELD = "amount"
-#: Seconds a bet/raise form stays usable (the turn timer is at most 600 s).
-MODAL_TIMEOUT = 600
 
 
 def table_service(interaction: discord.Interaction[Any]) -> TableService:
@@ -110,6 +109,7 @@ class ActionButton(
             if not (legal.can_bet or legal.can_raise) or legal.min_raise_to is None:
                 raise CommandRefused("raise_not_reopened", to_call=legal.call_amount)
             modal = AmountModal(legal, interaction.locale, self.channel_id, self.hand_number)
+            modal.stop()  # not kept by discord.py: its submission is handled from its custom_id (submit_amount)
             await interaction.response.send_modal(modal)
             return
         # The table message is edited by the service after the action: the press itself needs no answer.
@@ -120,15 +120,21 @@ class ActionButton(
             raise explain(error, service, self.channel_id) from error
 
 
-class AmountModal(PokerModal):
-    """The Bet…/Raise… form: one field prefilled with the minimum, the min and max in its label."""
+#: custom_id of the Bet…/Raise… form: `poker:amount:<bet|raise>:<channel id>:<hand number>` (at most 51 characters).
+AMOUNT_FORM = re.compile(r"poker:amount:(?P<kind>bet|raise):(?P<channel>[0-9]{1,20}):(?P<hand>[0-9]{1,10})")
+
+
+class AmountModal(discord.ui.Modal):
+    """The Bet…/Raise… form: one field prefilled with the minimum, the min and max in its label.
+
+    Stateless like the buttons: the bot does not keep it (the press stops it before sending), and its submission
+    is handled from its custom_id by `submit_amount`, so a form opened before a restart, or left open for a long
+    time, still works when it is sent."""
 
     def __init__(self, legal: Any, locale: object, channel_id: int, hand_number: int) -> None:
         spec = render_raise_modal(legal, locale)
-        super().__init__(title=spec.title, timeout=MODAL_TIMEOUT, custom_id=f"poker:amount:{channel_id}:{hand_number}")
-        self.kind = ActionKind.BET if legal.can_bet else ActionKind.RAISE
-        self.channel_id = channel_id
-        self.hand_number = hand_number
+        kind = "bet" if legal.can_bet else "raise"
+        super().__init__(title=spec.title, custom_id=f"poker:amount:{kind}:{channel_id}:{hand_number}")
         self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
             custom_id=AMOUNT_FIELD,
             label=spec.label,
@@ -139,20 +145,52 @@ class AmountModal(PokerModal):
         )
         self.add_item(self.amount)
 
-    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
-        """Bet or raise to the typed total; a wrong amount is refused privately and changes nothing."""
-        amount = parse_amount(self.amount.value)
-        if amount is None:
-            try:  # zero or a negative whole number: the engine answers with the minimum ("Minimum raise is to 4")
-                amount = int(self.amount.value.strip())
-            except ValueError:
-                raise CommandRefused("amount_not_number", text=self.amount.value[:AMOUNT_MAX_LENGTH]) from None
-        service = table_service(interaction)
-        await interaction.response.defer()
-        try:
-            await service.act(self.channel_id, interaction.user.id, self.kind, amount, hand_number=self.hand_number)
-        except PokerError as error:
-            raise explain(error, service, self.channel_id) from error
+
+async def submit_amount(interaction: discord.Interaction[Any]) -> None:
+    """`on_interaction` listener: a submitted Bet…/Raise… form bets or raises to the typed total; a wrong amount
+    (or a form of an earlier hand, or out of turn) is refused privately and changes nothing. Other interactions
+    are left alone."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return
+    data: Any = interaction.data or {}
+    match = AMOUNT_FORM.fullmatch(str(data.get("custom_id", "")))
+    if match is None:
+        return
+    typed = _field_value(data.get("components", ()), AMOUNT_FIELD) or ""
+    kind = KINDS[match["kind"]]
+    channel_id, hand_number = int(match["channel"]), int(match["hand"])
+    await guarded(interaction, lambda: _bet_or_raise(interaction, kind, channel_id, hand_number, typed))
+
+
+def _field_value(components: Any, custom_id: str) -> str | None:
+    """The value of the text input `custom_id` in a modal submission's components (rows or labels, nested)."""
+    for component in components or ():
+        if not isinstance(component, dict):
+            continue
+        if component.get("custom_id") == custom_id and "value" in component:
+            return str(component["value"])
+        nested = component.get("components") or ([component["component"]] if "component" in component else [])
+        found = _field_value(nested, custom_id)
+        if found is not None:
+            return found
+    return None
+
+
+async def _bet_or_raise(
+    interaction: discord.Interaction[Any], kind: ActionKind, channel_id: int, hand_number: int, typed: str
+) -> None:
+    amount = parse_amount(typed)
+    if amount is None:
+        try:  # zero or a negative whole number: the engine answers with the minimum ("Minimum raise is to 4")
+            amount = int(typed.strip())
+        except ValueError:
+            raise CommandRefused("amount_not_number", text=typed[:AMOUNT_MAX_LENGTH]) from None
+    service = table_service(interaction)
+    await interaction.response.defer()
+    try:
+        await service.act(channel_id, interaction.user.id, kind, amount, hand_number=hand_number)
+    except PokerError as error:
+        raise explain(error, service, channel_id) from error
 
 
 async def show_hole_cards(interaction: discord.Interaction[Any], service: TableService, channel_id: int) -> None:

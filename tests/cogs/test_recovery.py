@@ -90,6 +90,9 @@ async def test_a_restart_mid_hand_resumes_the_same_hand_and_its_buttons_keep_wor
     table = world.table_message()
     before = world.snapshot()
     assert before.actor_user_id == world.member("chloe").id and len(before.board) == 3
+    # chloe opens the Raise… form just before the restart and sends it just after.
+    form = await world.member("chloe").click(table, label="Raise…")
+    assert form.modal is not None
 
     old_bot = world.bot
     await world.env.restart_bot(make_bot(world.settings, world.clock, world.decks))
@@ -106,11 +109,13 @@ async def test_a_restart_mid_hand_resumes_the_same_hand_and_its_buttons_keep_wor
     assert after.legal == before.legal
     assert after.deadline is not None and after.deadline >= world.clock.time() + 15  # grace after a restart
 
-    # The table message posted before the restart still works: chloe raises to 30 with its form.
-    shown = await world.member("chloe").click(table, label="Raise…")
-    assert shown.modal is not None
-    await world.member("chloe").submit_modal(shown, {"amount": "30"})
+    # The form opened before the restart still works: chloe raises to 30 with it. A form of an earlier hand or
+    # sent out of turn is refused; a too-small amount gets the minimum, all changing nothing.
+    await world.member("chloe").submit_modal(form, {"amount": "30"})
     assert world.snapshot().seats[2].bet == 30
+    # The table message posted before the restart still works too: its Raise… button opens the form again.
+    shown = await world.member("chloe").click(table, label="Raise…")
+    assert shown.modal is None and shown.response is not None and shown.response.ephemeral  # not her turn now
     await world.slash("dave", "fold")
     await world.slash("bob", "fold")
     stacks = world.stacks()
