@@ -309,7 +309,8 @@ async def env(
     settings: Settings, table_clock: SimClock, decks: StackedDecks, outbox_waits: list[Env]
 ) -> AsyncIterator[Env]:
     """SimCord running the PokerBot (a fixture of its own so that SimCord's pytest plugin selects its clock)."""
-    sim = Env(make_bot(settings, table_clock, decks), shard_count=1)
+    bot = make_bot(settings, table_clock, decks)
+    sim = Env(bot, shard_count=1)
     table_clock.env = sim
     outbox_waits.append(sim)
     await sim.start()
@@ -317,6 +318,8 @@ async def env(
         yield sim
     finally:
         await sim.shutdown()
+        if bot._storage is not None:  # SimCord's shutdown does not close the bot: close its database here
+            await bot._storage.close()
         if sim.check_errors:
             sim._raise_errors_since(sim._errors_acknowledged)
 
