@@ -97,6 +97,7 @@ class Storage:
         self._defaults = defaults
         self._clock = clock
         self._closed = False
+        self._closing: asyncio.Future[None] | None = None
         self._pending_actions: list[tuple[int, str, float, asyncio.Future[int]]] = []
         self._action_writes: set[asyncio.Task[None]] = set()  # batches of actions on their way to the database
         self._next_seq: dict[int, int] = {}  # next action number of unfinished hands, filled on first append
@@ -145,12 +146,15 @@ class Storage:
 
     async def close(self) -> None:
         """Wait for the queued actions and the running work, checkpoint the WAL and close the connection
-        (idempotent)."""
+        (idempotent: a second call waits for the first to finish)."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._closing)
+
+    async def _close(self) -> None:
         self._send_actions()
         while self._action_writes:
             await asyncio.gather(*self._action_writes, return_exceptions=True)
-        if self._closed:
-            return
         self._closed = True
         try:
             await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -169,15 +173,24 @@ class Storage:
         if self._closed:
             raise StorageError("the database is closed")
         connection = self._db._conn
-        # The worker thread keeps its last call alive until the next one comes: the call must not hold `work`
-        # (whose closure holds this Storage and so the aiosqlite connection, which stops its thread when it
-        # is collected unclosed), hence the hand-over through a list emptied by the call itself.
-        handover = [work]
+        # The worker thread keeps its last call and its outcome alive until the next call comes: neither may hold
+        # `work` (whose closure, or an exception's traceback through it, holds this Storage and so the aiosqlite
+        # connection, which stops its thread only when collected), hence the hand-over in both directions
+        # through a list emptied on each side.
+        box: list[Any] = [work]  # in: the work; out: (True, result) or (False, exception)
 
-        def run() -> T:
-            return handover.pop()(connection)
+        def run() -> None:  # returns nothing: aiosqlite's worker keeps its last future (and result) alive
+            fn = box.pop()
+            try:
+                box.append((True, fn(connection)))
+            except BaseException as exc:
+                box.append((False, exc))
 
-        result: T = await self._db._execute(run)  # type: ignore[no-untyped-call]  # aiosqlite's own queue
+        await self._db._execute(run)  # type: ignore[no-untyped-call]  # aiosqlite's own queue
+        ok, value = box.pop()
+        if not ok:
+            raise value
+        result: T = value
         return result
 
     async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -189,11 +202,12 @@ class Storage:
             db.execute("BEGIN IMMEDIATE")
             try:
                 result = work(db)
+                db.execute("COMMIT")
             except BaseException:
+                self._next_seq.clear()  # numbers handed out in this transaction are void
                 if db.in_transaction:  # SQLite may already have rolled back (e.g. disk full)
                     db.execute("ROLLBACK")
                 raise
-            db.execute("COMMIT")
             return result
 
         return await self._in_thread(transaction)
@@ -1008,44 +1022,40 @@ class Storage:
 
         Sequence numbers come from a cache (`_next_seq`, read once per hand, touched only in the database
         thread); each insert is guarded by "the hand is still unfinished" and a guard that stored nothing
-        (the hand ended behind the cache) refuses its row and forgets that hand. A failure clears the cache
-        (the transaction rolls back)."""
-        try:
-            unknown = sorted({hand_id for hand_id, _, _ in rows if hand_id not in self._next_seq})
-            if unknown:
-                marks = ", ".join("?" * len(unknown))
-                found = self._all(
-                    db,
-                    f"""
-                    SELECT h.id, (SELECT COUNT(*) FROM hand_actions a WHERE a.hand_id = h.id) AS n
-                    FROM hands h WHERE h.id IN ({marks}) AND h.ended_at IS NULL
-                    """,
-                    unknown,
-                )
-                self._next_seq.update({row["id"]: int(row["n"]) for row in found})
-            outcomes: list[int | StorageError] = []
-            inserts: list[tuple[int, int, str, float, int]] = []
-            for hand_id, text, at in rows:
-                seq = self._next_seq.get(hand_id)
-                if seq is None:
-                    outcomes.append(HandNotFound(f"no unfinished hand {hand_id}"))
-                    continue
-                self._next_seq[hand_id] = seq + 1
-                inserts.append((hand_id, seq, text, at, hand_id))
-                outcomes.append(seq)
-            cursor = db.executemany(
-                """
-                INSERT INTO hand_actions (hand_id, seq, action, created_at)
-                SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM hands WHERE id = ? AND ended_at IS NULL)
+        (the hand ended behind the cache) refuses its row and forgets that hand. A failure of the transaction
+        clears the cache (`_write`)."""
+        unknown = sorted({hand_id for hand_id, _, _ in rows if hand_id not in self._next_seq})
+        if unknown:
+            marks = ", ".join("?" * len(unknown))
+            found = self._all(
+                db,
+                f"""
+                SELECT h.id, (SELECT COUNT(*) FROM hand_actions a WHERE a.hand_id = h.id) AS n
+                FROM hands h WHERE h.id IN ({marks}) AND h.ended_at IS NULL
                 """,
-                inserts,
+                unknown,
             )
-            if cursor.rowcount != len(inserts):
-                outcomes = self._recheck_actions(db, outcomes, inserts)
-            return outcomes
-        except BaseException:
-            self._next_seq.clear()
-            raise
+            self._next_seq.update({row["id"]: int(row["n"]) for row in found})
+        outcomes: list[int | StorageError] = []
+        inserts: list[tuple[int, int, str, float, int]] = []
+        for hand_id, text, at in rows:
+            seq = self._next_seq.get(hand_id)
+            if seq is None:
+                outcomes.append(HandNotFound(f"no unfinished hand {hand_id}"))
+                continue
+            self._next_seq[hand_id] = seq + 1
+            inserts.append((hand_id, seq, text, at, hand_id))
+            outcomes.append(seq)
+        cursor = db.executemany(
+            """
+            INSERT INTO hand_actions (hand_id, seq, action, created_at)
+            SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM hands WHERE id = ? AND ended_at IS NULL)
+            """,
+            inserts,
+        )
+        if cursor.rowcount != len(inserts):
+            outcomes = self._recheck_actions(db, outcomes, inserts)
+        return outcomes
 
     def _recheck_actions(
         self,

@@ -1,0 +1,85 @@
+"""A transaction that fails at its COMMIT, and storages dropped after a failure: nothing half-done stays behind."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import sqlite3
+import threading
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.storage import Storage, TableNotFound
+from tests.storage.conftest import GUILD
+
+ALICE, BOB = 101, 102
+SEATS = [{"seat": 1, "user_id": ALICE, "stack": 100}, {"seat": 2, "user_id": BOB, "stack": 100}]
+
+
+async def refuse_next_commit(store: Storage) -> None:
+    """The next COMMIT fails (as a COMMIT refused by SQLite would: busy, I/O error); later ones succeed."""
+    refuse = {"next": True}
+
+    def authorizer(action: int, arg1: Any, arg2: Any, database: Any, trigger: Any) -> int:
+        if action == sqlite3.SQLITE_TRANSACTION and arg1 == "COMMIT" and refuse["next"]:
+            refuse["next"] = False
+            return sqlite3.SQLITE_DENY
+        return sqlite3.SQLITE_OK
+
+    await store._db.set_authorizer(authorizer)
+
+
+async def test_a_failed_commit_rolls_back_and_the_next_caller_is_not_caught_in_it(store: Storage) -> None:
+    await store.ensure_account(GUILD, ALICE)
+    await refuse_next_commit(store)
+    with pytest.raises(sqlite3.DatabaseError):
+        await store.adjust(GUILD, ALICE, 500, "bonus")
+    assert not store._db.in_transaction
+    assert await store.balance(GUILD, ALICE) == 1000  # nothing of the failed transaction is visible
+    assert await store.adjust(GUILD, ALICE, 1, "next caller") == 1001
+    assert (await store.audit(GUILD)).ok
+
+
+async def test_actions_of_a_failed_batch_leave_no_gap_in_the_sequence(store: Storage) -> None:
+    table = await store.create_table(GUILD, 700, ALICE, "cash", {})
+    await store.buy_in(table, GUILD, ALICE, 1, 100)
+    await store.buy_in(table, GUILD, BOB, 2, 100)
+    hand = await store.start_hand(table, 1, {"deck": []}, SEATS)
+    assert [await store.append_action(hand, {"n": n}) for n in range(2)] == [0, 1]
+    await refuse_next_commit(store)
+    with pytest.raises(Exception):  # noqa: B017 - any storage failure; what matters is what follows
+        await store.append_action(hand, {"n": "lost"})
+    assert await store.append_action(hand, {"n": 2}) == 2
+    both = await asyncio.gather(store.append_action(hand, {"n": 3}), store.append_action(hand, {"n": 4}))
+    assert both == [3, 4]
+    stored = await store.hand(hand)
+    assert stored is not None and [a["n"] for a in stored.actions] == [0, 1, 2, 3, 4]
+
+
+async def test_a_storage_dropped_after_a_failed_call_lets_its_thread_stop(tmp_path: Path) -> None:
+    """The failure's traceback runs through the call's closure (and so the Storage): the database thread must not
+    keep it alive, or an unclosed Storage would keep its non-daemon thread, and the process, running."""
+    before = {t.ident for t in threading.enumerate()}
+    store = await Storage.open(tmp_path / "failed.sqlite3")
+    await store.ensure_account(GUILD, ALICE)
+    with pytest.raises(TableNotFound):
+        await store.cash_out(999, GUILD, ALICE, 1)
+    (thread,) = [t for t in threading.enumerate() if t.ident not in before]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)  # aiosqlite's "deleted before being closed"
+        del store
+        gc.collect()
+    thread.join(timeout=5)
+    assert not thread.is_alive()
+
+
+async def test_closing_twice_waits_for_the_first_close(tmp_path: Path) -> None:
+    store = await Storage.open(tmp_path / "twice.sqlite3")
+    await store.ensure_account(GUILD, ALICE)
+    await asyncio.gather(store.close(), store.close())
+    await store.close()
+    with pytest.raises(ValueError):
+        store._db._conn  # noqa: B018 - the connection is closed once both calls return
