@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -79,6 +80,8 @@ class _Outbox:
     queue: asyncio.Queue[Callable[[], Awaitable[None]] | None] = field(default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
     pending_edit: bool = False
+    #: Counts table messages posted: a queued edit meant for an earlier message is dropped, not rendered there.
+    generation: int = 0
 
     def start(self) -> None:
         if self.task is None:
@@ -368,8 +371,11 @@ class TableRunner:
             return
         self._outbox.pending_edit = True
         notifier = self._outbox.notifier
+        generation = self._outbox.generation
 
         async def edit() -> None:
+            if generation != self._outbox.generation:
+                return  # a new table message replaced the one this edit was for
             self._outbox.pending_edit = False
             snap = self.snapshot()
             if snap.message_id is None:
@@ -379,10 +385,22 @@ class TableRunner:
 
         self._outbox.put(edit)
 
-    def _post_table(self) -> None:
-        """Queue a new table message (a new hand, or /poker table); later edits go to it."""
+    def _post_table(self, last_look: TableSnapshot | None = None) -> None:
+        """Queue a new table message (a new hand, or /poker table); later edits go to it. `last_look`: what the
+        message being replaced should show if an edit of it is still pending (the table just before the new
+        hand); without it, that edit is dropped. Either way no edit meant for it lands on the new message's
+        hand."""
         notifier = self._outbox.notifier
+        if self._outbox.pending_edit and last_look is not None:
+
+            async def settle() -> None:
+                # The message being replaced: posted by a job before this one, so known by now.
+                if self.message_id is not None:
+                    await notifier.edit_table(dataclasses.replace(last_look, message_id=self.message_id))
+
+            self._outbox.put(settle)
         self._outbox.pending_edit = False
+        self._outbox.generation += 1
 
         async def post() -> None:
             await self._posted(await notifier.post_table(self.snapshot()))
@@ -719,6 +737,7 @@ class TableRunner:
         """Deal a new hand: the engine moves the button and posts blinds; the record is stored before anyone
         sees the hand; then the new table message and the hole cards (DM) go out."""
         saved = self.table.to_json()
+        last_look = self.snapshot()  # the current table message's last picture, before the deal
         number = self.hand_number + 1
         try:
             hand = self.table.start_hand(now=self._level_clock(), rng=self.rng_factory())
@@ -744,7 +763,7 @@ class TableRunner:
         self.hand, self.hand_id, self.hand_number = hand, hand_id, number
         self.hand_seats, self.hand_users = seats, users
         await self._save()
-        self._post_table()
+        self._post_table(last_look)
         snap = self.snapshot()
         for player, user in enumerate(users):
             self._send_cards(snap, user, tuple(hand.hole_cards[player]))

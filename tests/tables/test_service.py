@@ -17,6 +17,7 @@ from bot.tables import (
     StreetAnnouncement,
     TableOptions,
     TableService,
+    TableSnapshot,
 )
 from bot.tables.clock import settle
 from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, DAVID, GUILD, HOST, NAMES, actor
@@ -467,3 +468,34 @@ async def test_calling_a_straddle_is_vpip_not_a_preflop_raise(service: TableServ
     assert (players[small].vpip, players[small].pfr) == (True, False)
     assert (players[big].vpip, players[big].pfr) == (True, True)
     assert (players[straddler].vpip, players[straddler].pfr) == (False, False)
+
+
+async def test_an_edit_still_queued_when_a_hand_starts_never_draws_that_hand_on_the_old_message(
+    service: TableService, notifier: RecordingNotifier
+) -> None:
+    """Joins queue an edit of the waiting table's message; the deal posts the hand's own message. If Discord is
+    slow, that edit is still queued at the deal: it must show the table as it was (everyone seated, no hand),
+    not hand #1 with live buttons — two messages of one hand confused players (found by the load benchmark)."""
+    gate = asyncio.Event()
+    post, edit = notifier.post_table, notifier.edit_table
+
+    async def slow_post(snapshot: TableSnapshot) -> int | None:
+        await gate.wait()
+        return await post(snapshot)
+
+    async def slow_edit(snapshot: TableSnapshot) -> None:
+        await gate.wait()
+        await edit(snapshot)
+
+    notifier.post_table, notifier.edit_table = slow_post, slow_edit  # type: ignore[method-assign]
+    await seat_players(service)
+    await service.start(CHANNEL, ALICE)
+    gate.set()
+    await service.runners[CHANNEL].drain()
+    first, hand = notifier.posted[0], notifier.posted[-1]
+    assert first.hand_number == 0 and hand.hand_number == 1 and hand.street is not None
+    old_message = [s for s in notifier.edits if s.message_id == 1001]
+    assert old_message, "the waiting table's message gets its last picture"
+    assert all(s.street is None and s.legal is None for s in old_message)  # never a hand on it
+    assert {s.user_id for s in old_message[-1].seats} == {ALICE, BOB, CHLOE}
+    assert all(s.message_id != 1001 for s in notifier.edits[notifier.edits.index(old_message[-1]) + 1 :])
