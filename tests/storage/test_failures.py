@@ -6,21 +6,23 @@ import asyncio
 import gc
 import sqlite3
 import threading
+import time
 import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.storage import Storage, TableNotFound
+from bot.storage import HandNotFound, Storage, TableNotFound
 from tests.storage.conftest import GUILD
 
 ALICE, BOB = 101, 102
 SEATS = [{"seat": 1, "user_id": ALICE, "stack": 100}, {"seat": 2, "user_id": BOB, "stack": 100}]
 
 
-async def refuse_next_commit(store: Storage) -> None:
-    """The next COMMIT fails (as a COMMIT refused by SQLite would: busy, I/O error); later ones succeed."""
+async def refuse_next_commit(store: Storage, *, of_actions: bool = False) -> None:
+    """The next COMMIT fails (as a COMMIT refused by SQLite would: busy, I/O error); later ones succeed. Of the
+    database thread's connection, or of the one hand actions are written through (`of_actions`)."""
     refuse = {"next": True}
 
     def authorizer(action: int, arg1: Any, arg2: Any, database: Any, trigger: Any) -> int:
@@ -29,7 +31,11 @@ async def refuse_next_commit(store: Storage) -> None:
             return sqlite3.SQLITE_DENY
         return sqlite3.SQLITE_OK
 
-    await store._db.set_authorizer(authorizer)
+    if of_actions:
+        assert store._actions_db is not None
+        store._actions_db.set_authorizer(authorizer)
+    else:
+        await store._db.set_authorizer(authorizer)
 
 
 async def test_a_failed_commit_rolls_back_and_the_next_caller_is_not_caught_in_it(store: Storage) -> None:
@@ -49,7 +55,7 @@ async def test_actions_of_a_failed_batch_leave_no_gap_in_the_sequence(store: Sto
     await store.buy_in(table, GUILD, BOB, 2, 100)
     hand = await store.start_hand(table, 1, {"deck": []}, SEATS)
     assert [await store.append_action(hand, {"n": n}) for n in range(2)] == [0, 1]
-    await refuse_next_commit(store)
+    await refuse_next_commit(store, of_actions=True)
     with pytest.raises(Exception):  # noqa: B017 - any storage failure; what matters is what follows
         await store.append_action(hand, {"n": "lost"})
     assert await store.append_action(hand, {"n": 2}) == 2
@@ -83,3 +89,55 @@ async def test_closing_twice_waits_for_the_first_close(tmp_path: Path) -> None:
     await store.close()
     with pytest.raises(ValueError):
         store._db._conn  # noqa: B018 - the connection is closed once both calls return
+
+
+async def test_actions_wait_for_a_transaction_of_the_database_thread_then_go_in_order(store: Storage) -> None:
+    """Hand actions are committed in the event loop on their own connection; while the database thread holds the
+    write lock, they wait (without blocking the loop) and go in after it, numbered in order."""
+    table = await store.create_table(GUILD, 700, ALICE, "cash", {})
+    await store.buy_in(table, GUILD, ALICE, 1, 100)
+    await store.buy_in(table, GUILD, BOB, 2, 100)
+    hand = await store.start_hand(table, 1, {"deck": []}, SEATS)
+    assert await store.append_action(hand, {"n": 0}) == 0
+
+    def slow_transaction(db: sqlite3.Connection) -> None:
+        db.execute("UPDATE poker_tables SET state = '{}' WHERE id = ?", (table,))
+        time.sleep(0.2)  # holds the write lock
+
+    slow = asyncio.ensure_future(store._write(slow_transaction))
+    await asyncio.sleep(0.05)  # the thread has taken the lock
+    ticks = 0
+
+    async def loop_runs() -> None:
+        nonlocal ticks
+        while not slow.done():
+            ticks += 1
+            await asyncio.sleep(0.01)
+
+    order: list[str] = []
+    slow.add_done_callback(lambda _: order.append("thread"))
+    append = asyncio.ensure_future(store.append_action(hand, {"n": 1}))
+    append.add_done_callback(lambda _: order.append("action"))
+    numbers, _, _ = await asyncio.gather(append, slow, loop_runs())
+    assert numbers == 1 and order == ["thread", "action"]  # it waited for the lock...
+    assert ticks >= 5  # ...and the event loop kept running meanwhile
+    assert await store.append_action(hand, {"n": 2}) == 2
+    stored = await store.hand(hand)
+    assert stored is not None and [a["n"] for a in stored.actions] == [0, 1, 2]
+
+
+async def test_an_in_memory_database_stores_actions_in_the_database_thread() -> None:
+    store = await Storage.open(":memory:")
+    try:
+        assert store._actions_db is None
+        table = await store.create_table(GUILD, 700, ALICE, "cash", {})
+        await store.buy_in(table, GUILD, ALICE, 1, 100)
+        await store.buy_in(table, GUILD, BOB, 2, 100)
+        hand = await store.start_hand(table, 1, {"deck": []}, SEATS)
+        numbers = await asyncio.gather(*(store.append_action(hand, {"n": n}) for n in range(5)))
+        assert numbers == [0, 1, 2, 3, 4]
+        await store.finish_hand(hand, {}, {})
+        with pytest.raises(HandNotFound):
+            await store.append_action(hand, {"n": "late"})
+    finally:
+        await store.close()

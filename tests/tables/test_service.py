@@ -257,6 +257,7 @@ async def test_leaving_mid_hand_folds_at_your_turn_and_cashes_out_at_the_end(
     assert left_now is False
     snap = service.snapshot(CHANNEL)
     assert next(s for s in snap.seats if s.user_id == to_act).state == "folded"
+    await service.get(CHANNEL).drain()  # announcements are delivered in order, after the table's lock is released
     auto = [a for a in notifier.announcements if isinstance(a, PlayerAnnouncement) and a.kind == "auto_folded"]
     assert [a.user_id for a in auto] == [to_act]
     await play_to_end_of_hand(service)
