@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import random
-import threading
-import warnings
-from pathlib import Path
 
 from bot.storage import InsufficientBalance, LedgerKind, Storage, StorageError
 from tests.storage.conftest import GUILD
@@ -53,19 +49,3 @@ async def test_many_gathered_movements_keep_every_balance_and_the_audit_right(st
     assert report.ok, report.problems
     assert report.balances + report.on_tables == report.issued
     assert len(funded) > len(USERS) // 2  # the scenario really moved chips
-
-
-async def test_a_storage_dropped_unclosed_lets_its_database_thread_stop(tmp_path: Path) -> None:
-    """The database thread keeps its last call alive: that call must not keep the connection alive too, or an
-    unclosed Storage (a test world, a crashed start) would keep its non-daemon thread, and the process, running."""
-    before = {t.ident for t in threading.enumerate()}
-    store = await Storage.open(tmp_path / "dropped.sqlite3")
-    await store.ensure_account(GUILD, 1)
-    assert await store.balance(GUILD, 1) == 1000
-    (thread,) = [t for t in threading.enumerate() if t.ident not in before]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ResourceWarning)  # aiosqlite's "deleted before being closed"
-        del store
-        gc.collect()
-    thread.join(timeout=5)
-    assert not thread.is_alive()

@@ -65,14 +65,17 @@ async def test_actions_of_a_failed_batch_leave_no_gap_in_the_sequence(store: Sto
     assert stored is not None and [a["n"] for a in stored.actions] == [0, 1, 2, 3, 4]
 
 
-async def test_a_storage_dropped_after_a_failed_call_lets_its_thread_stop(tmp_path: Path) -> None:
-    """The failure's traceback runs through the call's closure (and so the Storage): the database thread must not
-    keep it alive, or an unclosed Storage would keep its non-daemon thread, and the process, running."""
+@pytest.mark.parametrize("last_call_fails", [False, True])
+async def test_a_storage_dropped_unclosed_lets_its_database_thread_stop(tmp_path: Path, last_call_fails: bool) -> None:
+    """The database thread keeps its last call, and that call's outcome, alive: neither may keep the connection alive
+    too (a failure's traceback runs through the call's closure, and so the Storage), or an unclosed Storage (a test
+    world, a crashed start) would keep its non-daemon thread, and the process, running."""
     before = {t.ident for t in threading.enumerate()}
-    store = await Storage.open(tmp_path / "failed.sqlite3")
-    await store.ensure_account(GUILD, ALICE)
-    with pytest.raises(TableNotFound):
-        await store.cash_out(999, GUILD, ALICE, 1)
+    store = await Storage.open(tmp_path / "dropped.sqlite3")
+    assert await store.ensure_account(GUILD, ALICE) == 1000
+    if last_call_fails:
+        with pytest.raises(TableNotFound):
+            await store.cash_out(999, GUILD, ALICE, 1)
     (thread,) = [t for t in threading.enumerate() if t.ident not in before]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ResourceWarning)  # aiosqlite's "deleted before being closed"
