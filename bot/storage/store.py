@@ -265,7 +265,6 @@ class Storage:
                 result = work(db)
                 db.execute("COMMIT")
             except BaseException:
-                self._next_seq.clear()  # numbers handed out in this transaction are void
                 if db.in_transaction:  # SQLite may already have rolled back (e.g. disk full)
                     db.execute("ROLLBACK")
                 raise
@@ -965,8 +964,9 @@ class Storage:
         its start), every seat is cashed out (cash tables) or removed (tournaments). Returns
         {user_id: chips returned to the balance}. Raises TableNotFound."""
 
+        self._next_seq.clear()  # its unfinished hand is about to end; the others are read again when needed
+
         def work(db: sqlite3.Connection) -> dict[int, int]:
-            self._next_seq.clear()  # its unfinished hand is about to end; the others are read again when needed
             table = self._open_table(db, table_id)
             now = self._clock()
             db.execute(
@@ -1103,7 +1103,11 @@ class Storage:
         outcomes: list[int | StorageError]
         try:
             if self._actions_db is None:
-                outcomes = await self._write(store)
+                try:
+                    outcomes = await self._write(store)
+                except BaseException:
+                    self._next_seq.clear()  # numbers handed out in the rolled-back transaction are void
+                    raise
             else:
                 loop = asyncio.get_running_loop()
                 deadline = loop.time() + ACTIONS_BUSY_TIMEOUT_S
@@ -1130,10 +1134,15 @@ class Storage:
         """Insert a batch of actions [(hand id, JSON text, time)] in the caller's transaction and return, per
         row, its sequence number or the HandNotFound its caller gets.
 
-        Sequence numbers come from a cache (`_next_seq`, read once per hand); each insert is guarded by "the hand
-        is still unfinished" and a guard that stored nothing (the hand ended behind the cache) refuses its row
-        and forgets that hand. A failure of the transaction clears the cache."""
-        unknown = sorted({hand_id for hand_id, _, _ in rows if hand_id not in self._next_seq})
+        Sequence numbers come from a cache (`_next_seq`, read once per hand, changed only in the event loop's
+        thread except by this function in the in-memory case); this batch works on its own copy of the entries
+        it needs and writes them back at the end, so that a concurrent forgetting (a hand's end) never makes a
+        live hand look unknown. Each insert is guarded by "the hand is still unfinished" and a guard that
+        stored nothing (the hand ended behind the cache) refuses its row and forgets that hand. A failed
+        transaction makes its caller clear the cache."""
+        hands = {hand_id for hand_id, _, _ in rows}
+        known = {hand_id: self._next_seq[hand_id] for hand_id in hands if hand_id in self._next_seq}
+        unknown = sorted(hands - known.keys())
         if unknown:
             marks = ", ".join("?" * len(unknown))
             found = self._all(
@@ -1144,17 +1153,18 @@ class Storage:
                 """,
                 unknown,
             )
-            self._next_seq.update({row["id"]: int(row["n"]) for row in found})
+            known.update({row["id"]: int(row["n"]) for row in found})
         outcomes: list[int | StorageError] = []
         inserts: list[tuple[int, int, str, float, int]] = []
         for hand_id, text, at in rows:
-            seq = self._next_seq.get(hand_id)
+            seq = known.get(hand_id)
             if seq is None:
                 outcomes.append(HandNotFound(f"no unfinished hand {hand_id}"))
                 continue
-            self._next_seq[hand_id] = seq + 1
+            known[hand_id] = seq + 1
             inserts.append((hand_id, seq, text, at, hand_id))
             outcomes.append(seq)
+        self._next_seq.update(known)
         cursor = db.executemany(
             """
             INSERT INTO hand_actions (hand_id, seq, action, created_at)
@@ -1173,7 +1183,7 @@ class Storage:
         inserts: list[tuple[int, int, str, float, int]],
     ) -> list[int | StorageError]:
         """Some guarded inserts stored nothing (their hand ended meanwhile): find which, refuse those rows
-        with HandNotFound and forget those hands' cached sequence numbers (database thread)."""
+        with HandNotFound and forget those hands' cached sequence numbers."""
         ids = sorted({row[0] for row in inserts})
         marks = ", ".join("?" * len(ids))
         found = self._all(db, f"SELECT hand_id, seq FROM hand_actions WHERE hand_id IN ({marks})", ids)
@@ -1207,8 +1217,9 @@ class Storage:
         ChipsNotConserved, NotSeated; nothing changes when it raises.
         """
 
+        self._next_seq.pop(hand_id, None)  # no more actions for it (refused by the guarded insert if any come)
+
         def work(db: sqlite3.Connection) -> None:
-            self._next_seq.pop(hand_id, None)  # no more actions for it (refused by the guarded insert if any come)
             hand = self._open_hand_row(db, hand_id)
             self._set_stacks(db, hand["table_id"], stacks)
             db.execute(
