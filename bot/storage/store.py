@@ -10,6 +10,7 @@ the balance in the caller's transaction.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import sqlite3
@@ -89,8 +90,9 @@ _LEADERBOARD_VALUES = {
 }
 
 
-#: How long a batch of hand actions waits for a write lock held outside this bot (another process) before failing.
-ACTIONS_BUSY_TIMEOUT_S = 5.0
+#: When the write lock is taken, a batch of hand actions is tried again after these pauses (seconds), then waits in
+#: line in the database thread.
+ACTIONS_RETRY_DELAYS_S = (0.0005, 0.001, 0.002, 0.004)
 
 
 class _Busy(Exception):
@@ -101,6 +103,14 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
     return getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(
         exc
     )
+
+
+def _as_storage_error(exc: Exception) -> StorageError:
+    return exc if isinstance(exc, StorageError) else StorageError(f"could not store the actions: {exc}")
+
+
+def _rows(batch: list[tuple[int, str, float, asyncio.Future[int]]]) -> list[tuple[int, str, float]]:
+    return [(hand_id, text, at) for hand_id, text, at, _ in batch]
 
 
 def _settle(batch: list[tuple[int, str, float, asyncio.Future[int]]], outcomes: list[int | StorageError]) -> None:
@@ -123,7 +133,9 @@ def _open_actions_connection(path: str | Path) -> sqlite3.Connection | None:
         return None
     db = sqlite3.connect(str(path), isolation_level=None)
     try:
-        if str(db.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+        mode = str(db.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+        if mode != "wal":
+            log.warning("database %s is in %s journal mode, not WAL: hand actions go through its thread", path, mode)
             db.close()
             return None
         for pragma in (
@@ -157,7 +169,8 @@ class Storage:
         self._closed = False
         self._closing: asyncio.Future[None] | None = None
         self._pending_actions: list[tuple[int, str, float, asyncio.Future[int]]] = []
-        self._action_writes: set[asyncio.Task[None]] = set()  # batches of actions on their way to the database
+        self._action_writes: set[asyncio.Task[None]] = set()  # the backlog's task, while it runs
+        self._backlog: list[tuple[int, str, float, asyncio.Future[int]]] | None = None  # batches waiting, oldest first
         self._next_seq: dict[int, int] = {}  # next action number of unfinished hands, filled on first append
 
     # ------------------------------------------------------------------ lifecycle
@@ -1040,9 +1053,9 @@ class Storage:
         one transaction (group commit), on the actions' own connection, right there in the event loop: an
         insert and a commit in WAL mode without fsync take tens of microseconds, far less than a trip to the
         database thread and back through a busy loop (which was most of a slash command's latency at 100
-        tables). While that thread holds the write lock, the batch waits for it to finish, then goes in.
-        Each caller returns only once its own row is committed; a refused row (hand not open) refuses only its
-        caller."""
+        tables). While that thread holds the write lock, the batch is tried again a few times within milliseconds,
+        then waits in line in the thread; later batches wait behind it (`_write_backlog`). Each caller returns
+        only once its own row is committed; a refused row (hand not open) refuses only its caller."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[int] = loop.create_future()
         self._pending_actions.append((hand_id, _dumps(dict(action)), self._clock(), future))
@@ -1052,19 +1065,24 @@ class Storage:
 
     def _send_actions(self) -> None:
         """Commit the appends queued during this turn of the loop, as one batch: at once on the actions'
-        connection, or in a task when the write lock is taken (or there is no such connection)."""
+        connection; behind the batches already waiting (order kept), or when the write lock is taken, in the
+        backlog task (`_write_backlog`)."""
         batch, self._pending_actions = self._pending_actions, []
         if not batch:
             return
+        if self._backlog is not None:
+            self._backlog.extend(batch)
+            return
         if self._actions_db is not None and not self._closed:
             try:
-                outcomes = self._commit_actions_now([(hand_id, text, at) for hand_id, text, at, _ in batch])
+                outcomes = self._commit_actions_now(_rows(batch))
             except _Busy:
-                pass  # the database thread is writing: wait for it in a task
+                pass  # the database thread is writing
             else:
                 _settle(batch, outcomes)
                 return
-        task = asyncio.ensure_future(self._write_actions(batch))
+        self._backlog = list(batch)
+        task = asyncio.ensure_future(self._write_backlog())
         self._action_writes.add(task)
         task.add_done_callback(self._action_writes.discard)
 
@@ -1078,57 +1096,61 @@ class Storage:
         except sqlite3.OperationalError as exc:
             if _is_busy(exc):
                 raise _Busy from exc
-            return [StorageError(f"could not store the actions: {exc}")] * len(rows)
+            return [_as_storage_error(exc)] * len(rows)
         try:
             outcomes = self._store_actions(db, rows)
             db.execute("COMMIT")
         except Exception as exc:
             self._next_seq.clear()  # numbers handed out in this transaction are void
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            error = exc if isinstance(exc, StorageError) else StorageError(f"could not store the actions: {exc}")
-            return [error] * len(rows)
+            with contextlib.suppress(sqlite3.Error):
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+            return [_as_storage_error(exc)] * len(rows)
         return outcomes
 
-    async def _write_actions(self, batch: list[tuple[int, str, float, asyncio.Future[int]]]) -> None:
-        """Store a batch that could not go in at once: on the actions' connection as soon as the write lock is free
-        (tried again after 0.5, 1, 2... ms); without one (an in-memory database), as a transaction in
-        the database thread. Gives up with StorageError after `ACTIONS_BUSY_TIMEOUT_S` of a lock held
-        elsewhere (another process)."""
-        rows = [(hand_id, text, at) for hand_id, text, at, _ in batch]
+    async def _write_backlog(self) -> None:
+        """Store the batches that could not go in at once, oldest first; batches made meanwhile wait behind them.
+
+        Each is tried again on the actions' connection after 0.5, 1, 2 and 4 ms (the database thread's
+        transactions are short); if the lock is still taken (or there is no such connection: an in-memory
+        database) it goes to the database thread as a transaction of its own, in line with the thread's other
+        work, so that a busy thread never starves the actions."""
+        try:
+            while self._backlog:
+                batch, self._backlog = self._backlog, []
+                rows = _rows(batch)
+                try:
+                    outcomes = await self._store_backlog(rows)
+                except Exception as exc:
+                    outcomes = [_as_storage_error(exc)] * len(rows)
+                _settle(batch, outcomes)
+        finally:
+            self._backlog = None
+
+    async def _store_backlog(self, rows: list[tuple[int, str, float]]) -> list[int | StorageError]:
+        if self._actions_db is not None:
+            for delay in ACTIONS_RETRY_DELAYS_S:
+                await asyncio.sleep(delay)
+                if self._closed:
+                    raise StorageError("the database is closed")
+                try:
+                    return self._commit_actions_now(rows)
+                except _Busy:
+                    continue
 
         def store(db: sqlite3.Connection) -> list[int | StorageError]:
-            return self._store_actions(db, rows)
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                outcomes = self._store_actions(db, rows)
+                db.execute("COMMIT")
+            except BaseException:
+                self._next_seq.clear()  # in this thread, before any later batch runs: its numbers are void
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            return outcomes
 
-        outcomes: list[int | StorageError]
-        try:
-            if self._actions_db is None:
-                try:
-                    outcomes = await self._write(store)
-                except BaseException:
-                    self._next_seq.clear()  # numbers handed out in the rolled-back transaction are void
-                    raise
-            else:
-                loop = asyncio.get_running_loop()
-                deadline = loop.time() + ACTIONS_BUSY_TIMEOUT_S
-                delay = 0.0005
-                while True:
-                    # The thread's transactions are short: try again soon (a trip to the thread would wait
-                    # behind all its queued work, and for the busy loop on the way back).
-                    await asyncio.sleep(delay)
-                    delay = min(delay * 2, 0.01)
-                    if self._closed:
-                        raise StorageError("the database is closed")
-                    try:
-                        outcomes = self._commit_actions_now(rows)
-                        break
-                    except _Busy:
-                        if loop.time() > deadline:
-                            raise StorageError("the database stayed locked: the actions were not stored") from None
-        except Exception as exc:
-            error = exc if isinstance(exc, StorageError) else StorageError(f"could not store the actions: {exc}")
-            outcomes = [error] * len(batch)
-        _settle(batch, outcomes)
+        return await self._in_thread(store)
 
     def _store_actions(self, db: sqlite3.Connection, rows: list[tuple[int, str, float]]) -> list[int | StorageError]:
         """Insert a batch of actions [(hand id, JSON text, time)] in the caller's transaction and return, per
@@ -1148,7 +1170,7 @@ class Storage:
             found = self._all(
                 db,
                 f"""
-                SELECT h.id, (SELECT COUNT(*) FROM hand_actions a WHERE a.hand_id = h.id) AS n
+                SELECT h.id, (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM hand_actions a WHERE a.hand_id = h.id) AS n
                 FROM hands h WHERE h.id IN ({marks}) AND h.ended_at IS NULL
                 """,
                 unknown,

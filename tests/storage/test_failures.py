@@ -144,3 +144,75 @@ async def test_an_in_memory_database_stores_actions_in_the_database_thread() -> 
             await store.append_action(hand, {"n": "late"})
     finally:
         await store.close()
+
+
+async def start_a_hand(store: Storage) -> int:
+    table = await store.create_table(GUILD, 700, ALICE, "cash", {})
+    await store.buy_in(table, GUILD, ALICE, 1, 100)
+    await store.buy_in(table, GUILD, BOB, 2, 100)
+    return await store.start_hand(table, 1, {"deck": []}, SEATS)
+
+
+async def test_a_busy_database_thread_never_starves_the_actions(store: Storage) -> None:
+    """Found by review: with the thread's queue never empty, an action retried against the lock forever (and
+    failed after 5 s) while thousands of transactions went first. It now waits in line after a few retries."""
+    hand = await start_a_hand(store)
+    assert await store.append_action(hand, {"n": 0}) == 0
+    stop = False
+
+    def busy(db: sqlite3.Connection) -> None:
+        for i in range(200):
+            db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, 'v') ON CONFLICT (key) DO UPDATE SET value = 'w'", (i,)
+            )
+
+    async def writer() -> None:
+        while not stop:
+            await store._write(busy)
+
+    writers = [asyncio.ensure_future(writer()) for _ in range(16)]
+    await asyncio.sleep(0.1)
+    try:
+        for n in (1, 2, 3):
+            assert await asyncio.wait_for(store.append_action(hand, {"n": n}), timeout=1.0) == n
+    finally:
+        stop = True
+        await asyncio.gather(*writers)
+
+
+async def test_a_batch_waiting_for_the_lock_keeps_its_place_before_later_ones(store: Storage) -> None:
+    """Found by review: a later batch went in at once while an earlier one waited for the lock (numbers out of
+    the order of the calls)."""
+    hand = await start_a_hand(store)
+
+    def hold_the_lock(db: sqlite3.Connection) -> None:
+        db.execute("UPDATE meta SET value = value")
+        time.sleep(0.1)
+
+    slow = asyncio.ensure_future(store._write(hold_the_lock))
+    await asyncio.sleep(0.03)
+    first = asyncio.ensure_future(store.append_action(hand, {"n": "first"}))
+    await slow
+    second = asyncio.ensure_future(store.append_action(hand, {"n": "second"}))
+    assert (await first, await second) == (0, 1)
+    stored = await store.hand(hand)
+    assert stored is not None and [a["n"] for a in stored.actions] == ["first", "second"]
+
+
+async def test_in_memory_a_failed_batch_leaves_no_gap_for_the_next(tmp_path: Path) -> None:
+    """Found by review: in the database thread's path, the next batch could use the number of a rolled-back one."""
+    store = await Storage.open(":memory:")
+    try:
+        hand = await start_a_hand(store)
+        assert await store.append_action(hand, {"n": 0}) == 0
+        await refuse_next_commit(store)
+        failed = asyncio.ensure_future(store.append_action(hand, {"n": "lost"}))
+        await asyncio.sleep(0)
+        later = asyncio.ensure_future(store.append_action(hand, {"n": 1}))
+        outcomes = await asyncio.gather(failed, later, return_exceptions=True)
+        assert isinstance(outcomes[0], Exception) and outcomes[1] == 1
+        assert await store.append_action(hand, {"n": 2}) == 2
+        stored = await store.hand(hand)
+        assert stored is not None and [a["n"] for a in stored.actions] == [0, 1, 2]
+    finally:
+        await store.close()
