@@ -267,10 +267,11 @@ class Storage:
         result: T = value
         return result
 
-    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    async def _write(self, work: Callable[[sqlite3.Connection], T], on_failure: Callable[[], None] | None = None) -> T:
         """Run `work(connection)` as one write transaction (BEGIN IMMEDIATE ... COMMIT) in the database's
-        thread and return its result; any exception rolls everything back and is raised here. A caller
-        cancelled meanwhile does not stop it: the transaction is done whole or not at all."""
+        thread and return its result; any exception rolls everything back and is raised here (`on_failure`
+        runs first, in the thread, before any later call). A caller cancelled meanwhile does not stop it: the
+        transaction is done whole or not at all."""
 
         def transaction(db: sqlite3.Connection) -> T:
             db.execute("BEGIN IMMEDIATE")
@@ -278,6 +279,8 @@ class Storage:
                 result = work(db)
                 db.execute("COMMIT")
             except BaseException:
+                if on_failure is not None:
+                    on_failure()
                 if db.in_transaction:  # SQLite may already have rolled back (e.g. disk full)
                     db.execute("ROLLBACK")
                 raise
@@ -1139,18 +1142,10 @@ class Storage:
                     continue
 
         def store(db: sqlite3.Connection) -> list[int | StorageError]:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                outcomes = self._store_actions(db, rows)
-                db.execute("COMMIT")
-            except BaseException:
-                self._next_seq.clear()  # in this thread, before any later batch runs: its numbers are void
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
-            return outcomes
+            return self._store_actions(db, rows)
 
-        return await self._in_thread(store)
+        # A failed batch's numbers are void: forgotten in the thread, before any later batch runs.
+        return await self._write(store, on_failure=self._next_seq.clear)
 
     def _store_actions(self, db: sqlite3.Connection, rows: list[tuple[int, str, float]]) -> list[int | StorageError]:
         """Insert a batch of actions [(hand id, JSON text, time)] in the caller's transaction and return, per
