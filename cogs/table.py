@@ -180,7 +180,7 @@ class TableCog(commands.Cog):
         """Deal the first hand; hands then follow by themselves."""
         _guild_id, channel_id = _ids(interaction)
         service = table_service(interaction)
-        await service.start(channel_id, interaction.user.id)
+        await service.start(channel_id, interaction.user.id, is_admin=interaction.permissions.manage_guild)
         language = service.snapshot(channel_id).language
         await interaction.response.send_message(t("notice.game_starting", language), allowed_mentions=NO_MENTIONS)
 
