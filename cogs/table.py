@@ -334,7 +334,8 @@ class TableCog(commands.Cog):
             if language is not None:
                 await table_service(interaction).set_language(guild_id, language)
         content = t("settings.updated", interaction.locale) if changed else None
-        await send_private(interaction, content, embed=to_embed(render_settings(current, interaction.locale)))
+        spec = render_settings(current, interaction.locale, guild_locale=interaction.guild_locale)
+        await send_private(interaction, content, embed=to_embed(spec))
 
     @poker.command(name="audit", description=en("cmd.poker.audit.desc"))
     @app_commands.checks.has_permissions(manage_guild=True)
