@@ -23,7 +23,7 @@ from bot.render.embeds import (
     make_embed,
 )
 from bot.render.events import Names, player_name, pot_count_of, render_event_line, street_key
-from bot.render.i18n import ENGLISH, FRENCH, format_percent, format_signed_chips, t
+from bot.render.i18n import ENGLISH, format_percent, format_signed_chips, locale_language, t
 
 LEADERBOARD_BY = ("balance", "net", "wins")
 
@@ -169,10 +169,9 @@ def language_in_force(
     `guild_locale`: its Discord language as Discord reports it (a `discord.Locale`, "fr", "en-US"..., or None)."""
     if chosen is not None:
         return chosen, LanguageSource.CHOSEN
-    value = getattr(guild_locale, "value", guild_locale)
-    primary = value.strip().replace("_", "-").split("-", 1)[0].lower() if isinstance(value, str) else ""
-    if primary in (ENGLISH, FRENCH):
-        return primary, LanguageSource.DISCORD
+    spoken = locale_language(guild_locale)
+    if spoken is not None:
+        return spoken, LanguageSource.DISCORD
     return bot_default, LanguageSource.DEFAULT
 
 
