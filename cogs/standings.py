@@ -48,7 +48,13 @@ class StandingsCog(commands.Cog):
         if interaction.guild_id is None:
             raise CommandRefused("guild_only")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        embed = await stats_embed(self.bot, interaction.guild_id, member or interaction.user, interaction.locale)
+        embed = await stats_embed(
+            self.bot,
+            interaction.guild_id,
+            member or interaction.user,
+            interaction.locale,
+            viewer_id=interaction.user.id,
+        )
         await send_private(interaction, embed=embed)
 
     @app_commands.command(name="history", description=en("cmd.history.desc"))

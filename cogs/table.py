@@ -180,7 +180,7 @@ class TableCog(commands.Cog):
         """Deal the first hand; hands then follow by themselves."""
         _guild_id, channel_id = _ids(interaction)
         service = table_service(interaction)
-        await service.start(channel_id, interaction.user.id)
+        await service.start(channel_id, interaction.user.id, is_admin=interaction.permissions.manage_guild)
         language = service.snapshot(channel_id).language
         await interaction.response.send_message(t("notice.game_starting", language), allowed_mentions=NO_MENTIONS)
 
@@ -334,7 +334,8 @@ class TableCog(commands.Cog):
             if language is not None:
                 await table_service(interaction).set_language(guild_id, language)
         content = t("settings.updated", interaction.locale) if changed else None
-        await send_private(interaction, content, embed=to_embed(render_settings(current, interaction.locale)))
+        spec = render_settings(current, interaction.locale, guild_locale=interaction.guild_locale)
+        await send_private(interaction, content, embed=to_embed(spec))
 
     @poker.command(name="audit", description=en("cmd.poker.audit.desc"))
     @app_commands.checks.has_permissions(manage_guild=True)

@@ -51,8 +51,10 @@ async def leaderboard_message(
     client: discord.Client, guild_id: int, user_id: int, by: str, offset: int, locale: object
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """One page of the server's ranking (PAGE_SIZE members from `offset`), the viewer's own rank below it,
-    and Previous/Next buttons when there is more than one page."""
+    and Previous/Next buttons when there is more than one page. Looking at the standings is a first touch:
+    the viewer's account opens (with its starting grant) if they had none, so they are ranked by balance."""
     offset = max(0, offset)
+    await _storage(client).balance(guild_id, user_id)
     page = await _storage(client).leaderboard(
         guild_id, RANKINGS.get(by, LeaderboardBy.BALANCE), limit=PAGE_SIZE, offset=offset, user_id=user_id
     )
@@ -114,8 +116,14 @@ class PageButton(
         await interaction.edit_original_response(embed=embed, view=view)
 
 
-async def stats_embed(client: discord.Client, guild_id: int, member: discord.abc.User, locale: object) -> discord.Embed:
-    """`/stats` of a member on this server."""
+async def stats_embed(
+    client: discord.Client, guild_id: int, member: discord.abc.User, locale: object, *, viewer_id: int | None = None
+) -> discord.Embed:
+    """`/stats` of a member on this server (the figures `StatsRow` defines). A member looking at their own
+    (`viewer_id` is theirs) touches their chips: their account opens if they had none, as `/poker balance`;
+    another member's stats open nothing (no balance shown for a member without an account)."""
+    if viewer_id == member.id:
+        await _storage(client).balance(guild_id, member.id)
     row = await _storage(client).stats(guild_id, member.id)
     return to_embed(render_stats(member.display_name, row, locale))
 

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from bot.render.i18n import format_number, normalize_locale
+from bot.render.i18n import format_number
+from bot.render.standings import language_in_force
 from bot.storage import GuildSettings
 from bot.tables import CASH, TableOptions
 
@@ -116,12 +117,11 @@ def changed_defaults(
     return changes
 
 
-def table_language(settings: GuildSettings, guild_locale: object, bot_default: str = "en") -> str:
-    """The language of a new table: the server's `/poker settings language` when it chose one (differs from the
-    bot's default), else the server's preferred locale as Discord reports it (French or English)."""
-    if settings.language != bot_default or guild_locale is None:
-        return settings.language
-    return normalize_locale(guild_locale)
+def table_language(settings: GuildSettings, guild_locale: object) -> str:
+    """The language of a new table: the server's `/poker settings language` when it chose one (even the bot's
+    default), else the server's Discord language (English or French), else the bot's default — the rule of
+    `bot.render.language_in_force`, which `/poker settings` shows with its reason."""
+    return language_in_force(settings.chosen_language, guild_locale, settings.language)[0]
 
 
 _LEVEL = re.compile(r"^\s*(\d{1,9})\s*/\s*(\d{1,9})\s*(?:/\s*(\d{1,9})\s*)?$")

@@ -33,9 +33,11 @@ from bot.render.i18n import (
     t,
 )
 from bot.render.standings import (
+    LanguageSource,
     LeaderboardEntry,
     PlayerStats,
     format_duration,
+    language_in_force,
     render_audit,
     render_hand_history,
     render_history_line,
@@ -61,6 +63,7 @@ __all__ = [
     "EmbedField",
     "EmbedSpec",
     "HandResult",
+    "LanguageSource",
     "LeaderboardEntry",
     "ModalSpec",
     "PlayerStats",
@@ -81,6 +84,7 @@ __all__ = [
     "format_signed_chips",
     "hand_name",
     "hand_result_from_events",
+    "language_in_force",
     "make_embed",
     "normalize_locale",
     "ordinal",

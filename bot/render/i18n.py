@@ -50,15 +50,21 @@ _FRENCH_SPACES = (
 _warned: set[tuple[str, ...]] = set()
 
 
-def normalize_locale(locale: object) -> str:
-    """Map any locale spelling to a catalogue language: "fr", "fr-FR", "fr_CA", `discord.Locale.french`
-    -> "fr"; anything else (None, "en-US", "en-GB", "de", ...) -> "en"."""
+def locale_language(locale: object) -> str | None:
+    """The catalogue language a locale spelling names, or None: "fr", "fr-FR", "fr_CA", `discord.Locale.french`
+    -> "fr"; "en-US", "en-GB" -> "en"; None, "de", ... -> None."""
     value = getattr(locale, "value", locale)
     if isinstance(value, str):
         primary = value.strip().replace("_", "-").split("-", 1)[0].lower()
-        if primary == FRENCH:
-            return FRENCH
-    return ENGLISH
+        if primary in (ENGLISH, FRENCH):
+            return primary
+    return None
+
+
+def normalize_locale(locale: object) -> str:
+    """Map any locale spelling to a catalogue language: "fr", "fr-FR", "fr_CA", `discord.Locale.french`
+    -> "fr"; anything else (None, "en-US", "en-GB", "de", ...) -> "en"."""
+    return locale_language(locale) or ENGLISH
 
 
 @cache

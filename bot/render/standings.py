@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from bot.render.cards import cards_text
@@ -22,7 +23,7 @@ from bot.render.embeds import (
     make_embed,
 )
 from bot.render.events import Names, player_name, pot_count_of, render_event_line, street_key
-from bot.render.i18n import format_percent, format_signed_chips, t
+from bot.render.i18n import ENGLISH, format_percent, format_signed_chips, locale_language, t
 
 LEADERBOARD_BY = ("balance", "net", "wins")
 
@@ -53,9 +54,11 @@ def render_leaderboard(
     pages: int = 1,
     caller: LeaderboardEntry | None = None,
 ) -> EmbedSpec:
-    """One page of `/leaderboard`: by "balance" (default), "net" (net winnings, signed) or "wins"
-    (tournament wins); the caller's own rank below the page (even when it is on another page; "no rank
-    yet" when `caller` is None); "Page 2/5" in the footer. Any page size fits (lines are cut to the limits)."""
+    """One page of `/leaderboard`: by "balance" (default), "net" (net winnings at cash tables, signed) or
+    "wins" (tournament wins), as `Storage.leaderboard` ranks them; the caller's own rank below the page (even
+    when it is on another page; when `caller` is None, why this ranking has no place for them); "Page 2/5" in
+    the footer. An empty ranking says what it counts ("No tournament has finished here yet..."), never that
+    nobody played. Any page size fits (lines are cut to the limits)."""
     by = by if by in LEADERBOARD_BY else "balance"
     lines = [
         t(
@@ -68,11 +71,11 @@ def render_leaderboard(
         for e in entries
     ]
     if not lines:
-        lines = [t("leaderboard.empty", locale)]
+        lines = [t(f"leaderboard.empty.{by}", locale)]
     if caller is not None:
         you = t("leaderboard.you", locale, rank=caller.rank, value=_leaderboard_value(caller.value, by, locale))
     else:
-        you = t("leaderboard.you_unranked", locale)
+        you = t(f"leaderboard.you_unranked.{by}", locale)
     description = clamp_lines(lines, DESCRIPTION_MAX - len(you) - 2, locale) + "\n\n" + you
     return make_embed(
         t(f"leaderboard.title.{by}", locale),
@@ -84,8 +87,9 @@ def render_leaderboard(
 
 @dataclass(frozen=True)
 class PlayerStats:
-    """A member's numbers for `/stats`, named like the storage's `StatsRow` (which renders as it is). Chips
-    are ints (net and biggest pot: cash tables); vpip/pfr are percentages 0..100 of hands played."""
+    """A member's numbers for `/stats`, named like the storage's `StatsRow` (which renders as it is and
+    defines each figure: hands of both kinds of table, net in cash-table chips only). Chips are ints; vpip/pfr
+    are percentages 0..100 of hands played; balance None: not shown (no account)."""
 
     hands_played: int = 0
     hands_won: int = 0
@@ -101,9 +105,9 @@ class PlayerStats:
 
 
 def render_stats(name: str, stats: Any, locale: object) -> EmbedSpec:
-    """`/stats`: hands played / won, won at showdown (of those that went), biggest pot, net chips (signed),
-    VPIP and PFR as percentages ("—" before any hand), tournaments played / won, and the balance when
-    given. stats: the storage's `StatsRow`, a `PlayerStats`, or any object with those attributes."""
+    """`/stats`: hands played / won, won at showdown (of those that went), biggest pot, net chips at cash
+    tables (signed), VPIP and PFR as percentages ("—" before any hand), tournaments played / won, and the
+    balance when given. stats: the storage's `StatsRow`, a `PlayerStats`, or any object with those attributes."""
     none = t("common.none", locale)
     played = stats.hands_played
 
@@ -149,13 +153,38 @@ def format_duration(seconds: int, locale: object) -> str:
     return t("duration.seconds", locale, count=seconds)
 
 
-def render_settings(settings: Any, locale: object) -> EmbedSpec:
-    """`/poker settings`: language, starting grant, refill cooldown and the defaults of new tables. settings:
-    the storage's `GuildSettings` (language, starting_grant, refill_cooldown_s, table_defaults mapping with
-    small_blind, big_blind, buy_in or starting_stack, turn_timeout)."""
+class LanguageSource(StrEnum):
+    """Why a server's tables speak the language they do."""
+
+    CHOSEN = "chosen"  # the server chose it with /poker settings
+    DISCORD = "discord"  # the server's Discord language (English or French)
+    DEFAULT = "default"  # the bot's default: the server chose none and its Discord language is neither
+
+
+def language_in_force(
+    chosen: str | None, guild_locale: object, bot_default: str = ENGLISH
+) -> tuple[str, LanguageSource]:
+    """The language a server's new tables speak ("en"/"fr") and why: the one rule, used to open tables and to
+    show it in `/poker settings`. `chosen`: the server's own choice (`GuildSettings.chosen_language`);
+    `guild_locale`: its Discord language as Discord reports it (a `discord.Locale`, "fr", "en-US"..., or None)."""
+    if chosen is not None:
+        return chosen, LanguageSource.CHOSEN
+    spoken = locale_language(guild_locale)
+    if spoken is not None:
+        return spoken, LanguageSource.DISCORD
+    return bot_default, LanguageSource.DEFAULT
+
+
+def render_settings(settings: Any, locale: object, *, guild_locale: object = None) -> EmbedSpec:
+    """`/poker settings`: the language in force and why (`language_in_force`: "French — the server's Discord
+    language"), starting grant, refill cooldown and the defaults of new tables. settings: the storage's
+    `GuildSettings` (chosen_language, starting_grant, refill_cooldown_s, table_defaults mapping with
+    small_blind, big_blind, buy_in or starting_stack, turn_timeout); guild_locale: the server's Discord language."""
     defaults = getattr(settings, "table_defaults", {}) or {}
+    language, source = language_in_force(getattr(settings, "chosen_language", None), guild_locale, settings.language)
+    shown = t(f"settings.language_value.{source.value}", locale, language=t(f"language.{language}", locale))
     fields = [
-        EmbedField(t("settings.language", locale), t("language.name", settings.language), True),
+        EmbedField(t("settings.language", locale), shown, True),
         EmbedField(t("settings.starting_grant", locale), t("common.number", locale, n=settings.starting_grant), True),
         EmbedField(t("settings.refill_cooldown", locale), format_duration(settings.refill_cooldown_s, locale), True),
     ]

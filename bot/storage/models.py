@@ -26,7 +26,7 @@ ISSUING_KINDS = (LedgerKind.GRANT, LedgerKind.REFILL, LedgerKind.ADJUSTMENT)
 
 
 class LeaderboardBy(StrEnum):
-    """What /leaderboard ranks by: balance, net chips won on cash tables, or tournament wins."""
+    """What /leaderboard ranks by: balance, net chips won at cash tables (`StatsRow.net`), or tournament wins."""
 
     BALANCE = "balance"
     NET = "net"
@@ -45,13 +45,16 @@ class GuildDefaults:
 
 @dataclass(frozen=True)
 class GuildSettings:
-    """A server's effective settings: its own choices over the bot's defaults."""
+    """A server's effective settings: its own choices over the bot's defaults. `chosen_language` is the
+    language the server chose with /poker settings ("en"/"fr"), None if it chose none (then `language` is the
+    bot's default and a new table speaks the server's Discord language: see bot.discord_ui.table_settings)."""
 
     guild_id: int
     language: str
     starting_grant: int
     refill_cooldown_s: int
     table_defaults: Mapping[str, Any]
+    chosen_language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -175,13 +178,24 @@ class AuditReport:
 
 @dataclass(frozen=True)
 class StatsRow:
-    """A member's standings on one server. `net` and `biggest_pot` count cash tables only (tournament
-    chips are not balance chips); hand counts include both kinds. VPIP/PFR are percentages of hands played.
-    `balance` is what `Storage.balance` says (the starting grant for a member without an account)."""
+    """A member's standings on one server: the one definition of each figure (the leaderboard ranks by the same).
+
+    Hands: every finished hand the member was dealt, at cash tables and tournaments alike (a hand cancelled
+    by /poker end does not count). hands_won: hands in which they collected chips from a pot (a share of a
+    split pot counts; an uncalled bet returned is not a win). won_at_showdown / went_to_showdown: hands that
+    reached the showdown with them in it, and those of them they won chips in. biggest_pot: the most chips
+    they collected in one hand (every pot and share they won in it), on either kind of table. net: the chips
+    they won minus the chips they lost, in **cash-table chips only** (sum over finished cash hands of final
+    stack minus starting stack): these are balance chips; tournament chips are not (a tournament's result is
+    its place: tournaments_played / tournaments_won). vpip_hands / pfr_hands: hands with a voluntary preflop
+    call, bet or raise / a preflop bet or raise (blinds do not count); `vpip`/`pfr` are their percentages of
+    hands played. `balance`: the account's balance, None for a member who has no account (never played nor
+    asked: no chips were issued to them).
+    """
 
     guild_id: int
     user_id: int
-    balance: int
+    balance: int | None
     hands_played: int
     hands_won: int
     won_at_showdown: int
@@ -215,7 +229,8 @@ class LeaderboardRow:
 
 @dataclass(frozen=True)
 class LeaderboardPage:
-    """One page of a leaderboard; `total` members ranked; `own` is the asking member's row (None if unranked)."""
+    """One page of a leaderboard; `total` members ranked; `own` is the asking member's row (None when this
+    ranking does not include them: see `Storage.leaderboard`)."""
 
     by: LeaderboardBy
     rows: tuple[LeaderboardRow, ...]

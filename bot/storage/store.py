@@ -74,19 +74,22 @@ def _loads(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
+#: The finished hands a member was dealt on a server (`p` their row, `h` the hand, `t` its table): the one
+#: definition every hand figure counts (a hand cancelled by /poker end never finished: its rows have no final
+#: stack). Named parameter :guild.
+_PLAYED_HANDS = """
+    hand_players p JOIN hands h ON h.id = p.hand_id JOIN poker_tables t ON t.id = h.table_id
+    WHERE t.guild_id = :guild AND h.ended_at IS NOT NULL AND p.final_stack IS NOT NULL
+"""
+#: Tournament finishing places recorded on a server (`tp`, `t` its table). Named parameter :guild.
+_PLACES = "tournament_places tp JOIN poker_tables t ON t.id = tp.table_id WHERE t.guild_id = :guild"
+
 _LEADERBOARD_VALUES = {
     LeaderboardBy.BALANCE: "SELECT user_id, balance AS value FROM accounts WHERE guild_id = :guild",
-    LeaderboardBy.NET: """
-        SELECT p.user_id, SUM(p.net) AS value
-        FROM hand_players p JOIN hands h ON h.id = p.hand_id JOIN poker_tables t ON t.id = h.table_id
-        WHERE t.guild_id = :guild AND t.kind = 'cash' AND p.net IS NOT NULL
-        GROUP BY p.user_id
+    LeaderboardBy.NET: f"""
+        SELECT p.user_id, SUM(p.net) AS value FROM {_PLAYED_HANDS} AND t.kind = 'cash' GROUP BY p.user_id
     """,
-    LeaderboardBy.TOURNAMENT_WINS: """
-        SELECT tp.user_id, SUM(tp.place = 1) AS value
-        FROM tournament_places tp JOIN poker_tables t ON t.id = tp.table_id
-        WHERE t.guild_id = :guild GROUP BY tp.user_id
-    """,
+    LeaderboardBy.TOURNAMENT_WINS: f"SELECT tp.user_id, SUM(tp.place = 1) AS value FROM {_PLACES} GROUP BY tp.user_id",
 }
 
 
@@ -337,7 +340,7 @@ class Storage:
         d = self._defaults
         table_defaults = dict(d.table_defaults)
         if row is None:
-            return GuildSettings(guild_id, d.language, d.starting_grant, d.refill_cooldown_s, table_defaults)
+            return GuildSettings(guild_id, d.language, d.starting_grant, d.refill_cooldown_s, table_defaults, None)
         table_defaults.update(_loads(row["table_defaults"]) or {})
         return GuildSettings(
             guild_id=guild_id,
@@ -347,6 +350,7 @@ class Storage:
                 row["refill_cooldown_s"] if row["refill_cooldown_s"] is not None else d.refill_cooldown_s
             ),
             table_defaults=table_defaults,
+            chosen_language=row["language"],
         )
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
@@ -456,28 +460,30 @@ class Storage:
         return self._move(db, guild_id, user_id, grant, LedgerKind.GRANT, reason="starting grant")
 
     async def ensure_account(self, guild_id: int, user_id: int) -> int:
-        """Create the member's account on first touch, granting the server's starting grant (a GRANT
-        ledger row); return the balance."""
+        """Open the member's account on first touch, granting the server's starting grant (a GRANT ledger
+        row: chips issued, as the audit counts them); return the balance. A member's first touch is anything
+        that reads or moves their chips: a cash buy-in, a tournament entry, `balance`, a refill, an
+        adjustment (and, in the Discord layer, their own /stats and /leaderboard)."""
 
         def work(db: sqlite3.Connection) -> int:
             return self._ensure(db, guild_id, user_id)
 
         return await self._write(work)
 
-    def _balance_or_grant(self, db: sqlite3.Connection, guild_id: int, user_id: int) -> int:
+    def _balance_of(self, db: sqlite3.Connection, guild_id: int, user_id: int) -> int | None:
         row = self._one(db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
-        if row is None:
-            return (self._guild_settings(db, guild_id)).starting_grant
-        return int(row["balance"])
+        return None if row is None else int(row["balance"])
 
     async def balance(self, guild_id: int, user_id: int) -> int:
-        """The member's balance; for a member with no account yet, the starting grant their first touch
-        will give them (this read creates nothing: `account()` tells whether the account exists)."""
+        """The member's balance, opening their account first if they have none (as `ensure_account`: the
+        starting grant is issued, a GRANT ledger row). So a member is never shown chips that were not issued:
+        whoever has a balance has an account, a rank by balance and their grant counted in the audit."""
 
-        def work(db: sqlite3.Connection) -> int:
-            return self._balance_or_grant(db, guild_id, user_id)
+        def read(db: sqlite3.Connection) -> int | None:
+            return self._balance_of(db, guild_id, user_id)
 
-        return await self._query(work)
+        balance = await self._query(read)
+        return await self.ensure_account(guild_id, user_id) if balance is None else balance
 
     async def account(self, guild_id: int, user_id: int) -> AccountRow | None:
         """The member's account, or None if they never touched chips on this server."""
@@ -692,8 +698,9 @@ class Storage:
         return await self._write(work)
 
     async def join_tournament(self, table_id: int, user_id: int, seat: int, stack: int) -> None:
-        """Seat a member at an open tournament table with `stack` tournament chips (no balance movement).
-        Raises SeatTaken, TableNotFound, WrongTableKind (cash table)."""
+        """Seat a member at an open tournament table with `stack` tournament chips (no balance movement; their
+        account is opened with its starting grant if they have none, as any first touch). Raises SeatTaken,
+        TableNotFound, WrongTableKind (cash table)."""
         if stack <= 0:
             raise ValueError("a tournament stack must be positive")
 
@@ -708,6 +715,7 @@ class Storage:
             )
             if taken is not None:
                 raise SeatTaken(f"seat {seat} is taken or user {user_id} already sits at table {table_id}")
+            self._ensure(db, table["guild_id"], user_id)
             db.execute(
                 "INSERT INTO table_seats (table_id, seat, user_id, stack) VALUES (?, ?, ?, ?)",
                 (table_id, seat, user_id, stack),
@@ -1350,35 +1358,35 @@ class Storage:
     # ------------------------------------------------------------------ standings
 
     async def stats(self, guild_id: int, user_id: int) -> StatsRow:
-        """A member's standings on a server (see StatsRow for what counts). Only finished hands count."""
+        """A member's standings on a server (see StatsRow for what counts: finished hands of both kinds of
+        table, net in cash-table chips only). Reads only: a member without an account gets `balance` None."""
 
         def work(db: sqlite3.Connection) -> StatsRow:
+            member = {"guild": guild_id, "user": user_id}
             hands = self._one(
                 db,
-                """
+                f"""
                 SELECT COUNT(*) AS played,
                        COALESCE(SUM(p.won > 0), 0) AS won,
                        COALESCE(SUM(p.won_at_showdown), 0) AS won_sd,
                        COALESCE(SUM(p.went_to_showdown), 0) AS went_sd,
-                       COALESCE(MAX(CASE WHEN t.kind = 'cash' THEN p.won END), 0) AS biggest,
+                       COALESCE(MAX(p.won), 0) AS biggest,
                        COALESCE(SUM(CASE WHEN t.kind = 'cash' THEN p.net END), 0) AS net,
                        COALESCE(SUM(p.vpip), 0) AS vpip,
                        COALESCE(SUM(p.pfr), 0) AS pfr
-                FROM hand_players p JOIN hands h ON h.id = p.hand_id JOIN poker_tables t ON t.id = h.table_id
-                WHERE t.guild_id = ? AND p.user_id = ? AND h.ended_at IS NOT NULL AND p.final_stack IS NOT NULL
+                FROM {_PLAYED_HANDS} AND p.user_id = :user
                 """,
-                (guild_id, user_id),
+                member,
             )
             tournaments = self._one(
                 db,
-                """
+                f"""
                 SELECT COUNT(*) AS played, COALESCE(SUM(tp.place = 1), 0) AS won
-                FROM tournament_places tp JOIN poker_tables t ON t.id = tp.table_id
-                WHERE t.guild_id = ? AND tp.user_id = ?
+                FROM {_PLACES} AND tp.user_id = :user
                 """,
-                (guild_id, user_id),
+                member,
             )
-            balance = self._balance_or_grant(db, guild_id, user_id)
+            balance = self._balance_of(db, guild_id, user_id)
             assert hands is not None and tournaments is not None
             return StatsRow(
                 guild_id=guild_id,
@@ -1407,10 +1415,13 @@ class Storage:
         offset: int = 0,
         user_id: int | None = None,
     ) -> LeaderboardPage:
-        """One page of the server's ranking, highest first (ties share a rank, then by user id).
+        """One page of the server's ranking, highest first (ties share a rank: 1, 1, 3; then by user id).
 
-        BALANCE ranks every account; NET every member with a finished cash hand; TOURNAMENT_WINS every
-        member who finished a tournament. `own` is `user_id`'s row wherever it is (None if unranked).
+        Who is ranked, and by what (the figures of `stats`, so /stats and /leaderboard always agree):
+        BALANCE ranks every account (every member who has a balance: see `balance`) by it; NET every member
+        with a finished cash hand by their net in cash-table chips (`StatsRow.net`); TOURNAMENT_WINS every
+        member who finished a tournament (a place recorded) by their first places. `own` is `user_id`'s row
+        wherever it is (None if that ranking does not include them). Reads only.
         """
         values = _LEADERBOARD_VALUES[LeaderboardBy(by)]
         ranked = f"""

@@ -609,18 +609,20 @@ class TableRunner:
     # ------------------------------------------------------------------ host
 
     def _check_host(self, user_id: int, is_admin: bool) -> None:
+        """The one host rule (start a tournament, schedule, kick, end): the host or a member with Manage Server
+        (`is_admin`); the refusal `not_host` says exactly that."""
         if user_id != self.host_id and not is_admin:
             raise ServiceError("not_host", host=self.host_id)
 
-    async def start_game(self, user_id: int) -> None:
-        """Deal the first hand; from then on hands follow by themselves. A seated player (any, at a cash
-        table; the host, at a tournament) may start. Raises ServiceError: already_running,
-        not_enough_players, not_host, not_seated."""
+    async def start_game(self, user_id: int, *, is_admin: bool = False) -> None:
+        """Deal the first hand; from then on hands follow by themselves. At a tournament the host or a member
+        with Manage Server (`is_admin`) may start; at a cash table also any seated player. Raises
+        ServiceError: already_running, not_enough_players, not_host, not_seated."""
         async with self.lock:
             self._check_open()
             if self.options.kind == TOURNAMENT:
-                self._check_host(user_id, is_admin=False)
-            elif self._seat_of(user_id) is None and user_id != self.host_id:
+                self._check_host(user_id, is_admin)
+            elif self._seat_of(user_id) is None and user_id != self.host_id and not is_admin:
                 raise ServiceError("not_seated")
             if self.running:
                 raise ServiceError("already_running")

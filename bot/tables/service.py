@@ -165,9 +165,9 @@ class TableService:
         """See TableRunner.rebuy."""
         return await self.get(channel_id).rebuy(user_id, amount)
 
-    async def start(self, channel_id: int, user_id: int) -> None:
-        """See TableRunner.start_game."""
-        await self.get(channel_id).start_game(user_id)
+    async def start(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> None:
+        """See TableRunner.start_game (`is_admin`: the member has Manage Server)."""
+        await self.get(channel_id).start_game(user_id, is_admin=is_admin)
 
     async def sit_out(self, channel_id: int, user_id: int) -> None:
         """See TableRunner.sit_out."""

@@ -88,6 +88,8 @@ class World:
     channel: simcord.ChannelHandle
     members: dict[str, MemberActor] = field(default_factory=dict)
     locales: dict[int, str] = field(default_factory=dict)
+    #: The server's Discord language as interactions report it (`guild_locale`); None: SimCord's "en-US".
+    guild_locale: str | None = None
 
     @property
     def bot(self) -> PokerBot:
@@ -339,6 +341,8 @@ def world(
         locale = world.locales.get(kwargs.get("user_id", 0))
         if locale is not None:
             payload["locale"] = locale
+        if world.guild_locale is not None and "guild_locale" in payload:
+            payload["guild_locale"] = world.guild_locale
         return record, payload
 
     monkeypatch.setattr(simcord_interactions, "base_payload", localized)

@@ -224,7 +224,9 @@ def test_a_new_tables_language_is_the_servers_choice_else_its_discord_locale() -
     default = GuildSettings(1, "en", 1000, 86400, {})
     assert table_language(default, discord.Locale.french) == "fr"
     assert table_language(default, discord.Locale.german) == "en"
-    assert table_language(GuildSettings(1, "fr", 1000, 86400, {}), discord.Locale.american_english) == "fr"
+    assert table_language(GuildSettings(1, "fr", 1000, 86400, {}, "fr"), discord.Locale.american_english) == "fr"
+    # A server that chose English keeps it, though English is the bot's default (was: French, its locale).
+    assert table_language(GuildSettings(1, "en", 1000, 86400, {}, "en"), discord.Locale.french) == "en"
 
 
 def test_the_phh_file_hides_the_hole_cards_nobody_showed() -> None:

@@ -69,3 +69,39 @@ async def test_the_host_agrees_a_tournament_blind_schedule_before_the_first_hand
     assert world.snapshot().hand_number == 2
     assert "Blinds 2/4 · ante 1" in world.table_message().embeds[0].description
     world.acknowledge_refusals()
+
+
+async def test_the_host_rule_is_the_host_or_manage_server_everywhere_and_the_refusal_says_so(world: World) -> None:
+    """Issue 11 item 8: a member with Manage Server was refused the start of a tournament that the refusal said
+    they could start. Start, schedule, kick and end: the host or Manage Server; anyone else gets that refusal."""
+    await world.seat({"alice": None, "bob": None, "chloe": None}, kind="tournament", stack=100)
+    host_only = f"Only the host (<@{world.member('alice').id}>) or a member with Manage Server can do that"
+    for command, options in (
+        ("poker start", {}),
+        ("poker schedule", {"levels": "1/2, 2/4"}),
+        ("poker kick", {"member": world.member("chloe")}),
+        ("poker end", {}),
+    ):
+        refused = await world.slash("bob", command, **options)  # seated, but neither host nor manager
+        assert refused.response.ephemeral and refused.response.content == host_only, command
+    assert world.snapshot().hand_number == 0 and len(world.snapshot().seats) == 3
+    admin = world.member("ada", admin=True)  # not the host, not seated: Manage Server
+    agreed = await world.slash(admin, "poker schedule", levels="1/2, 2/4", every=5)
+    assert agreed.response.content == "Blind schedule agreed: 1/2, 2/4; the blinds go up every 5 hands."
+    kicked = await world.slash(admin, "poker kick", member=world.member("chloe"))
+    assert kicked.response.content == "chloe was removed from the table."
+    started = await world.slash(admin, "poker start")
+    assert not started.response.ephemeral and started.response.content == "The game starts: good luck!"
+    assert world.snapshot().hand_number == 1
+    ended = await world.slash(admin, "poker end")
+    assert ended.response.content == "The table is closed."
+    world.acknowledge_refusals()
+
+
+async def test_a_manager_who_is_not_seated_may_start_a_cash_table(world: World) -> None:
+    await world.seat({"alice": None, "bob": None})
+    refused = await world.slash("zoe", "poker start")  # neither seated, host nor manager
+    assert refused.response.content == "You're not seated at this table: join with `/poker join`"
+    started = await world.slash(world.member("ada", admin=True), "poker start")
+    assert started.response.content == "The game starts: good luck!" and world.snapshot().hand_number == 1
+    world.acknowledge_refusals()

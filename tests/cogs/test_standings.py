@@ -48,13 +48,15 @@ async def test_settings_and_audit_are_for_managers_and_new_tables_follow_them(wo
     admin = world.member("ada", admin=True)
     shown = await world.slash(admin, "poker settings")
     assert shown.response.ephemeral and shown.response.content == ""
-    assert "Language: English" in embed_text(shown.response.embeds[0])
+    # SimCord's guild has no French locale: English, from the server's Discord language.
+    assert "Language: English — the server's Discord language" in embed_text(shown.response.embeds[0])
     changed = await world.slash(
         admin, "poker settings", language="fr", starting_grant=500, refill_cooldown=1, big_blind=4, timer=45
     )
     assert changed.response.content == "Settings updated."
     text = embed_text(changed.response.embeds[0])
-    assert "Language: Français" in text and "Starting chips: 500" in text and "Blinds 2/4" in text
+    assert "Language: French — chosen in `/poker settings`" in text
+    assert "Starting chips: 500" in text and "Blinds 2/4" in text
     assert "Refill cooldown: 1 hour" in text and "45 seconds" in text
     assert await world.balance("zoe") == 500  # the new grant
 
@@ -141,12 +143,19 @@ async def test_stats_and_history_of_scripted_hands_with_a_replayable_phh_export(
     stats = await world.slash("alice", "stats")
     text = embed_text(stats.response.embeds[0])
     assert "Hands played: 2" in text and "Hands won: 2" in text and "Showdowns won / reached: 1 / 1" in text
-    assert "Biggest pot: 12" in text and "Net chips: +8" in text
+    assert "Biggest pot: 12" in text and "Net chips (cash tables): +8" in text
     assert "VPIP: 100.0%" in text and "PFR: 50.0%" in text
     bob_stats = await world.slash("alice", "stats", member=world.member("bob"))
     bob_text = embed_text(bob_stats.response.embeds[0])
-    assert "Stats — bob" in bob_text and "Hands won: 0" in bob_text and "Net chips: −8" in bob_text
+    assert "Stats — bob" in bob_text and "Hands won: 0" in bob_text and "Net chips (cash tables): −8" in bob_text
     assert "VPIP: 50.0%" in bob_text and "PFR: 50.0%" in bob_text
+    # The rankings after this cash evening: by net as computed above; by wins, none yet, and it says why
+    # (was: "Nobody has played here yet.").
+    by_net = embed_text((await world.slash("bob", "leaderboard", by="net")).response.embeds[0])
+    assert "1. alice — +8\n2. bob — −8" in by_net and "Your rank: 2 — −8" in by_net
+    by_wins = embed_text((await world.slash("bob", "leaderboard", by="wins")).response.embeds[0])
+    assert "No tournament has finished here yet: this ranking counts tournaments won." in by_wins
+    assert "You have no rank here yet: you have not finished a tournament." in by_wins
 
     listing = await world.slash("alice", "history")
     lines = embed_text(listing.response.embeds[0])
@@ -206,3 +215,57 @@ async def test_a_tournament_played_to_the_end_ranks_its_players(world: World) ->
     wins = await world.slash("bob", "leaderboard", by="wins")
     text = embed_text(wins.response.embeds[0])
     assert "1. alice — 1 win" in text
+
+    # Issue 11 item 3, computed by hand: alice played 1 hand and won it, a pot of 50 + 50 = 100, at the showdown.
+    stats = embed_text((await world.slash("alice", "stats")).response.embeds[0])
+    assert "Hands played: 1" in stats and "Hands won: 1" in stats and "Showdowns won / reached: 1 / 1" in stats
+    assert "Biggest pot: 100" in stats  # was 0: tournament pots did not count
+    assert "Net chips (cash tables): 0" in stats and "Tournaments played / won: 1 / 1" in stats
+    # No cash hand was played: the net ranking says what it counts instead of "Nobody has played here yet".
+    net = embed_text((await world.slash("alice", "leaderboard", by="net")).response.embeds[0])
+    assert "No hand has finished at a cash table here yet: net winnings count cash tables only" in net
+    assert "You have no rank here yet: you have not finished a hand at a cash table." in net
+    # Entering opened both accounts with their grant: the audit counts it (was: "chips issued 0").
+    audit = await world.slash(world.member("ada", admin=True), "poker audit")
+    assert "balances 2,000 + chips on tables 0 = chips issued 2,000." in embed_text(audit.response.embeds[0])
+
+
+async def test_a_member_with_only_the_starting_grant_has_a_balance_a_rank_and_issued_chips(world: World) -> None:
+    await world.seat({"alice": 40, "bob": 100})  # balances 960 and 900
+    shown = await world.slash("zoe", "poker balance")
+    assert shown.response.content == "Your balance: 1,000 chips."
+    board = embed_text((await world.slash("zoe", "leaderboard")).response.embeds[0])
+    assert "1. zoe — 1,000\n2. alice — 960\n3. bob — 900" in board
+    assert "Your rank: 1 — 1,000" in board  # was: "You have no rank yet", below a #1 with 960
+    own = embed_text((await world.slash("zoe", "stats")).response.embeds[0])
+    assert "Balance: 1,000" in own and "No hands played yet." in own
+    # A member who never came has no balance to show (looking at them issues nothing), and no rank.
+    stranger = embed_text((await world.slash("zoe", "stats", member=world.member("yann"))).response.embeds[0])
+    assert "Balance" not in stranger and "No hands played yet." in stranger
+    # yann's first look at the leaderboard opens his account: he is ranked with his grant.
+    first_look = embed_text((await world.slash("yann", "leaderboard")).response.embeds[0])
+    assert "1. yann — 1,000" in first_look and "Your rank: 1 — 1,000" in first_look
+    audit = await world.slash(world.member("ada", admin=True), "poker audit")
+    text = embed_text(audit.response.embeds[0])
+    # ada's own audit touches no chips: 960 + 900 + 1,000 + 1,000 in balances, 140 on the table.
+    assert "Audit passed: balances 3,860 + chips on tables 140 = chips issued 4,000." in text
+
+
+async def test_settings_show_the_language_in_force_and_why(world: World) -> None:
+    world.guild_locale = "fr"  # the server's Discord language is French
+    admin = world.member("ada", admin=True)
+    shown = embed_text((await world.slash(admin, "poker settings")).response.embeds[0])
+    assert "Language: French — the server's Discord language" in shown  # was: "Language: English"
+    world.speaks("ada", "fr")
+    shown_fr = embed_text((await world.slash(admin, "poker settings")).response.embeds[0])
+    assert "Langue: Français — la langue Discord du serveur" in shown_fr
+    created = await world.slash("zoe", "poker create")
+    assert created.response.content.startswith("zoe a ouvert une table ici")  # what the settings said
+    # The server chooses English, the bot's default: it is in force, and the settings say why.
+    world.speaks("ada", "en")
+    chosen = embed_text((await world.slash(admin, "poker settings", language="en")).response.embeds[0])
+    assert "Language: English — chosen in `/poker settings`" in chosen
+    assert world.service.runners[world.channel.id].language == "en"
+    await world.slash(admin, "poker end")
+    reopened = await world.slash("zoe", "poker create")
+    assert reopened.response.content.startswith("zoe opened a table here")  # was: French, from the locale

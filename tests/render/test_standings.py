@@ -32,11 +32,21 @@ def test_leaderboard_by_balance_with_the_callers_rank():
 
 def test_leaderboard_by_net_winnings_and_tournament_wins():
     net = render_leaderboard([LeaderboardEntry(1, "Alice", 300), LeaderboardEntry(2, "Bob", -1200)], "net", "fr")
-    assert net.title == "Classement — gains nets"
+    assert net.title == "Classement — gains nets aux tables de cash game"
     assert net.description.startswith(f"1. Alice — +300\n2. Bob — \u22121{NNBSP}200")
     wins = render_leaderboard([LeaderboardEntry(1, "Alice", 1), LeaderboardEntry(2, "Bob", 3)], "wins", "en")
     assert wins.description.startswith("1. Alice — 1 win\n2. Bob — 3 wins")
-    assert render_leaderboard([], "nonsense", "fr").description.startswith("Personne n'a encore joué ici.")
+    # An empty ranking says what it counts, never "nobody played" (issue 11 item 3).
+    assert render_leaderboard([], "nonsense", "fr").description.startswith(
+        "Personne n'a encore de jetons sur ce serveur."
+    )
+    assert render_leaderboard([], "wins", "en").description == (
+        "No tournament has finished here yet: this ranking counts tournaments won.\n\n"
+        "You have no rank here yet: you have not finished a tournament."
+    )
+    assert render_leaderboard([], "net", "en").description.startswith(
+        "No hand has finished at a cash table here yet: net winnings count cash tables only"
+    )
 
 
 def test_a_huge_leaderboard_page_fits_and_keeps_the_callers_rank():
@@ -68,7 +78,7 @@ def test_stats_in_both_languages():
         ("Hands won", "200"),
         ("Showdowns won / reached", "80 / 120"),
         ("Biggest pot", "5,000"),
-        ("Net chips", "\u2212150"),
+        ("Net chips (cash tables)", "\u2212150"),
         ("VPIP", "25.4%"),
         ("PFR", "10.0%"),
         ("Tournaments played / won", "4 / 1"),
@@ -96,6 +106,7 @@ class GuildSettings:
     starting_grant: int
     refill_cooldown_s: int
     table_defaults: dict
+    chosen_language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -110,21 +121,41 @@ class AuditReport:
 
 def test_settings_and_durations():
     settings = GuildSettings(
-        1, "fr", 1000, 86400, {"small_blind": 1, "big_blind": 2, "buy_in": 100, "turn_timeout": 90}
+        1, "fr", 1000, 86400, {"small_blind": 1, "big_blind": 2, "buy_in": 100, "turn_timeout": 90}, "fr"
     )
     spec = render_settings(settings, "fr")
     assert [(f.name, f.value) for f in spec.fields] == [
-        ("Langue", "Français"),
+        ("Langue", "Français — choisie dans `/poker settings`"),
         ("Jetons de départ", f"1{NNBSP}000"),
         ("Délai entre deux recharges", "24 heures"),
         ("Blinds par défaut", "Blinds 1/2"),
         ("Pile ou cave par défaut", "100"),
         ("Temps de jeu par défaut", "90 secondes"),
     ]
-    assert render_settings(settings, "en").fields[0].value == "Français"
+    assert render_settings(settings, "en").fields[0].value == "French — chosen in `/poker settings`"
     assert format_duration(60, "en") == "1 minute"
     assert format_duration(1, "fr") == "1 seconde"
     assert format_duration(0, "en") == "0 seconds"
+
+
+def test_settings_show_the_language_in_force_and_why():
+    """Issue 11 item 9: the language a server's tables speak, and where it comes from, in the reader's language."""
+    unchosen = GuildSettings(1, "en", 1000, 3600, {})
+    french_server = render_settings(unchosen, "en", guild_locale="fr").fields[0]
+    assert (french_server.name, french_server.value) == ("Language", "French — the server's Discord language")
+    assert render_settings(unchosen, "fr", guild_locale="fr").fields[0].value == (
+        "Français — la langue Discord du serveur"
+    )
+    assert render_settings(unchosen, "en", guild_locale="en-GB").fields[0].value == (
+        "English — the server's Discord language"
+    )
+    assert render_settings(unchosen, "en", guild_locale="de").fields[0].value == (
+        "English — the bot's default (the server's Discord language is neither English nor French)"
+    )
+    chose_english = GuildSettings(1, "en", 1000, 3600, {}, "en")
+    assert render_settings(chose_english, "fr", guild_locale="fr").fields[0].value == (
+        "Anglais — choisie dans `/poker settings`"
+    )
 
 
 def test_audit_report():

@@ -9,6 +9,7 @@ import pytest
 
 from bot.storage import (
     InsufficientBalance,
+    LeaderboardRow,
     LedgerKind,
     NotSeated,
     RefillCooldown,
@@ -40,7 +41,6 @@ async def cash_table(store: Storage, channel: int = 500) -> int:
 
 
 async def test_first_touch_grants_the_starting_grant_once(store: Storage) -> None:
-    assert await store.balance(GUILD, ALICE) == 1000  # what the first touch will give, without creating it
     assert await store.account(GUILD, ALICE) is None
     assert await store.ledger(GUILD) == []
     assert await store.ensure_account(GUILD, ALICE) == 1000
@@ -49,6 +49,20 @@ async def test_first_touch_grants_the_starting_grant_once(store: Storage) -> Non
     assert await store.ensure_account(GUILD, ALICE) == 1000
     rows = await store.ledger(GUILD, ALICE)
     assert [(r.kind, r.delta, r.balance_after) for r in rows] == [(LedgerKind.GRANT, 1000, 1000)]
+
+
+async def test_reading_a_balance_issues_the_grant_it_shows(store: Storage) -> None:
+    """Issue 11 item 3: a balance shown is a balance issued (was: balance() showed the grant of a member with no
+    account, who then had no rank and whose grant the audit did not count)."""
+    assert await store.balance(GUILD, ALICE) == 1000
+    account = await store.account(GUILD, ALICE)
+    assert account is not None and account.balance == 1000
+    assert [(r.kind, r.delta) for r in await store.ledger(GUILD, ALICE)] == [(LedgerKind.GRANT, 1000)]
+    assert await store.balance(GUILD, ALICE) == 1000  # once
+    audit = await store.audit(GUILD)
+    assert (audit.ok, audit.balances, audit.issued) == (True, 1000, 1000)
+    page = await store.leaderboard(GUILD, user_id=ALICE)
+    assert page.own == LeaderboardRow(1, ALICE, 1000) and page.total == 1
 
 
 async def test_starting_grant_follows_the_server_setting(store: Storage) -> None:

@@ -80,7 +80,7 @@ async def test_stats_of_three_scripted_hands(store: Storage) -> None:
 async def test_stats_of_a_member_who_never_played(store: Storage) -> None:
     stats = await store.stats(GUILD, DAVE)
     assert (stats.hands_played, stats.net, stats.vpip, stats.pfr, stats.tournaments_played) == (0, 0, 0.0, 0.0, 0)
-    assert stats.balance == 1000  # the grant they will get
+    assert stats.balance is None  # no account: no chips were issued to them (stats open nothing)
     assert await store.account(GUILD, DAVE) is None
 
 
@@ -105,10 +105,15 @@ async def test_a_tournament_played_to_the_end_records_places_and_wins(store: Sto
 
     alice = await store.stats(GUILD, ALICE)
     assert (alice.tournaments_played, alice.tournaments_won, alice.net) == (2, 1, 0)  # tournament chips: no net
+    # Tournament hands count like cash hands: 4 played, 2 won (200 each), biggest pot 200 (was 0: cash only).
+    assert (alice.hands_played, alice.hands_won, alice.biggest_pot) == (4, 2, 200)
     page = await store.leaderboard(GUILD, LeaderboardBy.TOURNAMENT_WINS, user_id=CHLOE)
     assert page.rows == (LeaderboardRow(1, ALICE, 1), LeaderboardRow(1, BOB, 1), LeaderboardRow(3, CHLOE, 0))
     assert page.own == LeaderboardRow(3, CHLOE, 0)
-    assert (await store.audit(GUILD)).ok
+    # Entering a tournament opened each account with its grant: counted as issued (was: issued 0, no ranks).
+    audit = await store.audit(GUILD)
+    assert (audit.ok, audit.balances, audit.issued) == (True, 3000, 3000)
+    assert (await store.leaderboard(GUILD)).total == 3
 
 
 async def test_balance_leaderboard_pages_and_the_callers_own_rank_off_the_page(store: Storage) -> None:
