@@ -49,8 +49,9 @@ async def amount_choices(interaction: discord.Interaction[Any], current: str) ->
     """Autocomplete for /bet and /raise: the amount being typed, then the suggestions of the table service
     (minimum, half pot, pot, all-in — only those that are legal now). Never raises."""
     choices: list[app_commands.Choice[int]] = []
-    typed = parse_amount(current) if current else None
-    if typed is not None and typed <= AMOUNT_MAX:
+    # Discord sends what is being typed as a string; a forged request may send anything.
+    typed = parse_amount(current, interaction.locale) if isinstance(current, str) else None
+    if typed is not None and 1 <= typed <= AMOUNT_MAX:
         choices.append(app_commands.Choice(name=format_chips(typed, interaction.locale), value=typed))
     service = getattr(interaction.client, "tables", None)
     if service is None or interaction.channel_id is None:

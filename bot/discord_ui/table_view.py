@@ -19,6 +19,7 @@ from bot.discord_ui.errors import CommandRefused, guarded, send_private
 from bot.discord_ui.turns import ensure_turn, explain, is_playing
 from bot.poker import ActionKind, PokerError, evaluate
 from bot.render import (
+    AMOUNT_TEXT_MAX,
     parse_amount,
     render_action_buttons,
     render_my_cards,
@@ -44,8 +45,6 @@ STYLES: dict[str, discord.ButtonStyle] = {
     "primary": discord.ButtonStyle.primary,
     "success": discord.ButtonStyle.success,
 }
-#: Digits typed in the amount field: 12 is more chips than any table holds.
-AMOUNT_MAX_LENGTH = 16
 #: custom_id of the form's amount field.
 AMOUNT_FIELD = "amount"
 
@@ -141,7 +140,7 @@ class AmountModal(discord.ui.Modal):
             placeholder=spec.placeholder,
             default=spec.default,
             min_length=1,
-            max_length=AMOUNT_MAX_LENGTH,
+            max_length=AMOUNT_TEXT_MAX,
         )
         self.add_item(self.amount)
 
@@ -179,12 +178,12 @@ def _field_value(components: Any, custom_id: str) -> str | None:
 async def _bet_or_raise(
     interaction: discord.Interaction[Any], kind: ActionKind, channel_id: int, hand_number: int, typed: str
 ) -> None:
-    amount = parse_amount(typed)
+    # Zero or a negative number is read as typed: the engine answers it with the minimum ("Minimum raise is to 4").
+    amount = parse_amount(typed, interaction.locale)
+    if amount is None and len(typed) > AMOUNT_TEXT_MAX:
+        raise CommandRefused("amount_too_long", max=AMOUNT_TEXT_MAX)
     if amount is None:
-        try:  # zero or a negative whole number: the engine answers with the minimum ("Minimum raise is to 4")
-            amount = int(typed.strip())
-        except ValueError:
-            raise CommandRefused("amount_not_number", text=typed[:AMOUNT_MAX_LENGTH]) from None
+        raise CommandRefused("amount_not_number", text=typed)
     service = table_service(interaction)
     await interaction.response.defer()
     try:
