@@ -17,6 +17,7 @@ from discord.app_commands import Range
 from discord.ext import commands
 
 from bot.discord_ui.errors import CommandRefused, send_private
+from bot.discord_ui.options import CheckedCog
 from bot.discord_ui.table_view import table_service
 from bot.discord_ui.texts import en
 from bot.discord_ui.turns import explain
@@ -68,7 +69,7 @@ async def amount_choices(interaction: discord.Interaction[Any], current: str) ->
     return choices[:CHOICES_MAX]
 
 
-class ActionsCog(commands.Cog):
+class ActionsCog(CheckedCog):
     """The action commands of the hand being played in this channel."""
 
     def __init__(self, bot: commands.Bot) -> None:

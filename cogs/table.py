@@ -16,8 +16,11 @@ from discord import app_commands
 from discord.app_commands import Range
 from discord.ext import commands
 
+from bot.discord_ui.components import answer_unknown_component, template_of
 from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
 from bot.discord_ui.notifier import to_embed
+from bot.discord_ui.options import CheckedCog
+from bot.discord_ui.standings import PageButton
 from bot.discord_ui.table_settings import (
     changed_defaults,
     levels_text,
@@ -25,17 +28,22 @@ from bot.discord_ui.table_settings import (
     table_language,
     table_options,
 )
-from bot.discord_ui.table_view import ActionButton, show_hole_cards, submit_amount, table_service
+from bot.discord_ui.table_view import AMOUNT_FORM, ActionButton, show_hole_cards, submit_amount, table_service
 from bot.discord_ui.texts import choice, en
+from bot.poker.settings import MAX_PLAYERS, MIN_PLAYERS
 from bot.render import discord_timestamp, escape_name, render_audit, render_settings, t
-from bot.storage import RefillCooldown, RefillNotNeeded, Storage
+from bot.storage import RefillCooldown, RefillDisabled, RefillNotNeeded, Storage
 from bot.tables import CASH, TOURNAMENT, TableSnapshot
+from bot.tables.options import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
 
 log = logging.getLogger(__name__)
 
+# The bounds of the options below (checked at the door by CheckedCog: discord.py does not enforce them).
 CHIPS_MAX = 1_000_000_000
 BLIND_MAX = 1_000_000
 HOURS_MAX = 24 * 365
+SEATS = Range[int, MIN_PLAYERS, MAX_PLAYERS]
+TIMER = Range[int, MIN_TURN_TIMEOUT, MAX_TURN_TIMEOUT]
 
 
 def _storage(interaction: discord.Interaction[Any]) -> Storage:
@@ -53,7 +61,7 @@ def _seat_stack(snapshot: TableSnapshot, user_id: int) -> int:
     return next((s.stack for s in snapshot.seats if s.user_id == user_id), 0)
 
 
-class TableCog(commands.Cog):
+class TableCog(CheckedCog):
     """`/poker ...`: one table per channel (bot.tables), chips per server (bot.storage)."""
 
     poker = app_commands.Group(name="poker", description=en("cmd.poker.desc"), guild_only=True)
@@ -65,6 +73,11 @@ class TableCog(commands.Cog):
     async def on_amount_form(self, interaction: discord.Interaction[Any]) -> None:
         """A submitted Bet…/Raise… form, handled from its custom_id (`submit_amount`): it works after a restart."""
         await submit_amount(interaction)
+
+    @commands.Cog.listener("on_interaction")
+    async def on_unknown_component(self, interaction: discord.Interaction[Any]) -> None:
+        """A `poker:*` press or form that nothing would answer (malformed, forged) gets a private answer."""
+        await answer_unknown_component(interaction, (template_of(ActionButton), AMOUNT_FORM, template_of(PageButton)))
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -99,8 +112,8 @@ class TableCog(commands.Cog):
         stack: Range[int, 1, CHIPS_MAX] | None = None,
         min_buy_in: Range[int, 1, CHIPS_MAX] | None = None,
         max_buy_in: Range[int, 1, CHIPS_MAX] | None = None,
-        seats: Range[int, 2, 10] | None = None,
-        timer: Range[int, 10, 600] | None = None,
+        seats: SEATS | None = None,
+        timer: TIMER | None = None,
         ante: Range[int, 0, BLIND_MAX] | None = None,
         big_blind_ante: Range[int, 0, BLIND_MAX] | None = None,
         straddle: bool | None = None,
@@ -142,7 +155,7 @@ class TableCog(commands.Cog):
     async def join(
         self,
         interaction: discord.Interaction[Any],
-        seat: Range[int, 1, 10] | None = None,
+        seat: Range[int, 1, MAX_PLAYERS] | None = None,
         buy_in: Range[int, 1, CHIPS_MAX] | None = None,
     ) -> None:
         """Sit down (a cash table buys in from the member's balance)."""
@@ -277,6 +290,8 @@ class TableCog(commands.Cog):
         guild_id, _channel_id = _ids(interaction)
         try:
             balance = await _storage(interaction).refill(guild_id, interaction.user.id)
+        except RefillDisabled as exc:
+            raise CommandRefused("refill_disabled") from exc
         except RefillNotNeeded as exc:
             raise CommandRefused("refill_not_broke", balance=exc.balance, stack=exc.on_tables) from exc
         except RefillCooldown as exc:
@@ -313,7 +328,7 @@ class TableCog(commands.Cog):
         small_blind: Range[int, 1, BLIND_MAX] | None = None,
         big_blind: Range[int, 1, BLIND_MAX] | None = None,
         stack: Range[int, 1, CHIPS_MAX] | None = None,
-        timer: Range[int, 10, 600] | None = None,
+        timer: TIMER | None = None,
     ) -> None:
         """Show the server's settings, changing those given first (Manage Server). New tables use them."""
         guild_id, _channel_id = _ids(interaction)

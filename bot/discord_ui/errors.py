@@ -19,6 +19,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from bot.discord_ui.options import OptionRefused
 from bot.poker import PokerError
 from bot.render.embeds import CONTENT_MAX, clamp
 from bot.render.errors import render_error, render_poker_error
@@ -44,13 +45,16 @@ class CommandRefused(PokerError):
 def error_text(error: BaseException, locale: object) -> str | None:
     """The localized answer for an expected refusal, or None when `error` is a bug (unexpected).
 
-    Understands PokerError (engine, table service, CommandRefused) and the app-command check errors
-    (missing Manage Server permission, guild-only command used elsewhere, a bad option value).
+    Understands PokerError (engine, table service, CommandRefused), an option value refused at the command's
+    door (OptionRefused) and the app-command check errors (missing Manage Server permission, guild-only command
+    used elsewhere, a value discord.py could not convert).
     """
     if isinstance(error, CommandRefused):
         return clamp(t(error.key, locale, **error.params), CONTENT_MAX)
     if isinstance(error, PokerError):
         return render_poker_error(error, locale)
+    if isinstance(error, OptionRefused):
+        return clamp(error.text(locale), CONTENT_MAX)
     if isinstance(error, app_commands.MissingPermissions):
         return render_error("not_manager", locale)
     if isinstance(error, app_commands.NoPrivateMessage):

@@ -15,7 +15,8 @@ from typing import Any
 
 import discord
 
-from bot.discord_ui.errors import CommandRefused, guarded, send_private
+from bot.discord_ui.components import guarded_component
+from bot.discord_ui.errors import CommandRefused, send_private
 from bot.discord_ui.turns import ensure_turn, explain, is_playing
 from bot.poker import ActionKind, PokerError, evaluate
 from bot.render import (
@@ -94,8 +95,9 @@ class ActionButton(
         return cls(match["action"], int(match["channel"]), int(match["hand"]), label=label, style=style)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Act for the presser; refusals (not your turn, old message...) are answered privately."""
-        await guarded(interaction, lambda: self._press(interaction))
+        """Act for the presser; refusals (another channel's button, not your turn, old message...) are answered
+        privately."""
+        await guarded_component(interaction, self.channel_id, lambda: self._press(interaction))
 
     async def _press(self, interaction: discord.Interaction[Any]) -> None:
         service = table_service(interaction)
@@ -146,9 +148,9 @@ class AmountModal(discord.ui.Modal):
 
 
 async def submit_amount(interaction: discord.Interaction[Any]) -> None:
-    """`on_interaction` listener: a submitted Bet…/Raise… form bets or raises to the typed total; a wrong amount
-    (or a form of an earlier hand, or out of turn) is refused privately and changes nothing. Other interactions
-    are left alone."""
+    """`on_interaction` listener: a submitted Bet…/Raise… form bets or raises to the typed total; a form of
+    another channel, a wrong amount (or a form of an earlier hand, or out of turn) is refused privately and
+    changes nothing. Other interactions are left alone."""
     if interaction.type is not discord.InteractionType.modal_submit:
         return
     data: Any = interaction.data or {}
@@ -158,7 +160,9 @@ async def submit_amount(interaction: discord.Interaction[Any]) -> None:
     typed = _field_value(data.get("components", ()), AMOUNT_FIELD) or ""
     kind = KINDS[match["kind"]]
     channel_id, hand_number = int(match["channel"]), int(match["hand"])
-    await guarded(interaction, lambda: _bet_or_raise(interaction, kind, channel_id, hand_number, typed))
+    await guarded_component(
+        interaction, channel_id, lambda: _bet_or_raise(interaction, kind, channel_id, hand_number, typed)
+    )
 
 
 def _field_value(components: Any, custom_id: str) -> str | None:

@@ -28,6 +28,7 @@ from bot.storage.errors import (
     InsufficientBalance,
     NotSeated,
     RefillCooldown,
+    RefillDisabled,
     RefillNotNeeded,
     SeatTaken,
     StorageError,
@@ -512,7 +513,8 @@ class Storage:
         """Give a member who is out of chips a REFILL of `amount` (default: the server's starting grant),
         at most once per `cooldown_s` seconds (default: the server's refill cooldown). Returns the balance.
 
-        Raises RefillNotNeeded if the member has a balance or chips on an open cash table of this server,
+        Raises RefillDisabled if the server's starting grant is 0 (and no `amount` is given), RefillNotNeeded if
+        the member has a balance or chips on an open cash table of this server,
         RefillCooldown (with `.retry_at`) if the last refill was too recent. Nothing changes when refused.
         """
 
@@ -520,6 +522,8 @@ class Storage:
             settings = self._guild_settings(db, guild_id)
             grant = settings.starting_grant if amount is None else amount
             cooldown = settings.refill_cooldown_s if cooldown_s is None else cooldown_s
+            if grant <= 0 and amount is None:
+                raise RefillDisabled()
             if grant <= 0:
                 raise ValueError("refill amount must be positive")
             balance = self._ensure(db, guild_id, user_id)
