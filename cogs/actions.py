@@ -26,8 +26,8 @@ from bot.render import format_chips, parse_amount, render_event_line, t
 
 log = logging.getLogger(__name__)
 
-#: Discord's largest integer option value (2**53).
-AMOUNT_MAX = 2**53
+#: Discord's largest integer option value (2**53 - 1).
+AMOUNT_MAX = 2**53 - 1
 CHOICES_MAX = 25
 
 

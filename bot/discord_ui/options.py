@@ -24,8 +24,8 @@ from discord.ext import commands
 from bot.render.embeds import clamp
 from bot.render.i18n import has_key, t
 
-#: Discord's bounds of an integer option without its own (±2**53).
-INTEGER_LIMIT = 2**53
+#: Discord's bounds of an integer option without its own (±(2**53 - 1)).
+INTEGER_LIMIT = 2**53 - 1
 #: How much of a refused value the answer repeats.
 SHOWN_MAX = 40
 
@@ -71,7 +71,7 @@ def _shown(value: object) -> str:
 def check_value(command: str, parameter: app_commands.Parameter, value: object) -> None:
     """Raise OptionRefused unless `value` is what `parameter` declares: one of the declared choices (same type
     too) when there are choices (and no autocomplete); else an `int` (not a bool, not a float) within
-    min_value..max_value (else ±2**53) for an integer; a finite number for a number; a `str` of
+    min_value..max_value (else ±(2**53 - 1)) for an integer; a finite number for a number; a `str` of
     min_value..max_value characters for a string; a `bool` for a boolean; a resolved member or user for a user
     option. `None` (a JSON null) is never a value."""
     choices = [choice.value for choice in parameter.choices]
@@ -120,6 +120,45 @@ def check_options(interaction: discord.Interaction[Any]) -> bool:
             continue
         check_value(command.qualified_name, parameter, received[parameter.display_name])
     return True
+
+
+#: Option types discord.py converts while reading the request, before any check runs: a number (`float(value)`) and
+#: the snowflakes (user, channel, role, mentionable, attachment: `int(value)`).
+_NUMBER = 10
+_SNOWFLAKES = frozenset({6, 7, 8, 9, 11})
+_GROUPS = frozenset({1, 2})
+
+
+def unreadable_option(interaction: discord.Interaction[Any]) -> OptionRefused | None:
+    """The refusal for a slash command request that discord.py could not even read (it would raise before any
+    check: a member id that is not a number, a number option holding text, an option without a value), or None.
+    Run by the tree's `interaction_check`, before discord.py builds the options."""
+    if interaction.type is not discord.InteractionType.application_command:
+        return None
+    data = interaction.data if isinstance(interaction.data, dict) else {}
+    path = [str(data.get("name", "?"))]
+    options: Any = data.get("options", [])
+    while True:
+        if not isinstance(options, list) or not all(isinstance(o, dict) for o in options):
+            return OptionRefused(" ".join(path), "options", options, "missing")
+        group = next((o for o in options if o.get("type") in _GROUPS), None)
+        if group is None:
+            break
+        path.append(str(group.get("name", "?")))
+        options = group.get("options", [])
+    command = " ".join(path)
+    for option in options:
+        name, kind = option.get("name"), option.get("type")
+        if not isinstance(name, str) or not isinstance(kind, int) or "value" not in option:
+            return OptionRefused(command, str(name), option.get("value"), "missing")
+        value = option["value"]
+        if kind == _NUMBER and (isinstance(value, bool) or not isinstance(value, int | float)):
+            return OptionRefused(command, name, value, "number", min=-INTEGER_LIMIT, max=INTEGER_LIMIT)
+        if kind in _SNOWFLAKES and not (
+            isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20
+        ):
+            return OptionRefused(command, name, value, "member")
+    return None
 
 
 class CheckedCog(commands.Cog):
