@@ -1,5 +1,5 @@
 """The `/poker` command group: open and run a table in this channel, sit down and leave, chips (rebuy, refill,
-balance), and the server's settings and ledger audit (Manage Server).
+balance); and `/poker-admin`: the server's settings and ledger audit (Manage Server).
 
 Thin: parse the options, call the table service or storage, render with bot.render. Refusals are raised as
 PokerError and answered by the tree's error handler (ephemeral, in the user's language). Public messages use
@@ -65,6 +65,14 @@ class TableCog(CheckedCog):
     """`/poker ...`: one table per channel (bot.tables), chips per server (bot.storage)."""
 
     poker = app_commands.Group(name="poker", description=en("cmd.poker.desc"), guild_only=True)
+    # Discord keeps default_member_permissions on top-level commands only: the server's own commands are a group
+    # of their own, shown to members with Manage Server (the check in code stays: a server may show them to more).
+    admin = app_commands.Group(
+        name="poker-admin",
+        description=en("cmd.poker-admin.desc"),
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -77,7 +85,8 @@ class TableCog(CheckedCog):
     @commands.Cog.listener("on_interaction")
     async def on_unknown_component(self, interaction: discord.Interaction[Any]) -> None:
         """A `poker:*` press or form that nothing would answer (malformed, forged) gets a private answer."""
-        await answer_unknown_component(interaction, (template_of(ActionButton), AMOUNT_FORM, template_of(PageButton)))
+        buttons = (template_of(ActionButton), template_of(PageButton))
+        await answer_unknown_component(interaction, buttons=buttons, forms=(AMOUNT_FORM,))
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -307,16 +316,16 @@ class TableCog(CheckedCog):
 
     # ------------------------------------------------------------------ server administration
 
-    @poker.command(name="settings", description=en("cmd.poker.settings.desc"))
+    @admin.command(name="settings", description=en("cmd.poker-admin.settings.desc"))
     @app_commands.checks.has_permissions(manage_guild=True)
     @app_commands.describe(
-        language=en("cmd.poker.settings.opt.language.desc"),
-        starting_grant=en("cmd.poker.settings.opt.starting_grant.desc"),
-        refill_cooldown=en("cmd.poker.settings.opt.refill_cooldown.desc"),
-        small_blind=en("cmd.poker.settings.opt.small_blind.desc"),
-        big_blind=en("cmd.poker.settings.opt.big_blind.desc"),
-        stack=en("cmd.poker.settings.opt.stack.desc"),
-        timer=en("cmd.poker.settings.opt.timer.desc"),
+        language=en("cmd.poker-admin.settings.opt.language.desc"),
+        starting_grant=en("cmd.poker-admin.settings.opt.starting_grant.desc"),
+        refill_cooldown=en("cmd.poker-admin.settings.opt.refill_cooldown.desc"),
+        small_blind=en("cmd.poker-admin.settings.opt.small_blind.desc"),
+        big_blind=en("cmd.poker-admin.settings.opt.big_blind.desc"),
+        stack=en("cmd.poker-admin.settings.opt.stack.desc"),
+        timer=en("cmd.poker-admin.settings.opt.timer.desc"),
     )
     @app_commands.choices(language=[choice("en"), choice("fr")])
     async def settings(
@@ -352,7 +361,7 @@ class TableCog(CheckedCog):
         spec = render_settings(current, interaction.locale, guild_locale=interaction.guild_locale)
         await send_private(interaction, content, embed=to_embed(spec))
 
-    @poker.command(name="audit", description=en("cmd.poker.audit.desc"))
+    @admin.command(name="audit", description=en("cmd.poker-admin.audit.desc"))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def audit(self, interaction: discord.Interaction[Any]) -> None:
         """Check the server's chip ledger: balances + chips on tables = chips issued (Manage Server)."""

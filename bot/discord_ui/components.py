@@ -83,18 +83,28 @@ def _on_message(message: discord.Message | None, custom_id: str) -> bool:
     return False
 
 
-def is_handled(interaction: discord.Interaction[Any], custom_id: str, templates: Iterable[re.Pattern[str]]) -> bool:
-    """Whether a handler will answer this `poker:*` interaction: a template matches the whole custom_id, and a
-    button's message carries it (discord.py rebuilds a DynamicItem from the message's own component)."""
-    if not any(template.fullmatch(custom_id) for template in templates):
+def is_handled(
+    interaction: discord.Interaction[Any],
+    custom_id: str,
+    buttons: Iterable[re.Pattern[str]],
+    forms: Iterable[re.Pattern[str]],
+) -> bool:
+    """Whether a handler will answer this `poker:*` interaction: a form whose custom_id one of the `forms`
+    templates matches whole, or a button that one of the `buttons` templates matches and whose message carries
+    it (discord.py rebuilds a DynamicItem from the message's own component)."""
+    if interaction.type is discord.InteractionType.modal_submit:
+        return any(template.fullmatch(custom_id) for template in forms)
+    if not any(template.fullmatch(custom_id) for template in buttons):
         return False
-    return interaction.type is discord.InteractionType.modal_submit or _on_message(interaction.message, custom_id)
+    return _on_message(interaction.message, custom_id)
 
 
-async def answer_unknown_component(interaction: discord.Interaction[Any], templates: Iterable[re.Pattern[str]]) -> None:
+async def answer_unknown_component(
+    interaction: discord.Interaction[Any], *, buttons: Iterable[re.Pattern[str]], forms: Iterable[re.Pattern[str]]
+) -> None:
     """`on_interaction` listener: a `poker:*` press or form that no handler will answer (`is_handled`) gets a
     private "not valid" answer. Anything else is left alone."""
     custom_id = poker_custom_id(interaction)
-    if custom_id is None or is_handled(interaction, custom_id, templates):
+    if custom_id is None or is_handled(interaction, custom_id, buttons, forms):
         return
     await handle_interaction_error(interaction, CommandRefused("unknown_component"))

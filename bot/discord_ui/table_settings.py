@@ -1,4 +1,4 @@
-"""Table settings from a server's defaults and the options of `/poker create` or `/poker settings`.
+"""Table settings from a server's defaults and the options of `/poker create` or `/poker-admin settings`.
 
 A server's table defaults (`GuildSettings.table_defaults`: small_blind, big_blind, starting_stack,
 turn_timeout, min_buy_in, max_buy_in) describe stacks at its default blinds; a table created at other blinds
@@ -93,7 +93,7 @@ def changed_defaults(
     stack: int | None = None,
     timer: int | None = None,
 ) -> dict[str, Any]:
-    """The table defaults to store after `/poker settings` (only the keys that change). New blinds scale the
+    """The table defaults to store after `/poker-admin settings` (only the keys that change). New blinds scale the
     buy-in range (and the stack, unless given) so they keep their size in big blinds. Raises
     ServiceError("bad_option") when the result would not make a valid table."""
     changes: dict[str, Any] = {}
@@ -118,9 +118,9 @@ def changed_defaults(
 
 
 def table_language(settings: GuildSettings, guild_locale: object) -> str:
-    """The language of a new table: the server's `/poker settings language` when it chose one (even the bot's
+    """The language of a new table: the server's `/poker-admin settings language` when it chose one (even the bot's
     default), else the server's Discord language (English or French), else the bot's default — the rule of
-    `bot.render.language_in_force`, which `/poker settings` shows with its reason."""
+    `bot.render.language_in_force`, which `/poker-admin settings` shows with its reason."""
     return language_in_force(settings.chosen_language, guild_locale, settings.language)[0]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import discord
 import pytest
 
 from bot.discord_ui.components import template_of
@@ -54,12 +55,12 @@ async def test_a_forged_huge_starting_grant_is_refused_never_stored(world: World
     ada = world.member("ada", admin=True)
     door = Door(world)
     await door.refuses(
-        lambda: world.forge_slash(ada, "poker settings", {"starting_grant": 1e20}),
+        lambda: world.forge_slash(ada, "poker-admin settings", {"starting_grant": 1e20}),
         "“1e+20” is not a valid starting_grant: a whole number from 0 to 1,000,000,000",
     )
     world.speaks("ada", "fr")
     await door.refuses(
-        lambda: world.forge_slash(ada, "poker settings", {"starting_grant": 10**20}),
+        lambda: world.forge_slash(ada, "poker-admin settings", {"starting_grant": 10**20}),
         "«\u00a0100000000000000000000\u00a0» n'est pas une valeur possible pour jetons_depart\u00a0: un nombre entier "
         "de 0 à 1\u202f000\u202f000\u202f000",
     )
@@ -85,9 +86,9 @@ async def test_a_forged_huge_starting_grant_is_refused_never_stored(world: World
         ("poker create", {"kind": 1}, {"kind": 4}, "one of Cash game, Friendly tournament"),
         ("poker create", {"straddle": "yes"}, {"straddle": 3}, "true or false"),
         ("poker create", {"straddle": None}, None, "true or false"),
-        ("poker settings", {"language": "de"}, None, "one of English, Français"),
-        ("poker settings", {"refill_cooldown": 10**6}, None, "a whole number from 0 to 8,760"),
-        ("poker settings", {"timer": 601}, None, "a whole number from 10 to 600"),
+        ("poker-admin settings", {"language": "de"}, None, "one of English, Français"),
+        ("poker-admin settings", {"refill_cooldown": 10**6}, None, "a whole number from 0 to 8,760"),
+        ("poker-admin settings", {"timer": 601}, None, "a whole number from 10 to 600"),
         ("poker join", {"seat": 0}, None, "a whole number from 1 to 10"),
         ("poker join", {"buy_in": 2**64}, None, "a whole number from 1 to 1,000,000,000"),
         ("poker rebuy", {"amount": 0}, None, "a whole number from 1 to 1,000,000,000"),
@@ -169,13 +170,13 @@ async def test_the_amount_autocomplete_answers_any_text_without_a_traceback(
 
 async def test_a_refill_on_a_server_that_grants_nothing_is_refused_clearly(world: World) -> None:
     ada = world.member("ada", admin=True)
-    granted = await world.slash(ada, "poker settings", starting_grant=0)
+    granted = await world.slash(ada, "poker-admin settings", starting_grant=0)
     fields = {f.name: f.value for f in granted.response.embeds[0].fields}
     assert fields["Starting chips"] == "0"
     door = Door(world)
     expected = (
         "This server gives no refills: its starting grant is 0 (a member with Manage Server can change it in "
-        "`/poker settings`)"
+        "`/poker-admin settings`)"
     )
     await door.refuses(lambda: world.slash("zed", "poker refill"), expected)
     assert await world.balance("zed") == 0
@@ -231,7 +232,9 @@ MALFORMED = [
     "poker:amount:shove:{channel}:1",
     "poker:lb:balance:x:n",
     "poker:lb:chips:0:n",
+    "poker:amount:raise:{channel}:1",  # a form's id, pressed as a button
 ]
+BUTTON_IDS = ["poker:fold:{channel}:1", "poker:lb:balance:0:n"]  # submitted as forms
 
 
 @pytest.mark.parametrize("on_message", [True, False], ids=["button-on-message", "custom-id-only"])
@@ -243,6 +246,10 @@ async def test_malformed_poker_custom_ids_get_a_private_answer(world: World, on_
     for template in MALFORMED:
         custom_id = template.format(channel=world.channel.id)
         await door.refuses(lambda c=custom_id: world.forge_press("chloe", c, on_message=on_message), NOT_VALID)
+        if custom_id != f"poker:amount:raise:{world.channel.id}:1":  # the one well-formed form id of the list
+            await door.refuses(lambda c=custom_id: world.forge_form("chloe", c, "6"), NOT_VALID)
+    for template in BUTTON_IDS:
+        custom_id = template.format(channel=world.channel.id)
         await door.refuses(lambda c=custom_id: world.forge_form("chloe", c, "6"), NOT_VALID)
     if not on_message:  # a well-formed button that is not on the message it is pressed on: discord.py drops it
         await door.refuses(
@@ -276,3 +283,22 @@ async def test_names_with_bidirectional_controls_cannot_forge_public_text(world:
     texts = world.public_texts(mark)
     assert any("ecila" in text for text in texts)
     assert not [text for text in texts if "\u202e" in text or "\u2066" in text or "ecila\u200b" in text]
+
+
+# ---------------------------------------------------------------------- item 10: who sees the admin commands
+
+
+async def test_the_servers_own_commands_are_shown_to_manage_server_only(world: World) -> None:
+    admin_commands = {"poker-admin settings", "poker-admin audit"}
+    assert admin_commands <= set(world.member("ada", admin=True).available_commands(world.channel))
+    assert not admin_commands & set(world.member("bob").available_commands(world.channel))
+    assert "poker create" in world.member("bob").available_commands(world.channel)
+    registered = world.env.backend.find_command("poker-admin", world.guild.id)
+    assert int(registered["default_member_permissions"]) == discord.Permissions(manage_guild=True).value
+    # The check in code stays: a server may show the commands to anyone, who is then refused.
+    world.guild.set_command_permissions(int(registered["id"]), {world.member("bob"): True})
+    await Door(world).refuses(
+        lambda: world.slash("bob", "poker-admin settings", starting_grant=5),
+        "You need the Manage Server permission for that",
+    )
+    world.acknowledge_refusals()
