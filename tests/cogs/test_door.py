@@ -5,7 +5,9 @@ nothing."""
 
 from __future__ import annotations
 
+import json
 import logging
+import sqlite3
 from typing import Any
 
 import discord
@@ -302,3 +304,25 @@ async def test_the_servers_own_commands_are_shown_to_manage_server_only(world: W
         "You need the Manage Server permission for that",
     )
     world.acknowledge_refusals()
+
+
+async def test_settings_stored_as_floats_before_the_door_fall_back_to_the_defaults(world: World) -> None:
+    """A server attacked before the door stored REAL 1e+20 and float table defaults: joins, refills and new
+    tables work again, with the bot's defaults in their place."""
+    ada = world.member("ada", admin=True)
+    await world.slash(ada, "poker-admin settings", refill_cooldown=2)
+    with sqlite3.connect(world.settings.database_path) as db:
+        defaults = json.dumps({"big_blind": 1e30, "small_blind": 2.5, "starting_stack": 1e20, "turn_timeout": 45.0})
+        db.execute(
+            "UPDATE guild_settings SET starting_grant = 1e20, table_defaults = ? WHERE guild_id = ?",
+            (defaults, world.guild.id),
+        )
+    shown = await world.slash(ada, "poker-admin settings")
+    fields = {f.name: f.value for f in shown.response.embeds[0].fields}
+    assert fields["Starting chips"] == "1,000"
+    await world.seat({"zoe": None, "yan": None})
+    snapshot = world.snapshot()
+    assert (snapshot.small_blind, snapshot.big_blind) == (1, 2)
+    assert await world.balance("zoe") + world.stacks()["zoe"] == 1000
+    with pytest.raises(ValueError, match="whole number"):
+        await world.bot.storage.update_guild_settings(world.guild.id, starting_grant=1e20)  # type: ignore[arg-type]
