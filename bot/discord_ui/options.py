@@ -135,7 +135,7 @@ def unreadable_option(interaction: discord.Interaction[Any]) -> OptionRefused | 
     Run by the tree's `interaction_check`, before discord.py builds the options."""
     if interaction.type is not discord.InteractionType.application_command:
         return None
-    data = interaction.data if isinstance(interaction.data, dict) else {}
+    data: Any = interaction.data if isinstance(interaction.data, dict) else {}  # raw JSON of the request
     path = [str(data.get("name", "?"))]
     options: Any = data.get("options", [])
     while True:
