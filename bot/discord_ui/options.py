@@ -72,7 +72,7 @@ def check_value(command: str, parameter: app_commands.Parameter, value: object) 
     """Raise OptionRefused unless `value` is what `parameter` declares: one of the declared choices (same type
     too) when there are choices (and no autocomplete); else an `int` (not a bool, not a float) within
     min_value..max_value (else ±(2**53 - 1)) for an integer; a finite number for a number; a `str` of
-    min_value..max_value characters for a string; a `bool` for a boolean; a resolved member or user for a user
+    min_value..max_value characters for a string; a `bool` for a boolean; a member of the server for a user
     option. `None` (a JSON null) is never a value."""
     choices = [choice.value for choice in parameter.choices]
     if choices and not parameter.autocomplete:
@@ -101,7 +101,9 @@ def check_value(command: str, parameter: app_commands.Parameter, value: object) 
         if type(value) is not bool:
             raise OptionRefused(command, parameter.name, value, "boolean")
     elif kind is OptionType.user:
-        if not isinstance(value, discord.Member | discord.User):
+        # Every user option of the bot names a member of the server (a `discord.Member`): a user who is not one
+        # (or an id Discord did not resolve, a `discord.Object`) is refused here rather than by discord.py.
+        if not isinstance(value, discord.Member):
             raise OptionRefused(command, parameter.name, value, "member")
 
 

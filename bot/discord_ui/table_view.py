@@ -2,7 +2,8 @@
 bet/raise form, and the table message itself (embed + buttons) built from a service snapshot.
 
 A button's custom_id is `poker:<action>:<channel id>:<hand number>` (at most 51 characters), so a press
-works after a restart and a press on an older hand's message is refused (stale_button). Labels come from
+works after a restart and a press on an older hand's message is refused (stale_button). Presses and forms run
+behind bot/discord_ui/components.py first: the channel in the custom_id must be the one pressed in. Labels come from
 the snapshot's `legal` ("Call 6", "All-in 98") in the table's language; whatever the press shows only to
 the presser (the form, the cards, refusals) is in the presser's language (`interaction.locale`).
 """
