@@ -118,12 +118,16 @@ async def test_option_values_outside_their_declaration_are_refused(
     world.acknowledge_refusals()
 
 
-async def test_a_missing_required_option_is_named(world: World) -> None:
+async def test_a_missing_option_and_a_wrong_choice_are_named_in_the_readers_language(world: World) -> None:
     await world.seat({"alice": None, "bob": None})
     door = Door(world)
     await door.refuses(lambda: world.forge_slash("alice", "raise", {}), "The option amount is missing")
     world.speaks("alice", "fr")
     await door.refuses(lambda: world.forge_slash("alice", "poker rebuy", {}), "Il manque l'option montant")
+    await door.refuses(
+        lambda: world.forge_slash("alice", "poker create", {"kind": "poker"}),
+        "«\u00a0poker\u00a0» n'est pas une valeur possible pour type\u00a0: une valeur parmi Cash game, Tournoi amical",
+    )
     world.acknowledge_refusals()
 
 
