@@ -101,6 +101,8 @@ async def test_a_forged_huge_starting_grant_is_refused_never_stored(world: World
         ("poker kick", {"member": "not a snowflake"}, None, "a member of this server"),  # discord.py would raise
         ("poker kick", {"member": 12.5}, None, "a member of this server"),
         ("raise", {"amount": 2**53}, None, "a whole number from 1 to 9,007,199,254,740,991"),
+        ("raise", {"amount": 10**5000}, None, "a whole number from 1 to 9,007,199,254,740,991"),
+        ("raise", {"amount": "9" * 5000}, {"amount": 3}, "a whole number from 1 to 9,007,199,254,740,991"),
         ("bet", {"amount": "12"}, {"amount": 3}, "a whole number from 1 to 9,007,199,254,740,991"),
         ("history", {"hand": -1}, None, "a whole number from 1 to 1,000,000,000"),
         ("leaderboard", {"by": "chips"}, None, "one of Balance, Net winnings (cash tables), Tournament wins"),
