@@ -17,6 +17,7 @@ from discord.app_commands import Range
 from discord.ext import commands
 
 from bot.discord_ui.errors import CommandRefused, send_private
+from bot.discord_ui.options import CheckedCog
 from bot.discord_ui.table_view import table_service
 from bot.discord_ui.texts import en
 from bot.discord_ui.turns import explain
@@ -25,8 +26,8 @@ from bot.render import format_chips, parse_amount, render_event_line, t
 
 log = logging.getLogger(__name__)
 
-#: Discord's largest integer option value (2**53).
-AMOUNT_MAX = 2**53
+#: Discord's largest integer option value (2**53 - 1).
+AMOUNT_MAX = 2**53 - 1
 CHOICES_MAX = 25
 
 
@@ -49,8 +50,9 @@ async def amount_choices(interaction: discord.Interaction[Any], current: str) ->
     """Autocomplete for /bet and /raise: the amount being typed, then the suggestions of the table service
     (minimum, half pot, pot, all-in — only those that are legal now). Never raises."""
     choices: list[app_commands.Choice[int]] = []
-    typed = parse_amount(current) if current else None
-    if typed is not None and typed <= AMOUNT_MAX:
+    # Discord sends what is being typed as a string; a forged request may send anything.
+    typed = parse_amount(current, interaction.locale) if isinstance(current, str) else None
+    if typed is not None and 1 <= typed <= AMOUNT_MAX:
         choices.append(app_commands.Choice(name=format_chips(typed, interaction.locale), value=typed))
     service = getattr(interaction.client, "tables", None)
     if service is None or interaction.channel_id is None:
@@ -67,7 +69,7 @@ async def amount_choices(interaction: discord.Interaction[Any], current: str) ->
     return choices[:CHOICES_MAX]
 
 
-class ActionsCog(commands.Cog):
+class ActionsCog(CheckedCog):
     """The action commands of the hand being played in this channel."""
 
     def __init__(self, bot: commands.Bot) -> None:

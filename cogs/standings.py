@@ -12,6 +12,7 @@ from discord.app_commands import Range
 from discord.ext import commands
 
 from bot.discord_ui.errors import CommandRefused, send_private
+from bot.discord_ui.options import CheckedCog
 from bot.discord_ui.standings import PageButton, history_hand, history_list, leaderboard_message, stats_embed
 from bot.discord_ui.texts import choice, en
 from bot.render import t
@@ -20,7 +21,7 @@ from bot.tables import ServiceError
 log = logging.getLogger(__name__)
 
 
-class StandingsCog(commands.Cog):
+class StandingsCog(CheckedCog):
     """The server's ranking, a member's numbers, and the hands of this channel's table."""
 
     def __init__(self, bot: commands.Bot) -> None:

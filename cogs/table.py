@@ -1,5 +1,5 @@
 """The `/poker` command group: open and run a table in this channel, sit down and leave, chips (rebuy, refill,
-balance), and the server's settings and ledger audit (Manage Server).
+balance); and `/poker-admin`: the server's settings and ledger audit (Manage Server).
 
 Thin: parse the options, call the table service or storage, render with bot.render. Refusals are raised as
 PokerError and answered by the tree's error handler (ephemeral, in the user's language). Public messages use
@@ -16,8 +16,11 @@ from discord import app_commands
 from discord.app_commands import Range
 from discord.ext import commands
 
+from bot.discord_ui.components import answer_unknown_component, template_of
 from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
 from bot.discord_ui.notifier import to_embed
+from bot.discord_ui.options import CheckedCog
+from bot.discord_ui.standings import PageButton
 from bot.discord_ui.table_settings import (
     changed_defaults,
     levels_text,
@@ -25,17 +28,22 @@ from bot.discord_ui.table_settings import (
     table_language,
     table_options,
 )
-from bot.discord_ui.table_view import ActionButton, show_hole_cards, submit_amount, table_service
+from bot.discord_ui.table_view import AMOUNT_FORM, ActionButton, show_hole_cards, submit_amount, table_service
 from bot.discord_ui.texts import choice, en
+from bot.poker.settings import MAX_PLAYERS, MIN_PLAYERS
 from bot.render import discord_timestamp, escape_name, render_audit, render_settings, t
-from bot.storage import RefillCooldown, RefillNotNeeded, Storage
+from bot.storage import RefillCooldown, RefillDisabled, RefillNotNeeded, Storage
 from bot.tables import CASH, TOURNAMENT, TableSnapshot
+from bot.tables.options import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
 
 log = logging.getLogger(__name__)
 
+# The bounds of the options below (checked at the door by CheckedCog: discord.py does not enforce them).
 CHIPS_MAX = 1_000_000_000
 BLIND_MAX = 1_000_000
 HOURS_MAX = 24 * 365
+SEATS = Range[int, MIN_PLAYERS, MAX_PLAYERS]
+TIMER = Range[int, MIN_TURN_TIMEOUT, MAX_TURN_TIMEOUT]
 
 
 def _storage(interaction: discord.Interaction[Any]) -> Storage:
@@ -53,10 +61,18 @@ def _seat_stack(snapshot: TableSnapshot, user_id: int) -> int:
     return next((s.stack for s in snapshot.seats if s.user_id == user_id), 0)
 
 
-class TableCog(commands.Cog):
+class TableCog(CheckedCog):
     """`/poker ...`: one table per channel (bot.tables), chips per server (bot.storage)."""
 
     poker = app_commands.Group(name="poker", description=en("cmd.poker.desc"), guild_only=True)
+    # Discord keeps default_member_permissions on top-level commands only: the server's own commands are a group
+    # of their own, shown to members with Manage Server (the check in code stays: a server may show them to more).
+    admin = app_commands.Group(
+        name="poker-admin",
+        description=en("cmd.poker-admin.desc"),
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -65,6 +81,12 @@ class TableCog(commands.Cog):
     async def on_amount_form(self, interaction: discord.Interaction[Any]) -> None:
         """A submitted Bet…/Raise… form, handled from its custom_id (`submit_amount`): it works after a restart."""
         await submit_amount(interaction)
+
+    @commands.Cog.listener("on_interaction")
+    async def on_unknown_component(self, interaction: discord.Interaction[Any]) -> None:
+        """A `poker:*` press or form that nothing would answer (malformed, forged) gets a private answer."""
+        buttons = (template_of(ActionButton), template_of(PageButton))
+        await answer_unknown_component(interaction, buttons=buttons, forms=(AMOUNT_FORM,))
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -99,8 +121,8 @@ class TableCog(commands.Cog):
         stack: Range[int, 1, CHIPS_MAX] | None = None,
         min_buy_in: Range[int, 1, CHIPS_MAX] | None = None,
         max_buy_in: Range[int, 1, CHIPS_MAX] | None = None,
-        seats: Range[int, 2, 10] | None = None,
-        timer: Range[int, 10, 600] | None = None,
+        seats: SEATS | None = None,
+        timer: TIMER | None = None,
         ante: Range[int, 0, BLIND_MAX] | None = None,
         big_blind_ante: Range[int, 0, BLIND_MAX] | None = None,
         straddle: bool | None = None,
@@ -142,7 +164,7 @@ class TableCog(commands.Cog):
     async def join(
         self,
         interaction: discord.Interaction[Any],
-        seat: Range[int, 1, 10] | None = None,
+        seat: Range[int, 1, MAX_PLAYERS] | None = None,
         buy_in: Range[int, 1, CHIPS_MAX] | None = None,
     ) -> None:
         """Sit down (a cash table buys in from the member's balance)."""
@@ -277,6 +299,8 @@ class TableCog(commands.Cog):
         guild_id, _channel_id = _ids(interaction)
         try:
             balance = await _storage(interaction).refill(guild_id, interaction.user.id)
+        except RefillDisabled as exc:
+            raise CommandRefused("refill_disabled") from exc
         except RefillNotNeeded as exc:
             raise CommandRefused("refill_not_broke", balance=exc.balance, stack=exc.on_tables) from exc
         except RefillCooldown as exc:
@@ -292,16 +316,16 @@ class TableCog(commands.Cog):
 
     # ------------------------------------------------------------------ server administration
 
-    @poker.command(name="settings", description=en("cmd.poker.settings.desc"))
+    @admin.command(name="settings", description=en("cmd.poker-admin.settings.desc"))
     @app_commands.checks.has_permissions(manage_guild=True)
     @app_commands.describe(
-        language=en("cmd.poker.settings.opt.language.desc"),
-        starting_grant=en("cmd.poker.settings.opt.starting_grant.desc"),
-        refill_cooldown=en("cmd.poker.settings.opt.refill_cooldown.desc"),
-        small_blind=en("cmd.poker.settings.opt.small_blind.desc"),
-        big_blind=en("cmd.poker.settings.opt.big_blind.desc"),
-        stack=en("cmd.poker.settings.opt.stack.desc"),
-        timer=en("cmd.poker.settings.opt.timer.desc"),
+        language=en("cmd.poker-admin.settings.opt.language.desc"),
+        starting_grant=en("cmd.poker-admin.settings.opt.starting_grant.desc"),
+        refill_cooldown=en("cmd.poker-admin.settings.opt.refill_cooldown.desc"),
+        small_blind=en("cmd.poker-admin.settings.opt.small_blind.desc"),
+        big_blind=en("cmd.poker-admin.settings.opt.big_blind.desc"),
+        stack=en("cmd.poker-admin.settings.opt.stack.desc"),
+        timer=en("cmd.poker-admin.settings.opt.timer.desc"),
     )
     @app_commands.choices(language=[choice("en"), choice("fr")])
     async def settings(
@@ -313,7 +337,7 @@ class TableCog(commands.Cog):
         small_blind: Range[int, 1, BLIND_MAX] | None = None,
         big_blind: Range[int, 1, BLIND_MAX] | None = None,
         stack: Range[int, 1, CHIPS_MAX] | None = None,
-        timer: Range[int, 10, 600] | None = None,
+        timer: TIMER | None = None,
     ) -> None:
         """Show the server's settings, changing those given first (Manage Server). New tables use them."""
         guild_id, _channel_id = _ids(interaction)
@@ -337,7 +361,7 @@ class TableCog(commands.Cog):
         spec = render_settings(current, interaction.locale, guild_locale=interaction.guild_locale)
         await send_private(interaction, content, embed=to_embed(spec))
 
-    @poker.command(name="audit", description=en("cmd.poker.audit.desc"))
+    @admin.command(name="audit", description=en("cmd.poker-admin.audit.desc"))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def audit(self, interaction: discord.Interaction[Any]) -> None:
         """Check the server's chip ledger: balances + chips on tables = chips issued (Manage Server)."""

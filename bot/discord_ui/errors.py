@@ -19,6 +19,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from bot.discord_ui.options import OptionRefused, unreadable_option
 from bot.poker import PokerError
 from bot.render.embeds import CONTENT_MAX, clamp
 from bot.render.errors import render_error, render_poker_error
@@ -44,13 +45,18 @@ class CommandRefused(PokerError):
 def error_text(error: BaseException, locale: object) -> str | None:
     """The localized answer for an expected refusal, or None when `error` is a bug (unexpected).
 
-    Understands PokerError (engine, table service, CommandRefused) and the app-command check errors
-    (missing Manage Server permission, guild-only command used elsewhere, a bad option value).
+    Understands PokerError (engine, table service, CommandRefused), an option value refused at the command's
+    door (OptionRefused) and the app-command check errors (missing Manage Server permission, guild-only command
+    used elsewhere, a value discord.py could not convert).
     """
     if isinstance(error, CommandRefused):
         return clamp(t(error.key, locale, **error.params), CONTENT_MAX)
     if isinstance(error, PokerError):
         return render_poker_error(error, locale)
+    if isinstance(error, OptionRefused):
+        return clamp(error.text(locale), CONTENT_MAX)
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return render_error("unknown_command", locale)
     if isinstance(error, app_commands.MissingPermissions):
         return render_error("not_manager", locale)
     if isinstance(error, app_commands.NoPrivateMessage):
@@ -131,7 +137,16 @@ async def guarded(interaction: discord.Interaction[Any], handler: Callable[[], A
 
 
 class PokerTree(app_commands.CommandTree[Any]):
-    """The bot's command tree: every slash-command error goes through `handle_interaction_error`."""
+    """The bot's command tree: every slash-command error goes through `handle_interaction_error`; a request whose
+    options discord.py could not read is refused first (`unreadable_option`)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """False (after answering privately) for a request discord.py would fail to read; True otherwise."""
+        refusal = unreadable_option(interaction)
+        if refusal is None:
+            return True
+        await handle_interaction_error(interaction, refusal)
+        return False
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         """Answer refusals ephemerally in the user's language; log anything unexpected with a reference."""

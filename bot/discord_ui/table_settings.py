@@ -1,4 +1,4 @@
-"""Table settings from a server's defaults and the options of `/poker create` or `/poker settings`.
+"""Table settings from a server's defaults and the options of `/poker create` or `/poker-admin settings`.
 
 A server's table defaults (`GuildSettings.table_defaults`: small_blind, big_blind, starting_stack,
 turn_timeout, min_buy_in, max_buy_in) describe stacks at its default blinds; a table created at other blinds
@@ -23,9 +23,25 @@ DEFAULT_MIN_BUY_IN_BB = 20
 DEFAULT_MAX_BUY_IN_BB = 100
 
 
+#: The largest stored default read as a number (Discord's largest integer).
+STORED_MAX = 2**53 - 1
+
+
+def stored(defaults: Mapping[str, Any], key: str) -> int | None:
+    """A server's stored table default `key` if it is a whole number of 1 to STORED_MAX, else None: defaults
+    stored before every option was checked at the command's door may hold a float such as 1e+20 (issue 12)."""
+    value = defaults.get(key)
+    return value if type(value) is int and 1 <= value <= STORED_MAX else None
+
+
+def _stored_or(defaults: Mapping[str, Any], key: str, fallback: int) -> int:
+    value = stored(defaults, key)
+    return fallback if value is None else value
+
+
 def _blinds(defaults: Mapping[str, Any], small_blind: int | None, big_blind: int | None) -> tuple[int, int]:
     if small_blind is None and big_blind is None:
-        return int(defaults.get("small_blind", 1)), int(defaults.get("big_blind", 2))
+        return _stored_or(defaults, "small_blind", 1), _stored_or(defaults, "big_blind", 2)
     if big_blind is None:
         assert small_blind is not None
         return small_blind, 2 * small_blind
@@ -54,11 +70,11 @@ def table_options(
     tournament's starting stack or the cash table's default buy-in (the buy-in range widens to include it
     unless given). Raises ServiceError("bad_option") naming the first setting out of range."""
     sb, bb = _blinds(defaults, small_blind, big_blind)
-    scale = Fraction(bb, max(1, int(defaults.get("big_blind", 2))))
+    scale = Fraction(bb, _stored_or(defaults, "big_blind", 2))
 
     def scaled(key: str, in_big_blinds: int) -> int:
-        value = defaults.get(key)
-        return max(1, round(int(value) * scale)) if value is not None else in_big_blinds * bb
+        value = stored(defaults, key)
+        return max(1, round(value * scale)) if value is not None else in_big_blinds * bb
 
     default_stack = scaled("starting_stack", DEFAULT_STACK_BB)
     low = min_buy_in if min_buy_in is not None else scaled("min_buy_in", DEFAULT_MIN_BUY_IN_BB)
@@ -75,7 +91,7 @@ def table_options(
         "buy_in": buy_in,
         "min_buy_in": low,
         "max_buy_in": high,
-        "turn_timeout": timer if timer is not None else int(defaults.get("turn_timeout", 60)),
+        "turn_timeout": timer if timer is not None else _stored_or(defaults, "turn_timeout", 60),
         "ante": ante or 0,
         "big_blind_ante": big_blind_ante or 0,
         "straddle": bool(straddle),
@@ -93,13 +109,13 @@ def changed_defaults(
     stack: int | None = None,
     timer: int | None = None,
 ) -> dict[str, Any]:
-    """The table defaults to store after `/poker settings` (only the keys that change). New blinds scale the
+    """The table defaults to store after `/poker-admin settings` (only the keys that change). New blinds scale the
     buy-in range (and the stack, unless given) so they keep their size in big blinds. Raises
     ServiceError("bad_option") when the result would not make a valid table."""
     changes: dict[str, Any] = {}
     if small_blind is not None or big_blind is not None:
         sb, bb = _blinds(defaults, small_blind, big_blind)
-        old_bb = max(1, int(defaults.get("big_blind", 2)))
+        old_bb = _stored_or(defaults, "big_blind", 2)
         scale = Fraction(bb, old_bb)
         changes.update(small_blind=sb, big_blind=bb)
         for key, in_big_blinds in (
@@ -107,8 +123,8 @@ def changed_defaults(
             ("max_buy_in", DEFAULT_MAX_BUY_IN_BB),
             ("starting_stack", DEFAULT_STACK_BB),
         ):
-            value = defaults.get(key)
-            changes[key] = max(1, round(int(value) * scale)) if value is not None else in_big_blinds * bb
+            value = stored(defaults, key)
+            changes[key] = max(1, round(value * scale)) if value is not None else in_big_blinds * bb
     if stack is not None:
         changes["starting_stack"] = stack
     if timer is not None:
@@ -118,9 +134,9 @@ def changed_defaults(
 
 
 def table_language(settings: GuildSettings, guild_locale: object) -> str:
-    """The language of a new table: the server's `/poker settings language` when it chose one (even the bot's
+    """The language of a new table: the server's `/poker-admin settings language` when it chose one (even the bot's
     default), else the server's Discord language (English or French), else the bot's default — the rule of
-    `bot.render.language_in_force`, which `/poker settings` shows with its reason."""
+    `bot.render.language_in_force`, which `/poker-admin settings` shows with its reason."""
     return language_in_force(settings.chosen_language, guild_locale, settings.language)[0]
 
 

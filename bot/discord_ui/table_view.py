@@ -2,7 +2,8 @@
 bet/raise form, and the table message itself (embed + buttons) built from a service snapshot.
 
 A button's custom_id is `poker:<action>:<channel id>:<hand number>` (at most 51 characters), so a press
-works after a restart and a press on an older hand's message is refused (stale_button). Labels come from
+works after a restart and a press on an older hand's message is refused (stale_button). Presses and forms run
+behind bot/discord_ui/components.py first: the channel in the custom_id must be the one pressed in. Labels come from
 the snapshot's `legal` ("Call 6", "All-in 98") in the table's language; whatever the press shows only to
 the presser (the form, the cards, refusals) is in the presser's language (`interaction.locale`).
 """
@@ -15,10 +16,12 @@ from typing import Any
 
 import discord
 
-from bot.discord_ui.errors import CommandRefused, guarded, send_private
+from bot.discord_ui.components import guarded_component
+from bot.discord_ui.errors import CommandRefused, send_private
 from bot.discord_ui.turns import ensure_turn, explain, is_playing
 from bot.poker import ActionKind, PokerError, evaluate
 from bot.render import (
+    AMOUNT_TEXT_MAX,
     parse_amount,
     render_action_buttons,
     render_my_cards,
@@ -44,8 +47,6 @@ STYLES: dict[str, discord.ButtonStyle] = {
     "primary": discord.ButtonStyle.primary,
     "success": discord.ButtonStyle.success,
 }
-#: Digits typed in the amount field: 12 is more chips than any table holds.
-AMOUNT_MAX_LENGTH = 16
 #: custom_id of the form's amount field.
 AMOUNT_FIELD = "amount"
 
@@ -95,8 +96,9 @@ class ActionButton(
         return cls(match["action"], int(match["channel"]), int(match["hand"]), label=label, style=style)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Act for the presser; refusals (not your turn, old message...) are answered privately."""
-        await guarded(interaction, lambda: self._press(interaction))
+        """Act for the presser; refusals (another channel's button, not your turn, old message...) are answered
+        privately."""
+        await guarded_component(interaction, self.channel_id, lambda: self._press(interaction))
 
     async def _press(self, interaction: discord.Interaction[Any]) -> None:
         service = table_service(interaction)
@@ -141,15 +143,15 @@ class AmountModal(discord.ui.Modal):
             placeholder=spec.placeholder,
             default=spec.default,
             min_length=1,
-            max_length=AMOUNT_MAX_LENGTH,
+            max_length=AMOUNT_TEXT_MAX,
         )
         self.add_item(self.amount)
 
 
 async def submit_amount(interaction: discord.Interaction[Any]) -> None:
-    """`on_interaction` listener: a submitted Bet…/Raise… form bets or raises to the typed total; a wrong amount
-    (or a form of an earlier hand, or out of turn) is refused privately and changes nothing. Other interactions
-    are left alone."""
+    """`on_interaction` listener: a submitted Bet…/Raise… form bets or raises to the typed total; a form of
+    another channel, a wrong amount (or a form of an earlier hand, or out of turn) is refused privately and
+    changes nothing. Other interactions are left alone."""
     if interaction.type is not discord.InteractionType.modal_submit:
         return
     data: Any = interaction.data or {}
@@ -159,7 +161,9 @@ async def submit_amount(interaction: discord.Interaction[Any]) -> None:
     typed = _field_value(data.get("components", ()), AMOUNT_FIELD) or ""
     kind = KINDS[match["kind"]]
     channel_id, hand_number = int(match["channel"]), int(match["hand"])
-    await guarded(interaction, lambda: _bet_or_raise(interaction, kind, channel_id, hand_number, typed))
+    await guarded_component(
+        interaction, channel_id, lambda: _bet_or_raise(interaction, kind, channel_id, hand_number, typed)
+    )
 
 
 def _field_value(components: Any, custom_id: str) -> str | None:
@@ -179,12 +183,12 @@ def _field_value(components: Any, custom_id: str) -> str | None:
 async def _bet_or_raise(
     interaction: discord.Interaction[Any], kind: ActionKind, channel_id: int, hand_number: int, typed: str
 ) -> None:
-    amount = parse_amount(typed)
+    # Zero or a negative number is read as typed: the engine answers it with the minimum ("Minimum raise is to 4").
+    amount = parse_amount(typed, interaction.locale)
+    if amount is None and len(typed) > AMOUNT_TEXT_MAX:
+        raise CommandRefused("amount_too_long", max=AMOUNT_TEXT_MAX)
     if amount is None:
-        try:  # zero or a negative whole number: the engine answers with the minimum ("Minimum raise is to 4")
-            amount = int(typed.strip())
-        except ValueError:
-            raise CommandRefused("amount_not_number", text=typed[:AMOUNT_MAX_LENGTH]) from None
+        raise CommandRefused("amount_not_number", text=typed)
     service = table_service(interaction)
     await interaction.response.defer()
     try:

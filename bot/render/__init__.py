@@ -1,6 +1,7 @@
 """Everything the bot says, in English and French: message catalogues, card and hand names, and pure
 renderers from engine state and events to text and embeds (plain data; no discord import)."""
 
+from bot.render.amounts import AMOUNT_TEXT_MAX, parse_amount
 from bot.render.announce import (
     HandResult,
     PotResult,
@@ -51,13 +52,13 @@ from bot.render.table import (
     ModalSpec,
     SeatView,
     TableView,
-    parse_amount,
     render_action_buttons,
     render_raise_modal,
     render_table,
 )
 
 __all__ = [
+    "AMOUNT_TEXT_MAX",
     "LANGUAGES",
     "ButtonSpec",
     "EmbedField",

@@ -6,6 +6,7 @@ The Discord layer turns a spec into a `discord.Embed` with `discord.Embed.from_d
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -133,10 +134,30 @@ def make_embed(
 _MARKDOWN = re.compile(r"([\\*_~`|>\[\]#])")
 
 
+#: Invisible format characters (Unicode category Cf) that a name may keep: the zero-width joiner and non-joiner
+#: that emoji sequences and some scripts need, and the tag characters of subdivision flags (🏴 + tags).
+_KEPT_FORMAT = frozenset({"\u200c", "\u200d", *map(chr, range(0xE0020, 0xE0080))})
+
+
+def _visible(char: str) -> bool:
+    return char in _KEPT_FORMAT or unicodedata.category(char) != "Cf"
+
+
+def strip_invisible(text: str) -> str:
+    """`text` without the invisible format characters that can forge what a reader sees: every bidirectional
+    control (U+202E right-to-left override and the rest of Unicode's Bidi_Control set: U+061C, U+200E/F,
+    U+202A–U+202E, U+2066–U+2069) and the other characters of category Cf (zero-width space, word joiner,
+    soft hyphen, BOM, interlinear annotations...), except `_KEPT_FORMAT`."""
+    if text.isascii():
+        return text
+    return "".join(char for char in text if _visible(char))
+
+
 def escape_name(name: str, max_length: int = NAME_MAX) -> str:
-    """A display name safe to put in a message: one line, at most `max_length` characters (+ "…"), Discord
-    markdown escaped, and @mentions neutralised (a zero-width space after "@")."""
-    one_line = " ".join(name.split()) or "?"
+    """A display name safe to put in a message: invisible format characters removed (`strip_invisible`: no
+    right-to-left override can reverse the text after it), one line, at most `max_length` characters (+ "…"),
+    Discord markdown escaped, and @mentions neutralised (a zero-width space after "@")."""
+    one_line = " ".join(strip_invisible(name).split()) or "?"
     short = clamp(one_line, max_length)
     return _MARKDOWN.sub(r"\\\1", short).replace("@", "@\u200b")
 

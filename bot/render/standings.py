@@ -156,7 +156,7 @@ def format_duration(seconds: int, locale: object) -> str:
 class LanguageSource(StrEnum):
     """Why a server's tables speak the language they do."""
 
-    CHOSEN = "chosen"  # the server chose it with /poker settings
+    CHOSEN = "chosen"  # the server chose it with /poker-admin settings
     DISCORD = "discord"  # the server's Discord language (English or French)
     DEFAULT = "default"  # the bot's default: the server chose none and its Discord language is neither
 
@@ -165,7 +165,7 @@ def language_in_force(
     chosen: str | None, guild_locale: object, bot_default: str = ENGLISH
 ) -> tuple[str, LanguageSource]:
     """The language a server's new tables speak ("en"/"fr") and why: the one rule, used to open tables and to
-    show it in `/poker settings`. `chosen`: the server's own choice (`GuildSettings.chosen_language`);
+    show it in `/poker-admin settings`. `chosen`: the server's own choice (`GuildSettings.chosen_language`);
     `guild_locale`: its Discord language as Discord reports it (a `discord.Locale`, "fr", "en-US"..., or None)."""
     if chosen is not None:
         return chosen, LanguageSource.CHOSEN
@@ -176,7 +176,7 @@ def language_in_force(
 
 
 def render_settings(settings: Any, locale: object, *, guild_locale: object = None) -> EmbedSpec:
-    """`/poker settings`: the language in force and why (`language_in_force`: "French — the server's Discord
+    """`/poker-admin settings`: the language in force and why (`language_in_force`: "French — the server's Discord
     language"), starting grant, refill cooldown and the defaults of new tables. settings: the storage's
     `GuildSettings` (chosen_language, starting_grant, refill_cooldown_s, table_defaults mapping with
     small_blind, big_blind, buy_in or starting_stack, turn_timeout); guild_locale: the server's Discord language."""
@@ -201,7 +201,7 @@ def render_settings(settings: Any, locale: object, *, guild_locale: object = Non
 
 
 def render_audit(report: Any, locale: object) -> EmbedSpec:
-    """`/poker audit` from the storage's `AuditReport` (ok, balances, on_tables, issued, problems): the
+    """`/poker-admin audit` from the storage's `AuditReport` (ok, balances, on_tables, issued, problems): the
     invariant balances + chips on tables = chips issued, and the problems found (as the ledger words them)."""
     key = "audit.ok" if report.ok else "audit.failed"
     line = t(key, locale, balances=report.balances, on_tables=report.on_tables, issued=report.issued)

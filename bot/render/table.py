@@ -7,7 +7,6 @@ Nothing here shows a hole card.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -279,23 +278,3 @@ def render_raise_modal(legal: Any, locale: object) -> ModalSpec:
         min_value=low,
         max_value=high,
     )
-
-
-_GROUPING = re.compile(r"[\s\u00a0\u202f,.'’_]")
-
-
-def parse_amount(text: str) -> int | None:
-    """A chip amount typed by a player, in either language's style: "1000", "1,000", "1 000", "1.000",
-    "1 000" (no-break spaces) -> 1000. None when it is not a whole positive number (decimals, letters)."""
-    cleaned = text.strip()
-    if not cleaned:
-        return None
-    # "12.5" or "12,50" would be decimals, not grouping: groups after the first are exactly 3 digits.
-    groups = _GROUPING.split(cleaned)
-    if len(groups) > 1 and (not groups[0] or any(len(g) != 3 for g in groups[1:])):
-        return None
-    digits = "".join(groups)
-    if not digits.isascii() or not digits.isdigit():
-        return None
-    value = int(digits)
-    return value if value > 0 else None

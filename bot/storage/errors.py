@@ -36,6 +36,13 @@ class RefillCooldown(StorageError):
         self.retry_at = retry_at
 
 
+class RefillDisabled(StorageError):
+    """A refill was claimed on a server whose starting grant is 0: it gives no chips, so there is nothing to refill."""
+
+    def __init__(self) -> None:
+        super().__init__("this server's starting grant is 0: no refills")
+
+
 class RefillNotNeeded(StorageError):
     """A refill was claimed by a member who still has chips (`.balance` plus `.on_tables` on cash tables)."""
 

@@ -46,7 +46,7 @@ class GuildDefaults:
 @dataclass(frozen=True)
 class GuildSettings:
     """A server's effective settings: its own choices over the bot's defaults. `chosen_language` is the
-    language the server chose with /poker settings ("en"/"fr"), None if it chose none (then `language` is the
+    language the server chose with /poker-admin settings ("en"/"fr"), None if it chose none (then `language` is the
     bot's default and a new table speaks the server's Discord language: see bot.discord_ui.table_settings)."""
 
     guild_id: int

@@ -28,6 +28,7 @@ from bot.storage.errors import (
     InsufficientBalance,
     NotSeated,
     RefillCooldown,
+    RefillDisabled,
     RefillNotNeeded,
     SeatTaken,
     StorageError,
@@ -83,6 +84,17 @@ _PLAYED_HANDS = """
 """
 #: Tournament finishing places recorded on a server (`tp`, `t` its table). Named parameter :guild.
 _PLACES = "tournament_places tp JOIN poker_tables t ON t.id = tp.table_id WHERE t.guild_id = :guild"
+
+
+#: The largest grant or cooldown a server may store (Discord's largest integer).
+_WHOLE_MAX = 2**53 - 1
+
+
+def _whole(value: Any, default: int) -> int:
+    """A stored whole number of 0 to _WHOLE_MAX, else `default` (NULL, or a REAL such as 1e+20 stored before every
+    option was checked at the command's door: issue 12)."""
+    return value if type(value) is int and 0 <= value <= _WHOLE_MAX else default
+
 
 _LEADERBOARD_VALUES = {
     LeaderboardBy.BALANCE: "SELECT user_id, balance AS value FROM accounts WHERE guild_id = :guild",
@@ -345,10 +357,8 @@ class Storage:
         return GuildSettings(
             guild_id=guild_id,
             language=row["language"] if row["language"] is not None else d.language,
-            starting_grant=row["starting_grant"] if row["starting_grant"] is not None else d.starting_grant,
-            refill_cooldown_s=(
-                row["refill_cooldown_s"] if row["refill_cooldown_s"] is not None else d.refill_cooldown_s
-            ),
+            starting_grant=_whole(row["starting_grant"], d.starting_grant),
+            refill_cooldown_s=_whole(row["refill_cooldown_s"], d.refill_cooldown_s),
             table_defaults=table_defaults,
             chosen_language=row["language"],
         )
@@ -373,14 +383,17 @@ class Storage:
         """Change some of a server's settings (None = leave as is) and return the result.
 
         `table_defaults` is merged into the server's own table defaults; a key set to None goes back to
-        the bot's default. Raises ValueError for a language other than 'en'/'fr' or a negative number.
+        the bot's default. Raises ValueError for a language other than 'en'/'fr', or a grant or cooldown that is not a
+        whole number from 0 to 2**53 - 1 (a float such as 1e+20 was once stored: issue 12).
         """
         if language is not None and language not in _LANGUAGES:
             raise ValueError(f"language must be one of {_LANGUAGES}")
-        if starting_grant is not None and starting_grant < 0:
-            raise ValueError("starting_grant must not be negative")
-        if refill_cooldown_s is not None and refill_cooldown_s < 0:
-            raise ValueError("refill_cooldown_s must not be negative")
+        if starting_grant is not None and (type(starting_grant) is not int or not 0 <= starting_grant <= _WHOLE_MAX):
+            raise ValueError("starting_grant must be a whole number of chips, not negative")
+        if refill_cooldown_s is not None and (
+            type(refill_cooldown_s) is not int or not 0 <= refill_cooldown_s <= _WHOLE_MAX
+        ):
+            raise ValueError("refill_cooldown_s must be a whole number of seconds, not negative")
 
         def work(db: sqlite3.Connection) -> GuildSettings:
             row = self._one(db, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
@@ -512,7 +525,8 @@ class Storage:
         """Give a member who is out of chips a REFILL of `amount` (default: the server's starting grant),
         at most once per `cooldown_s` seconds (default: the server's refill cooldown). Returns the balance.
 
-        Raises RefillNotNeeded if the member has a balance or chips on an open cash table of this server,
+        Raises RefillDisabled if the server's starting grant is 0 (and no `amount` is given), RefillNotNeeded if
+        the member has a balance or chips on an open cash table of this server,
         RefillCooldown (with `.retry_at`) if the last refill was too recent. Nothing changes when refused.
         """
 
@@ -520,6 +534,8 @@ class Storage:
             settings = self._guild_settings(db, guild_id)
             grant = settings.starting_grant if amount is None else amount
             cooldown = settings.refill_cooldown_s if cooldown_s is None else cooldown_s
+            if grant <= 0 and amount is None:
+                raise RefillDisabled()
             if grant <= 0:
                 raise ValueError("refill amount must be positive")
             balance = self._ensure(db, guild_id, user_id)

@@ -22,8 +22,10 @@ from typing import Any
 import discord
 import pytest
 import simcord
+import simcord.backend.serializers as simcord_serializers
 import simcord.interactions as simcord_interactions
 from discord import app_commands
+from discord.http import Route
 from simcord import Env, InteractionResult, MemberActor
 
 import bot.poker.hand as hand_module
@@ -199,6 +201,81 @@ class World:
         await self.clock.advance(seconds)
         await self.env.settle()
 
+    # ------------------------------------------------------------------ forged requests
+
+    # SimCord sends only what Discord would (it checks option types, ranges and choices, and presses only the
+    # buttons a message has). A hostile client's request is built here by hand and dispatched with SimCord's
+    # private `_dispatch_interaction`: the one place that uses it (these helpers' tests fail if it changes).
+
+    async def forge_slash(
+        self,
+        who: str | MemberActor,
+        name: str,
+        options: dict[str, Any],
+        *,
+        types: dict[str, int] | None = None,
+        channel: simcord.ChannelHandle | None = None,
+    ) -> InteractionResult:
+        """`who` sends `/name` with `options` exactly as given, unchecked (floats, huge numbers, a string for an
+        integer option, options the command does not have...); each option has its declared type unless
+        `types` gives another one (an undeclared option: string)."""
+        member = self.member(who) if isinstance(who, str) else who
+        where = channel or self.channel
+        parts = name.split()
+        root = self.env.backend.find_command(parts[0], where.guild.id)
+        assert root is not None, name
+        leaf, nesting = simcord_interactions.walk_to_subcommand(root, parts[1:])
+        declared = {option["name"]: option["type"] for option in leaf.get("options") or []}
+        wire = [
+            {"name": key, "type": (types or {}).get(key, declared.get(key, 3)), "value": value}
+            for key, value in options.items()
+        ]
+        data = {
+            "id": root["id"],
+            "name": root["name"],
+            "type": 1,
+            "options": simcord_interactions.nest_options(root, nesting, wire),
+        }
+        return await member._dispatch_interaction(2, where, data)
+
+    async def forge_press(
+        self,
+        who: str | MemberActor,
+        custom_id: str,
+        *,
+        channel: simcord.ChannelHandle | None = None,
+        on_message: bool = True,
+    ) -> InteractionResult:
+        """`who` presses a button `custom_id` on a message of the bot in `channel` (default: the table channel):
+        with `on_message`, the message carries that button (as if the bot had posted it); without, it is any
+        bot message of the channel and the custom_id is only in the request."""
+        member = self.member(who) if isinstance(who, str) else who
+        where = channel or self.channel
+        row = {"type": 1, "components": [{"type": 2, "style": 2, "label": "?", "custom_id": custom_id}]}
+        body = {"content": FORGED_POST, "components": [row] if on_message else []}
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=where.id)
+        posted = await self.bot.http.request(route, json=body)
+        stored = self.env.backend.get_message(where.id, int(posted["id"]))
+        payload = dict(simcord_serializers.message_payload(self.env.backend, stored))
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await member._dispatch_interaction(
+            3, where, data, extra={"message": payload}, source_message_id=stored.id
+        )
+
+    async def forge_form(
+        self,
+        who: str | MemberActor,
+        custom_id: str,
+        amount: str,
+        *,
+        channel: simcord.ChannelHandle | None = None,
+    ) -> InteractionResult:
+        """`who` submits a Bet…/Raise… form `custom_id` with `amount` in its field, without having been shown it."""
+        member = self.member(who) if isinstance(who, str) else who
+        field = {"type": 4, "custom_id": "amount", "value": amount}
+        data = {"custom_id": custom_id, "components": [{"type": 1, "components": [field]}]}
+        return await member._dispatch_interaction(5, channel or self.channel, data)
+
     # ------------------------------------------------------------------ privacy and errors
 
     def public_texts(self, since: int = 0, until: int | None = None) -> list[str]:
@@ -229,6 +306,10 @@ class World:
         unexpected = [e for e in errors if not isinstance(e, PokerError | app_commands.CheckFailure)]
         assert not unexpected, unexpected
         return errors
+
+
+#: The content of the message `World.forge_press` posts to carry a button (not an answer of the bot's own).
+FORGED_POST = "a message with a button (test)"
 
 
 def cards_of(text: str) -> list[str]:

@@ -81,9 +81,13 @@ async def test_refused_actions_answer_privately_and_change_nothing(world: World)
         lambda: world.slash("alice", "poker kick", member=world.member("alice")),
         "Use `/poker leave` to leave the table yourself",
     )
+    # /poker-admin is shown to Manage Server only; a server that shows it to bob still has him refused in code.
+    assert "poker-admin settings" not in world.member("bob").available_commands(world.channel)
+    admin_command = world.env.backend.find_command("poker-admin", world.guild.id)
+    world.guild.set_command_permissions(int(admin_command["id"]), {world.member("bob"): True})
     not_manager = "You need the Manage Server permission for that"
-    await refused.check(lambda: world.slash("bob", "poker settings", language="fr"), not_manager)
-    await refused.check(lambda: world.slash("bob", "poker audit"), not_manager)
+    await refused.check(lambda: world.slash("bob", "poker-admin settings", language="fr"), not_manager)
+    await refused.check(lambda: world.slash("bob", "poker-admin audit"), not_manager)
     await refused.check(
         lambda: world.slash("bob", "poker refill"),
         "Refills are for members with no chips left (balance 900, stack 100)",

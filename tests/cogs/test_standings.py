@@ -46,16 +46,16 @@ async def test_buy_in_rebuy_leave_and_refill_move_the_balance(world: World) -> N
 
 async def test_settings_and_audit_are_for_managers_and_new_tables_follow_them(world: World) -> None:
     admin = world.member("ada", admin=True)
-    shown = await world.slash(admin, "poker settings")
+    shown = await world.slash(admin, "poker-admin settings")
     assert shown.response.ephemeral and shown.response.content == ""
     # SimCord's guild has no French locale: English, from the server's Discord language.
     assert "Language: English — the server's Discord language" in embed_text(shown.response.embeds[0])
     changed = await world.slash(
-        admin, "poker settings", language="fr", starting_grant=500, refill_cooldown=1, big_blind=4, timer=45
+        admin, "poker-admin settings", language="fr", starting_grant=500, refill_cooldown=1, big_blind=4, timer=45
     )
     assert changed.response.content == "Settings updated."
     text = embed_text(changed.response.embeds[0])
-    assert "Language: French — chosen in `/poker settings`" in text
+    assert "Language: French — chosen in `/poker-admin settings`" in text
     assert "Starting chips: 500" in text and "Blinds 2/4" in text
     assert "Refill cooldown: 1 hour" in text and "45 seconds" in text
     assert await world.balance("zoe") == 500  # the new grant
@@ -71,7 +71,7 @@ async def test_settings_and_audit_are_for_managers_and_new_tables_follow_them(wo
     joined = await world.slash("zoe", "poker join")
     assert joined.response.content == "Seat 1: you play with 200. Your balance: 300."  # her client is English
 
-    audit = await world.slash(admin, "poker audit")
+    audit = await world.slash(admin, "poker-admin audit")
     assert audit.response.ephemeral
     assert embed_text(audit.response.embeds[0]).startswith(
         "Ledger audit\nAudit passed: balances 300 + chips on tables 200 = chips issued 500."
@@ -226,7 +226,7 @@ async def test_a_tournament_played_to_the_end_ranks_its_players(world: World) ->
     assert "No hand has finished at a cash table here yet: net winnings count cash tables only" in net
     assert "You have no rank here yet: you have not finished a hand at a cash table." in net
     # Entering opened both accounts with their grant: the audit counts it (was: "chips issued 0").
-    audit = await world.slash(world.member("ada", admin=True), "poker audit")
+    audit = await world.slash(world.member("ada", admin=True), "poker-admin audit")
     assert "balances 2,000 + chips on tables 0 = chips issued 2,000." in embed_text(audit.response.embeds[0])
 
 
@@ -245,7 +245,7 @@ async def test_a_member_with_only_the_starting_grant_has_a_balance_a_rank_and_is
     # yann's first look at the leaderboard opens his account: he is ranked with his grant.
     first_look = embed_text((await world.slash("yann", "leaderboard")).response.embeds[0])
     assert "1. yann — 1,000" in first_look and "Your rank: 1 — 1,000" in first_look
-    audit = await world.slash(world.member("ada", admin=True), "poker audit")
+    audit = await world.slash(world.member("ada", admin=True), "poker-admin audit")
     text = embed_text(audit.response.embeds[0])
     # ada's own audit touches no chips: 960 + 900 + 1,000 + 1,000 in balances, 140 on the table.
     assert "Audit passed: balances 3,860 + chips on tables 140 = chips issued 4,000." in text
@@ -254,17 +254,17 @@ async def test_a_member_with_only_the_starting_grant_has_a_balance_a_rank_and_is
 async def test_settings_show_the_language_in_force_and_why(world: World) -> None:
     world.guild_locale = "fr"  # the server's Discord language is French
     admin = world.member("ada", admin=True)
-    shown = embed_text((await world.slash(admin, "poker settings")).response.embeds[0])
+    shown = embed_text((await world.slash(admin, "poker-admin settings")).response.embeds[0])
     assert "Language: French — the server's Discord language" in shown  # was: "Language: English"
     world.speaks("ada", "fr")
-    shown_fr = embed_text((await world.slash(admin, "poker settings")).response.embeds[0])
+    shown_fr = embed_text((await world.slash(admin, "poker-admin settings")).response.embeds[0])
     assert "Langue: Français — la langue Discord du serveur" in shown_fr
     created = await world.slash("zoe", "poker create")
     assert created.response.content.startswith("zoe a ouvert une table ici")  # what the settings said
     # The server chooses English, the bot's default: it is in force, and the settings say why.
     world.speaks("ada", "en")
-    chosen = embed_text((await world.slash(admin, "poker settings", language="en")).response.embeds[0])
-    assert "Language: English — chosen in `/poker settings`" in chosen
+    chosen = embed_text((await world.slash(admin, "poker-admin settings", language="en")).response.embeds[0])
+    assert "Language: English — chosen in `/poker-admin settings`" in chosen
     assert world.service.runners[world.channel.id].language == "en"
     await world.slash(admin, "poker end")
     reopened = await world.slash("zoe", "poker create")

@@ -45,7 +45,7 @@ class World:
 
     @property
     def host(self) -> User:
-        """alice: opens the table; an administrator (Manage Server for /poker audit)."""
+        """alice: opens the table; an administrator (Manage Server for /poker-admin audit)."""
         return self.players[0]
 
 

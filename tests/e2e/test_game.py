@@ -146,7 +146,7 @@ async def test_six_players_play_ten_hands_with_a_side_pot_a_rebuy_and_showdowns(
     assert side_pot_hand is not None, "no all-in hand produced a side pot"
     hands = await check_against_storage(world, final, bought, added, side_pot_hand)
 
-    audit = await game.command(host, "poker", "audit")
+    audit = await game.command(host, "poker-admin", "audit")
     assert "Audit passed" in audit, audit
     assert await game.command(host, "poker", "end") == "The table is closed."
     await stub.wait_idle(0.2)

@@ -106,7 +106,7 @@ async def finish(world: World, number: int) -> None:
     assert {n: dealt.seats[n].stack + dealt.seats[n].bet for n in ended if ended[n]} == {
         n: s for n, s in ended.items() if s
     }
-    assert "Audit passed" in await game.command(world.host, "poker", "audit")
+    assert "Audit passed" in await game.command(world.host, "poker-admin", "audit")
     assert await game.command(world.host, "poker", "end") == "The table is closed."
     async with open_storage(world.db_path) as storage:
         report = await storage.audit(world.guild.id)

@@ -125,14 +125,14 @@ def test_settings_and_durations():
     )
     spec = render_settings(settings, "fr")
     assert [(f.name, f.value) for f in spec.fields] == [
-        ("Langue", "Français — choisie dans `/poker settings`"),
+        ("Langue", "Français — choisie dans `/poker-admin settings`"),
         ("Jetons de départ", f"1{NNBSP}000"),
         ("Délai entre deux recharges", "24 heures"),
         ("Blinds par défaut", "Blinds 1/2"),
         ("Pile ou cave par défaut", "100"),
         ("Temps de jeu par défaut", "90 secondes"),
     ]
-    assert render_settings(settings, "en").fields[0].value == "French — chosen in `/poker settings`"
+    assert render_settings(settings, "en").fields[0].value == "French — chosen in `/poker-admin settings`"
     assert format_duration(60, "en") == "1 minute"
     assert format_duration(1, "fr") == "1 seconde"
     assert format_duration(0, "en") == "0 seconds"
@@ -154,7 +154,7 @@ def test_settings_show_the_language_in_force_and_why():
     )
     chose_english = GuildSettings(1, "en", 1000, 3600, {}, "en")
     assert render_settings(chose_english, "fr", guild_locale="fr").fields[0].value == (
-        "Anglais — choisie dans `/poker settings`"
+        "Anglais — choisie dans `/poker-admin settings`"
     )
 
 

@@ -6,7 +6,6 @@ from bot.render import (
     EmbedSpec,
     SeatView,
     TableView,
-    parse_amount,
     render_action_buttons,
     render_raise_modal,
     render_table,
@@ -190,26 +189,3 @@ def test_raise_modal_label_fits_45_characters_with_huge_amounts():
         modal.placeholder == "De 1\u202f000\u202f000\u202f000\u202f000 à 1\u202f000\u202f000\u202f000\u202f000\u202f000"
     )
     assert modal.default == str(10**12)
-
-
-@pytest.mark.parametrize(
-    ("text", "value"),
-    [
-        ("22", 22),
-        (" 1000 ", 1000),
-        ("1,000", 1000),
-        ("1 000", 1000),
-        ("1\u202f000", 1000),
-        ("1.000.000", 1_000_000),
-        ("0", None),
-        ("-5", None),
-        ("12.5", None),
-        ("1,5", None),
-        ("abc", None),
-        ("", None),
-        ("٣", None),
-        ("1e3", None),
-    ],
-)
-def test_parse_amount(text, value):
-    assert parse_amount(text) == value
