@@ -21,6 +21,7 @@ from bot.discord_ui.people import People
 from bot.discord_ui.table_view import table_payload
 from bot.poker import Card
 from bot.render import (
+    render_hand_summary,
     render_hole_cards_dm,
     render_player_notice,
     render_showdown,
@@ -109,6 +110,26 @@ class DiscordNotifier:
             log.info("table message %s of table %s is gone", snapshot.message_id, snapshot.table_id)
         except discord.HTTPException as exc:
             log.warning("could not edit the table message of table %s: %s", snapshot.table_id, exc)
+
+    async def retire_table(
+        self, snapshot: TableSnapshot, message_id: int, result: HandResultAnnouncement | None
+    ) -> None:
+        """Edit an old table message into one line without embed or buttons: its hand's summary, or "moved to a
+        newer message" (`render_hand_summary`); a deleted message is left alone."""
+        await self._flush_streets(snapshot)
+        route = Route(
+            "PATCH",
+            "/channels/{channel_id}/messages/{message_id}",
+            channel_id=snapshot.channel_id,
+            message_id=message_id,
+        )
+        content = render_hand_summary(snapshot.hand_number, result, snapshot.language)
+        try:
+            await self.client.http.request(route, json={"content": content, "embeds": [], "components": []})
+        except discord.NotFound:
+            log.info("table message %s of table %s is gone", message_id, snapshot.table_id)
+        except discord.HTTPException as exc:
+            log.warning("could not retire table message %s of table %s: %s", message_id, snapshot.table_id, exc)
 
     async def announce(self, snapshot: TableSnapshot, announcement: Announcement) -> None:
         """Post a new public message: a street, the showdown, a notice about a player, the table's end.

@@ -186,7 +186,7 @@ def render_elimination(name: str, locale: object, place: int | None = None) -> s
 def render_player_notice(announcement: Any, locale: object) -> str:
     """A public line about one player, from the service's `PlayerAnnouncement` (`kind`, `name`, `place`,
     `action`, `sat_out`, `seat`, `chips`): eliminated, timed_out, dm_refused, joined, left, sat_out, sat_in,
-    kicked, auto_folded. An unknown kind gives an empty string (nothing to post)."""
+    kicked, auto_folded, forfeited (left during a hand: folded at once). An unknown kind gives an empty string (nothing to post)."""
     a = announcement
     name = escape_name(a.name)
     kind = a.kind
@@ -206,7 +206,7 @@ def render_player_notice(announcement: Any, locale: object) -> str:
     if kind in ("left", "kicked"):
         key = f"notice.{kind}" if a.chips is not None else f"notice.{kind}_plain"
         return t(key, locale, name=name, stack=a.chips or 0)
-    if kind in ("sat_out", "sat_in", "auto_folded", "leaving"):
+    if kind in ("sat_out", "sat_in", "auto_folded", "leaving", "forfeited"):
         return t(f"notice.{kind}", locale, name=name)
     return ""
 
@@ -262,3 +262,31 @@ def render_my_cards(cards: Sequence[Any], locale: object, value: Any = None) -> 
     if value is not None:
         return t("cards.yours_with_hand", locale, cards=cards_text(cards), hand=hand_name(value, locale))
     return t("cards.yours", locale, cards=cards_text(cards))
+
+
+def render_hand_summary(hand_number: int, result: Any, locale: object) -> str:
+    """The one line an old table message becomes once it is no longer the live table (the channel then reads
+    as a history): "Hand #3 · Alice wins 24 with Pair of kings · K♠ 9♦ 4♣ 2♥ A♣".
+
+    result: the hand's `HandResult` (winners summed over every pot, each with the hand that won their
+    biggest pot when there was a showdown), or None when the message was replaced before its hand ended
+    (`/poker table`) or showed no hand: it then says the table moved to a newer message."""
+    if result is None:
+        if hand_number:
+            return clamp(t("summary.moved_hand", locale, number=hand_number), CONTENT_MAX)
+        return clamp(t("summary.moved", locale), CONTENT_MAX)
+    won: dict[int, list[Any]] = {}  # user id -> [name, chips, value of the biggest pot won]
+    for pot in sorted(result.pots, key=lambda p: p.amount, reverse=True):
+        for user_id, name, chips in pot.winners:
+            entry = won.setdefault(user_id, [name, 0, pot.value])
+            entry[1] += chips
+    parts = [
+        t("summary.win_with", locale, name=escape_name(name), amount=chips, hand=hand_name(value, locale))
+        if value is not None and result.showdown
+        else t("summary.win", locale, name=escape_name(name), amount=chips)
+        for name, chips, value in won.values()
+    ]
+    line = t("summary.hand", locale, number=hand_number, winners=", ".join(parts))
+    if result.board:
+        line = t("summary.with_board", locale, line=line, board=cards_text(result.board))
+    return clamp(line, CONTENT_MAX)

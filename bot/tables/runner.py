@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -51,6 +50,7 @@ from bot.tables.clock import Clock
 from bot.tables.errors import ServiceError
 from bot.tables.notifier import (
     Announcement,
+    HandResultAnnouncement,
     Notifier,
     PlayerAnnouncement,
     SeatView,
@@ -379,28 +379,43 @@ class TableRunner:
             self._outbox.pending_edit = False
             snap = self.snapshot()
             if snap.message_id is None:
+                if self.hand is None and (self.closed or self.next_hand_at is not None):
+                    return  # the last hand's message was summarised: the next deal (or the end notice) follows
                 await self._posted(await notifier.post_table(snap))
             else:
                 await notifier.edit_table(snap)
 
         self._outbox.put(edit)
 
-    def _post_table(self, last_look: TableSnapshot | None = None) -> None:
-        """Queue a new table message (a new hand, or /poker table); later edits go to it. `last_look`: what the
-        message being replaced should show if an edit of it is still pending (the table just before the new
-        hand); without it, that edit is dropped. Either way no edit meant for it lands on the new message's
-        hand."""
+    def _retire_message(self, result: HandResultAnnouncement | None) -> None:
+        """Queue the end of the live table message as a table (issue 11 items 1, 11): it becomes one line without
+        buttons — `result`, the summary of its hand, or None: "moved to a newer message" — and is never edited
+        again (edits still queued for it are dropped); the table has no message until the next is posted. Once
+        per hand at most (the hand's end), so an action still costs one table edit."""
         notifier = self._outbox.notifier
-        if self._outbox.pending_edit and last_look is not None:
-
-            async def settle() -> None:
-                # The message being replaced: posted by a job before this one, so known by now.
-                if self.message_id is not None:
-                    await notifier.edit_table(dataclasses.replace(last_look, message_id=self.message_id))
-
-            self._outbox.put(settle)
         self._outbox.pending_edit = False
         self._outbox.generation += 1
+        snap = self.snapshot()
+
+        async def retire() -> None:
+            message_id = self.message_id  # known by now: the job that posted it ran before this one
+            if message_id is None:
+                return
+            self.message_id = None
+            try:
+                await self.storage.set_table_message(self.table_id, None)
+            except Exception:
+                log.exception("could not forget the table message id of table %s", self.table_id)
+            await notifier.retire_table(snap, message_id, result)
+
+        self._outbox.put(retire)
+
+    def _post_table(self) -> None:
+        """Queue a new table message (a new hand, or /poker table); later edits go to it. The message it replaces,
+        if any, is retired first (`_retire_message`), so no edit meant for it lands on the new one and no old
+        message keeps live buttons."""
+        notifier = self._outbox.notifier
+        self._retire_message(None)
 
         async def post() -> None:
             await self._posted(await notifier.post_table(self.snapshot()))
@@ -502,6 +517,8 @@ class TableRunner:
                 raise ServiceError("rebuy_mid_hand")
             stack = self.table.seats[seat].stack
             room = self.options.max_buy_in - stack
+            if room <= 0:
+                raise ServiceError("rebuy_at_max", limit=self.options.max_buy_in)
             if amount < 1 or amount > room:
                 raise ServiceError("rebuy_above_max", max=max(room, 0), limit=self.options.max_buy_in)
             try:
@@ -516,16 +533,22 @@ class TableRunner:
 
     async def leave(self, user_id: int) -> bool:
         """Stand up. Between hands (or when not dealt in) the seat is freed at once and a cash stack goes back
-        to the balance: returns True. In a hand, the member leaves when it ends and their hand is folded
-        when their turn comes (announced): returns False. Raises ServiceError("not_seated")."""
+        to the balance: returns True. In a hand, the member forfeits it at once — their hand is folded
+        whoever is to act and even when checking is free (`Hand.forfeit`), announced once — and leaves when
+        the hand ends, with what is left of their stack: returns False. Raises ServiceError("not_seated")."""
         async with self.lock:
             self._check_open()
             self._require_seat(user_id)
-            if self._player_of(user_id) is not None and self.hand is not None:
+            player = self._player_of(user_id)
+            if player is not None and self.hand is not None:
                 self.leaving.add(user_id)
                 await self._save()
-                await self._auto_act_if_needed()
-                self._refresh()
+                # The one notice of this departure (the seat is freed silently when the hand ends).
+                self._announce(PlayerAnnouncement("forfeited", user_id, self._name(user_id), action="fold"))
+                if self.hand.can_forfeit(player):
+                    await self._apply(player, ActionKind.FOLD, None, by="forfeit")
+                else:  # already folded: nothing to play
+                    self._refresh()
                 return False
             await self._stand(user_id, kind="left")
             await self._end_tournament_if_won()
@@ -552,8 +575,9 @@ class TableRunner:
             self._refresh()
             return True
 
-    async def _stand(self, user_id: int, kind: str) -> None:
-        """Free the user's seat now (no hand of theirs in progress): cash out, forget their flags."""
+    async def _stand(self, user_id: int, kind: str, *, announce: bool = True) -> None:
+        """Free the user's seat now (no hand of theirs in progress): cash out, forget their flags; announce it
+        (`kind`: left, kicked, busted) unless `announce` is False (already announced)."""
         seat = self._require_seat(user_id)
         stack = self.table.seats[seat].stack
         if self.options.kind == TOURNAMENT and self.hand_number > 0 and stack > 0:
@@ -569,7 +593,8 @@ class TableRunner:
         await self._save()
         # A kicked player's cash stack goes back to their balance (the notice says so); tournament chips do not.
         chips = None if kind == "kicked" and self.options.kind == TOURNAMENT else stack
-        self._announce(PlayerAnnouncement(kind, user_id, self._name(user_id), seat=seat, chips=chips))
+        if announce:
+            self._announce(PlayerAnnouncement(kind, user_id, self._name(user_id), seat=seat, chips=chips))
 
     async def sit_out(self, user_id: int) -> None:
         """Stop being dealt in (cash) or auto-fold/check at once (tournament) from the next decision; the seat
@@ -732,6 +757,8 @@ class TableRunner:
                 self.next_hand_at = None
                 if self.running and not self.closed and self.hand is None and self.table.can_start_hand():
                     await self._start_hand()
+                elif self.hand is None and not self.closed:
+                    self._refresh()  # no deal after all: the table message says what the table waits for
 
         self._next_hand = asyncio.create_task(deal_later(), name=f"next-hand-{self.channel_id}")
 
@@ -739,12 +766,12 @@ class TableRunner:
         """Deal a new hand: the engine moves the button and posts blinds; the record is stored before anyone
         sees the hand; then the new table message and the hole cards (DM) go out."""
         saved = self.table.to_json()
-        last_look = self.snapshot()  # the current table message's last picture, before the deal
         number = self.hand_number + 1
         try:
             hand = self.table.start_hand(now=self._level_clock(), rng=self.rng_factory())
         except PokerError:
             log.info("table %s cannot deal hand %s", self.table_id, number)
+            self._refresh()
             return
         seats = tuple(self.table.hand_seats)
         users = tuple(self.table.seats[s].player_id for s in seats)
@@ -765,7 +792,7 @@ class TableRunner:
         self.hand, self.hand_id, self.hand_number = hand, hand_id, number
         self.hand_seats, self.hand_users = seats, users
         await self._save()
-        self._post_table(last_look)
+        self._post_table()
         snap = self.snapshot()
         for player, user in enumerate(users):
             self._send_cards(snap, user, tuple(hand.hole_cards[player]))
@@ -848,27 +875,57 @@ class TableRunner:
         return player
 
     async def act(
-        self, user_id: int, kind: ActionKind, amount: int | None = None, *, hand_number: int | None = None
+        self,
+        user_id: int,
+        kind: ActionKind,
+        amount: int | None = None,
+        *,
+        hand_number: int | None = None,
+        expected: int | None = None,
     ) -> PlayerActed:
         """A player's decision (fold, check, call, bet N, raise to N, all-in). Returns the engine's
-        `PlayerActed` event. Raises ServiceError (see `check_turn`), or the engine's PokerError saying what is
-        allowed ("Minimum raise is to 22"). Nothing changes then."""
+        `PlayerActed` event. `expected`: the amount the pressed button named (Call N: chips to add; All-in N
+        and Bet/Raise to N: the street total) — refused when it is no longer the amount (`check_expected`).
+        Raises ServiceError (see `check_turn`), or the engine's PokerError saying what is allowed ("Minimum
+        raise is to 22"). Nothing changes then."""
         async with self.lock:
             player = self.check_turn(user_id, hand_number)
+            if expected is not None:
+                self.check_expected(kind, amount, expected)
             self.expiries.pop(user_id, None)
             return await self._apply(player, kind, amount, by="player")
 
+    def check_expected(self, kind: ActionKind, amount: int | None, expected: int) -> None:
+        """Refuse an action whose button named an amount that is no longer the amount (an older message, or
+        a raise in between): a call of N chips, an all-in to N, a bet or raise to N. Raises ServiceError
+        "call_changed" / "all_in_changed" / "amount_changed" with the current `amount`; never plays the
+        action for another amount. Other kinds carry no amount and pass."""
+        hand = self.hand
+        assert hand is not None
+        legal = hand.legal_actions()
+        if kind is ActionKind.CALL and legal.can_call and legal.call_amount != expected:
+            raise ServiceError("call_changed", amount=legal.call_amount)
+        if kind is ActionKind.ALL_IN and legal.all_in_to != expected:
+            raise ServiceError("all_in_changed", amount=legal.all_in_to)
+        if kind in (ActionKind.BET, ActionKind.RAISE) and amount is not None and amount != expected:
+            raise ServiceError("amount_changed", amount=expected)
+
     async def _apply(self, player: int, kind: ActionKind, amount: int | None, *, by: str) -> PlayerActed:
-        """Verify, store (write-ahead), apply, then queue what the channel must see."""
+        """Verify, store (write-ahead), apply, then queue what the channel must see. `by="forfeit"`: the
+        player left, their hand is folded at once, whoever is to act (`Hand.forfeit`; stored as a fold)."""
         hand = self.hand
         assert hand is not None and self.hand_id is not None
-        hand.verify_action(kind, amount)
+        forfeit = by == "forfeit"
+        if forfeit:
+            hand.verify_forfeit(player)
+        else:
+            hand.verify_action(kind, amount)
         await self.storage.append_action(
             self.hand_id,
             {"player": player, "kind": kind.value, "amount": amount, "at": self.clock.time(), "by": by},
         )
         before = len(hand.events)
-        acted = hand.act(kind, amount)
+        acted = hand.forfeit(player) if forfeit else hand.act(kind, amount)
         new_events = hand.events[before:]
         for event in new_events:
             if isinstance(event, StreetDealt):
@@ -883,15 +940,16 @@ class TableRunner:
         return acted
 
     async def _auto_act_if_needed(self) -> None:
-        """Fold (or check) for a player to act who is leaving, or away at a tournament, without waiting."""
+        """Check (when free) or fold for a tournament player sitting out, without waiting: their seat and chips
+        stay, so a free check keeps their hand (only the fold is announced, once: a fold ends their hand)."""
         hand = self.hand
         if hand is None or hand.actor is None:
             return
         user = self.hand_users[hand.actor]
-        if user in self.leaving or (user in self.away and self.options.kind == TOURNAMENT):
-            # Folding is refused when checking is free (the engine says "you can check"): check then.
+        if user in self.away and self.options.kind == TOURNAMENT:
             kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD
-            self._announce(PlayerAnnouncement("auto_folded", user, self._name(user), action=kind.value))
+            if kind is ActionKind.FOLD:
+                self._announce(PlayerAnnouncement("auto_folded", user, self._name(user), action=kind.value))
             await self._apply(hand.actor, kind, None, by="auto")
 
     async def _finish_hand(self) -> None:
@@ -907,6 +965,7 @@ class TableRunner:
         await self.storage.finish_hand(self.hand_id, result["json"], stacks, outcomes)
         busted = self.table.end_hand(hand)
         self._announce(result["announcement"])
+        self._retire_message(result["announcement"])
         users, seats = self.hand_users, self.hand_seats
         self.hand = None
         self.hand_id = None
@@ -936,7 +995,9 @@ class TableRunner:
                 await self._stand(user, kind="busted")
         for user in sorted(self.leaving | self.kicked):
             if self._seat_of(user) is not None:
-                await self._stand(user, kind="kicked" if user in self.kicked else "left")
+                # A kick was announced as pending ("leaving"): now it is done. A leaver was told at once.
+                kicked = user in self.kicked
+                await self._stand(user, kind="kicked" if kicked else "left", announce=kicked)
         self.leaving.clear()
         self.kicked.clear()
         await self._save()
@@ -1039,7 +1100,7 @@ class TableRunner:
             hand = Hand.from_record(record)
             last_at = open_hand.started_at
             for action in open_hand.actions:
-                hand.act(ActionKind(action["kind"]), action.get("amount"))
+                hand.replay(int(action["player"]), ActionKind(action["kind"]), action.get("amount"))
                 last_at = action.get("at", last_at)
             self.hand, self.hand_id, self.hand_number = hand, open_hand.id, open_hand.number
             self.hand_seats = tuple(open_hand.record["seats"])

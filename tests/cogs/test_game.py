@@ -67,13 +67,19 @@ async def test_four_players_play_hands_with_raises_an_all_in_a_side_pot_and_a_sh
     assert [c["value"] for c in choices] == [2, 6, 13, 94]
     assert choices[0]["name"] == "Minimum: 2"
     await world.slash("chloe", "bet", amount=8)
+    hand_message = world.table_message().id
     await world.press("bob", "Fold")
     result = world.messages()[-1]
     assert "chloe wins the pot (13)" in embed_text(result)
     assert "Uncalled bet (8) returned to chloe" in embed_text(result)
     assert world.stacks() == {"alice": 99, "bob": 34, "chloe": 107, "dave": 100}
     assert_never_public(world, mark, "9c4d", "8h3c", "QhQc", "Td2s")
-    assert world.table_message().components == []  # no buttons between hands
+    # Between hands the hand's table message is one line, its summary, without buttons (issue 11 items 1, 11;
+    # it used to stay a full table saying "Next hand" with a time soon past).
+    old = next(m for m in world.messages() if m.id == hand_message)
+    assert old.content == "Hand #1 · chloe wins 13 · " + " ".join(cards_of("Kd7s2h"))
+    assert old.components == [] and old.embeds == []
+    assert world.service.runners[world.channel.id].message_id is None  # the next deal posts the next one
 
     # Hand 2 starts by itself a few seconds later; the button moved to alice.
     mark = len(world.env.http_requests)

@@ -1,0 +1,285 @@
+"""The table's flow around the hands, as the channel sees it (RecordingNotifier's model of the messages):
+old table messages lose their buttons and end as one line; a button whose amount changed is refused; a
+player who leaves forfeits the hand at once (one notice) while a kicked one finishes it; a tournament
+player sitting out is checked or folded."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.poker import ActionKind
+from bot.storage import Storage
+from bot.tables import (
+    HandResultAnnouncement,
+    ManualClock,
+    PlayerAnnouncement,
+    RecordingNotifier,
+    ServiceError,
+    TableOptions,
+    TableService,
+)
+from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, GUILD, HOST, NAMES, Decks, actor, deck_for
+
+
+async def seat_and_start(service: TableService, users=(ALICE, BOB, CHLOE), **options) -> tuple[int, ...]:
+    """Open a table, seat `users`, deal hand 1; returns the hand's users by player index (SB, BB, button...)."""
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, **options))
+    for user in users:
+        await service.join(CHANNEL, user, NAMES[user])
+    await service.start(CHANNEL, HOST if options.get("kind") == "tournament" else users[0])
+    return service.get(CHANNEL).hand_users
+
+
+def notices(notifier: RecordingNotifier, user: int) -> list[str]:
+    return [a.kind for a in notifier.announcements if isinstance(a, PlayerAnnouncement) and a.user_id == user]
+
+
+def pot_winners(notifier: RecordingNotifier) -> set[int]:
+    results = [a for a in notifier.announcements if isinstance(a, HandResultAnnouncement)]
+    return {user for r in results for p in r.pots for user, _, _ in p.winners}
+
+
+async def check_down(service: TableService) -> None:
+    """Everyone left calls or checks until the hand is over."""
+    number = service.snapshot(CHANNEL).hand_number
+    for _ in range(40):
+        snap = service.snapshot(CHANNEL)
+        if snap.hand_number != number or snap.actor_user_id is None:
+            return
+        kind = ActionKind.CHECK if snap.legal.can_check else ActionKind.CALL
+        await service.act(CHANNEL, snap.actor_user_id, kind)
+    raise AssertionError("the hand did not end")
+
+
+# ---------------------------------------------------------------- table messages and their buttons (issue 11 items 1, 11)
+
+
+async def test_a_reposted_table_retires_the_old_message_and_only_the_live_table_has_buttons(
+    service: TableService, notifier: RecordingNotifier
+) -> None:
+    small, big, button = await seat_and_start(service)
+    runner = service.get(CHANNEL)
+    await runner.drain()
+    first = notifier.live_message_id
+    assert notifier.with_live_buttons() == [first]
+    await service.act(CHANNEL, button, ActionKind.RAISE, 6)
+    await service.repost(CHANNEL)
+    await service.act(CHANNEL, small, ActionKind.FOLD)
+    await runner.drain()
+    second = notifier.live_message_id
+    assert second not in (None, first)
+    old = notifier.messages[first]
+    assert old.retired and not old.buttons and old.result is None  # "hand #1 moved to a newer message"
+    assert old.edits_after_retired == 0
+    assert notifier.with_live_buttons() == [second]
+    assert notifier.live.snapshot.actor_user_id == big  # the live table shows the latest action
+    await service.act(CHANNEL, big, ActionKind.FOLD)
+    await runner.drain()
+    # The hand is over: its message is now its one-line summary; no message at all carries buttons.
+    hand_message = notifier.messages[second]
+    assert hand_message.retired and hand_message.result is not None and hand_message.result.hand_number == 1
+    assert notifier.with_live_buttons() == []
+    assert all(m.edits_after_retired == 0 for m in notifier.messages.values())
+
+
+async def test_each_hand_ends_as_one_summary_and_the_next_deal_posts_the_live_table(
+    service: TableService, notifier: RecordingNotifier, clock: ManualClock, storage: Storage
+) -> None:
+    small, big, button = await seat_and_start(service)
+    runner = service.get(CHANNEL)
+    await service.act(CHANNEL, button, ActionKind.FOLD)
+    await service.act(CHANNEL, small, ActionKind.FOLD)
+    await runner.drain()
+    hand_one = [m for m in notifier.messages.values() if m.snapshot.hand_number == 1]
+    assert len(hand_one) == 1 and hand_one[0].retired
+    assert [user for user, _, _ in hand_one[0].result.pots[0].winners] == [big]
+    assert notifier.live is None and runner.message_id is None  # nothing to edit between hands
+    assert (await storage.table_for_channel(CHANNEL)).message_id is None  # a restart does not redraw it
+    await clock.advance(runner.options.next_hand_delay + 0.1)
+    await runner.drain()
+    assert notifier.live is not None and notifier.live.snapshot.hand_number == 2
+    assert notifier.with_live_buttons() == [notifier.live_message_id]
+
+
+async def test_a_hand_costs_one_table_edit_per_action(service: TableService, notifier: RecordingNotifier) -> None:
+    """The summary replaces the hand's last edit: an action still costs one table edit (REST budget)."""
+    small, big, button = await seat_and_start(service)
+    runner = service.get(CHANNEL)
+    await runner.drain()
+    edits = len(notifier.edits)
+    for user, kind in ((button, ActionKind.CALL), (small, ActionKind.CALL), (big, ActionKind.CHECK)):
+        await service.act(CHANNEL, user, kind)
+        await runner.drain()
+    await check_down(service)
+    await runner.drain()
+    retired = sum(1 for m in notifier.messages.values() if m.retired and m.result is not None)
+    stored = await service.storage.hands_for_table(runner.table_id, limit=1)
+    actions = len((await service.storage.hand(stored[0].id)).actions)
+    assert retired == 1
+    assert (len(notifier.edits) - edits) + retired <= actions
+
+
+async def test_a_button_whose_amount_changed_is_refused_with_the_current_amount(
+    service: TableService, storage: Storage
+) -> None:
+    small, big, button = await seat_and_start(service)
+    runner = service.get(CHANNEL)
+    # The small blind's message said "Call 1"; the button raised to 20 meanwhile.
+    await service.act(CHANNEL, button, ActionKind.RAISE, 20)
+    with pytest.raises(ServiceError) as info:
+        await service.act(CHANNEL, small, ActionKind.CALL, hand_number=1, expected=1)
+    assert info.value.code == "call_changed" and info.value.params == {"amount": 19}
+    assert str(info.value).startswith("The call is now 19")
+    with pytest.raises(ServiceError) as info:
+        await service.act(CHANNEL, small, ActionKind.ALL_IN, hand_number=1, expected=60)
+    assert info.value.code == "all_in_changed" and info.value.params == {"amount": 100}
+    assert actor(service) == small
+    assert len((await storage.hand(runner.hand_id)).actions) == 1  # nothing was played
+    acted = await service.act(CHANNEL, small, ActionKind.CALL, hand_number=1, expected=19)
+    assert acted.added == 19
+
+
+# ---------------------------------------------------------------- leaving forfeits the hand (issue 11 item 2, issue 18)
+
+
+async def test_leaving_before_ones_turn_facing_a_bet_folds_at_once(
+    service: TableService, notifier: RecordingNotifier, storage: Storage
+) -> None:
+    small, big, button = await seat_and_start(service)
+    assert actor(service) == button
+    assert await service.leave(CHANNEL, big) is False
+    snap = service.snapshot(CHANNEL)
+    assert next(s for s in snap.seats if s.user_id == big).state == "folded"
+    assert actor(service) == button  # the turn did not move, nobody waits for the leaver's timer
+    await service.act(CHANNEL, button, ActionKind.CALL)
+    await service.act(CHANNEL, small, ActionKind.CALL)
+    await check_down(service)
+    await service.get(CHANNEL).drain()
+    assert big not in pot_winners(notifier)
+    assert notices(notifier, big) == ["joined", "forfeited"]  # one notice, nothing at the end of the hand
+    assert all(s.user_id != big for s in service.snapshot(CHANNEL).seats)
+    assert await storage.balance(GUILD, big) == 998  # the big blind stays in the pot
+    assert (await storage.audit(GUILD)).ok
+
+
+async def test_leaving_at_ones_turn_with_a_free_check_folds_instead_of_checking(
+    service: TableService, notifier: RecordingNotifier, storage: Storage
+) -> None:
+    small, big, button = await seat_and_start(service)
+    await service.act(CHANNEL, button, ActionKind.CALL)
+    await service.act(CHANNEL, small, ActionKind.CALL)
+    await service.act(CHANNEL, big, ActionKind.CHECK)
+    assert actor(service) == small and service.snapshot(CHANNEL).legal.can_check  # flop, check is free
+    await service.leave(CHANNEL, small)
+    snap = service.snapshot(CHANNEL)
+    assert next(s for s in snap.seats if s.user_id == small).state == "folded"
+    assert actor(service) == big
+    await check_down(service)
+    await service.get(CHANNEL).drain()
+    assert small not in pot_winners(notifier)
+    assert notices(notifier, small) == ["joined", "forfeited"]
+    assert await storage.balance(GUILD, small) == 998
+    assert (await storage.audit(GUILD)).ok
+
+
+async def test_leaving_after_ones_turn_with_the_best_hand_never_wins_the_pot(
+    service: TableService, notifier: RecordingNotifier, storage: Storage, decks: Decks
+) -> None:
+    # The button (hand player 2) holds aces; the others nothing. He calls, then leaves on the flop.
+    decks.queue.append(deck_for(["7c 2d", "8h 3s", "Ah Ad"], "Kc 9d 4s 5h Jc"))
+    small, big, button = await seat_and_start(service)
+    await service.act(CHANNEL, button, ActionKind.CALL)
+    await service.act(CHANNEL, small, ActionKind.CALL)
+    await service.act(CHANNEL, big, ActionKind.CHECK)
+    await service.act(CHANNEL, small, ActionKind.CHECK)
+    assert actor(service) == big
+    await service.leave(CHANNEL, button)  # acted preflop, not yet on the flop
+    await check_down(service)
+    await service.get(CHANNEL).drain()
+    assert button not in pot_winners(notifier)
+    assert notices(notifier, button).count("forfeited") == 1
+    assert [n for n in notices(notifier, button) if n in ("auto_folded", "left")] == []
+    assert await storage.balance(GUILD, button) == 998
+    assert (await storage.audit(GUILD)).ok
+
+
+async def test_a_leaver_whose_raise_nobody_called_gets_it_back_but_not_the_pot(
+    service: TableService, notifier: RecordingNotifier, storage: Storage
+) -> None:
+    small, big, button = await seat_and_start(service)
+    await service.act(CHANNEL, button, ActionKind.RAISE, 10)
+    await service.leave(CHANNEL, button)  # after his turn, facing nobody
+    await service.act(CHANNEL, small, ActionKind.FOLD)  # the big blind is the last one in
+    await service.get(CHANNEL).drain()
+    assert pot_winners(notifier) == {big}
+    assert await storage.balance(GUILD, button) == 998  # the uncalled 8 came back (000 §05), the 2 called did not
+    assert await storage.balance(GUILD, big) == 900  # still seated
+    table = await storage.table_for_channel(CHANNEL)
+    assert {s.user_id: s.stack for s in table.seats} == {small: 99, big: 103}
+    assert (await storage.audit(GUILD)).ok
+
+
+async def test_a_forfeited_hand_survives_a_restart(
+    service: TableService, storage: Storage, notifier: RecordingNotifier, clock: ManualClock, decks: Decks
+) -> None:
+    small, big, button = await seat_and_start(service)
+    await service.leave(CHANNEL, big)  # out of turn
+    await service.close()
+    again = TableService(storage, notifier, clock=clock, rng_factory=decks)
+    assert await again.restore() == 1
+    runner = again.get(CHANNEL)
+    assert runner.hand is not None and runner.hand.folded[runner.hand_users.index(big)]
+    assert again.snapshot(CHANNEL).actor_user_id == button
+    await again.close()
+
+
+# ---------------------------------------------------------------- a kick lets the player finish the hand
+
+
+@pytest.mark.parametrize("when", ["before_turn_facing_a_bet", "at_turn_facing_a_bet", "at_turn_with_a_free_check"])
+async def test_a_kicked_player_plays_the_hand_out_with_one_notice_each_way(
+    service: TableService, notifier: RecordingNotifier, storage: Storage, when: str
+) -> None:
+    small, big, button = await seat_and_start(service)
+    if when == "before_turn_facing_a_bet":
+        target = small
+    elif when == "at_turn_facing_a_bet":
+        target = button
+    else:
+        await service.act(CHANNEL, button, ActionKind.CALL)
+        await service.act(CHANNEL, small, ActionKind.CALL)
+        target = big
+        assert service.snapshot(CHANNEL).legal.can_check
+    assert await service.kick(CHANNEL, HOST, target, is_admin=False) is False
+    snap = service.snapshot(CHANNEL)
+    assert next(s for s in snap.seats if s.user_id == target).state == "active"
+    if when != "before_turn_facing_a_bet":
+        assert actor(service) == target  # still their decision: a kick never folds a live hand
+    await check_down(service)
+    await service.get(CHANNEL).drain()
+    assert notices(notifier, target) == ["joined", "leaving", "kicked"]
+    assert all(s.user_id != target for s in service.snapshot(CHANNEL).seats)
+    assert (await storage.audit(GUILD)).ok
+
+
+# ---------------------------------------------------------------- a tournament player sitting out
+
+
+async def test_a_tournament_player_sitting_out_is_checked_when_free_and_folded_facing_a_bet(
+    service: TableService, notifier: RecordingNotifier
+) -> None:
+    small, big, button = await seat_and_start(service, kind="tournament")
+    await service.sit_out(CHANNEL, big)
+    await service.act(CHANNEL, button, ActionKind.CALL)
+    await service.act(CHANNEL, small, ActionKind.CALL)
+    # The big blind's option is a free check: taken for him at once, without a notice.
+    runner = service.get(CHANNEL)
+    assert runner.hand.street.name == "FLOP" and not runner.hand.folded[1]
+    assert actor(service) == small
+    await service.act(CHANNEL, small, ActionKind.BET, 4)
+    assert runner.hand.folded[1]  # facing a bet: folded at once, the turn goes on to the button
+    assert actor(service) == button
+    await service.act(CHANNEL, button, ActionKind.CALL)
+    await runner.drain()
+    assert notices(notifier, big).count("auto_folded") == 1
+    assert "auto_folded" not in notices(notifier, small) + notices(notifier, button)
