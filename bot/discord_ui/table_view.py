@@ -6,9 +6,9 @@ press works after a restart, a press on an older hand's message is refused (stal
 All-in N whose amount is no longer the amount is refused with the current one ("The call is now 19"; the
 service's rule, `TableService.act(expected=...)`). Ids without an amount (older messages) are still accepted.
 Presses and forms run behind bot/discord_ui/components.py first: the channel in the custom_id must be the one
-pressed in. Labels come from
-the snapshot's `legal` ("Call 6", "All-in 98") in the table's language; whatever the press shows only to
-the presser (the form, the cards, refusals) is in the presser's language (`interaction.locale`).
+pressed in. Labels come from the snapshot's `legal` ("Call 6", "All-in 98") in the table's language; whatever
+the press shows only to the presser (the form, the cards, refusals) is in the presser's language
+(`interaction.locale`).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from bot.render import (
     render_my_cards,
     render_raise_modal,
     render_table,
+    t,
 )
 from bot.tables import TableService, TableSnapshot
 
@@ -101,9 +102,7 @@ class ActionButton(
         amount: int | None = None,
     ) -> None:
         super().__init__(
-            discord.ui.Button(
-                label=label, style=style, custom_id=custom_id(action, channel_id, hand_number, amount)
-            )
+            discord.ui.Button(label=label, style=style, custom_id=custom_id(action, channel_id, hand_number, amount))
         )
         self.action = action
         self.channel_id = channel_id
@@ -147,6 +146,64 @@ class ActionButton(
             )
         except PokerError as error:
             raise explain(error, service, self.channel_id) from error
+
+
+def buy_in_custom_id(channel_id: int, user_id: int) -> str:
+    """`poker:buyin:<channel id>:<user id>` (at most 53 characters): the Buy in again button of a busted player."""
+    return f"poker:buyin:{channel_id}:{user_id}"
+
+
+def buy_in_components(channel_id: int, user_id: int, locale: object) -> list[dict[str, Any]]:
+    """The action row under a busted cash player's notice: one Buy in again button, for that player only."""
+    button = {
+        "type": discord.ComponentType.button.value,
+        "style": discord.ButtonStyle.success.value,
+        "label": t("button.buy_in_again", locale),
+        "custom_id": buy_in_custom_id(channel_id, user_id),
+    }
+    return [{"type": discord.ComponentType.action_row.value, "components": [button]}]
+
+
+class BuyInButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"poker:buyin:(?P<channel>[0-9]{1,20}):(?P<user>[0-9]{1,20})",
+):
+    """Buy in again, under the notice of a cash player who lost every chip (issue 11 item 7): sits that player
+    down again with the table's default buy-in from their balance, like `/poker join`. Anyone else pressing it
+    is refused privately; so is a press once the table is closed, or when the buy-in is refused (balance...)."""
+
+    def __init__(self, channel_id: int, user_id: int, *, label: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=discord.ButtonStyle.success, custom_id=buy_in_custom_id(channel_id, user_id)
+            )
+        )
+        self.channel_id = channel_id
+        self.user_id = user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> BuyInButton:
+        """Rebuild the button from its custom_id (after a restart too)."""
+        return cls(int(match["channel"]), int(match["user"]), label=getattr(item, "label", None))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Sit the busted player down again (behind the door: the custom_id's channel first); refusals are
+        answered privately."""
+        await guarded_component(interaction, self.channel_id, lambda: self._press(interaction))
+
+    async def _press(self, interaction: discord.Interaction[Any]) -> None:
+        user = interaction.user
+        if user.id != self.user_id:
+            raise CommandRefused("buy_in_not_yours", user=self.user_id)
+        service = table_service(interaction)
+        seat = await service.join(self.channel_id, user.id, user.display_name)
+        snapshot = service.snapshot(self.channel_id)
+        stack = next((s.stack for s in snapshot.seats if s.user_id == user.id), 0)
+        balance = await interaction.client.storage.balance(snapshot.guild_id, user.id)
+        text = t("join.done_balance", interaction.locale, seat=seat, stack=stack, balance=balance)
+        await send_private(interaction, text)
 
 
 #: custom_id of the Bet…/Raise… form: `poker:amount:<bet|raise>:<channel id>:<hand number>` (at most 51 characters).

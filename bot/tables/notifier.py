@@ -47,6 +47,10 @@ class TableSnapshot:
     hand's public events so far (no HoleCardsDealt). running: hands are dealt automatically.
     next_hand_at: when the next hand will be dealt (Unix seconds), between hands of a running game.
     closed: the table was ended (`/poker end`, or the tournament is over); the message shows it, without seats.
+    level: the blind level in force (1-based; the current hand's, else the next hand's, or the last played once
+    closed), None without a schedule; next_level: the next level's (small blind, big blind, ante), None at the
+    last; next_level_in: hands (counting the one being played) or minutes (`level_by`) until it starts.
+    players_left / average_stack: a tournament's players with chips and their average stack (chips), else None.
     """
 
     table_id: int
@@ -73,6 +77,12 @@ class TableSnapshot:
     message_id: int | None = None
     next_hand_at: float | None = None
     closed: bool = False
+    level: int | None = None
+    next_level: tuple[int, int, int] | None = None
+    next_level_in: int | None = None
+    level_by: str = "hands"
+    players_left: int | None = None
+    average_stack: int | None = None
 
     @property
     def in_hand(self) -> bool:
@@ -109,7 +119,9 @@ class PlayerAnnouncement:
     "eliminated" (place set in tournaments), "timed_out" (action = "check"/"fold"; sat_out when it was
     the second in a row), "dm_refused" (hole cards could not be sent: use the My cards button),
     "left" (stood up; chips = stack cashed out), "joined" (seat, chips = stack), "sat_out", "sat_in",
-    "kicked", "leaving" (kicked during a hand: leaves when it ends), "auto_folded" (sitting out a tournament
+    "kicked", "busted" (a cash player out of chips, unseated: how to buy in again), "rebuy" (made at the end of
+    the hand it was asked in: chips added, stack the new stack), "rebuy_failed" (the balance no longer had
+    `chips`), "leaving" (kicked during a hand: leaves when it ends), "auto_folded" (sitting out a tournament
     hand: folded), "forfeited" (left during a hand: folded at once, seat freed when the hand ends).
     """
 
@@ -121,6 +133,7 @@ class PlayerAnnouncement:
     sat_out: bool = False
     seat: int | None = None
     chips: int | None = None
+    stack: int | None = None
 
 
 @dataclass(frozen=True)
@@ -134,7 +147,23 @@ class TableClosedAnnouncement:
     tournament_over: bool = False
 
 
-Announcement = StreetAnnouncement | HandResultAnnouncement | PlayerAnnouncement | TableClosedAnnouncement
+@dataclass(frozen=True)
+class LevelAnnouncement:
+    """The blinds went up as a hand was dealt: `level` (1-based) with its blinds and ante (chips); the next
+    level's (small blind, big blind, ante) and how many hands or minutes (`by`) until it, None at the last."""
+
+    level: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    next_level: tuple[int, int, int] | None
+    next_in: int | None
+    by: str
+
+
+Announcement = (
+    StreetAnnouncement | HandResultAnnouncement | PlayerAnnouncement | TableClosedAnnouncement | LevelAnnouncement
+)
 
 
 class Notifier(Protocol):

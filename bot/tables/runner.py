@@ -51,6 +51,7 @@ from bot.tables.errors import ServiceError
 from bot.tables.notifier import (
     Announcement,
     HandResultAnnouncement,
+    LevelAnnouncement,
     Notifier,
     PlayerAnnouncement,
     SeatView,
@@ -163,6 +164,10 @@ class TableRunner:
         self.leaving: set[int] = set()
         self.kicked: set[int] = set()
         self.away: set[int] = set()
+        #: Rebuys asked during a hand, made when it ends: user id -> chips (issue 11 item 7).
+        self.rebuys: dict[int, int] = {}
+        #: The blind level (0-based schedule index) of the last hand dealt; None before the first or unscheduled.
+        self.hand_level: int | None = None
         self.dm_refused: set[int] = set()
         self.running = False
         self.started_at: float | None = None
@@ -223,6 +228,8 @@ class TableRunner:
             "leaving": sorted(self.leaving),
             "kicked": sorted(self.kicked),
             "away": sorted(self.away),
+            "rebuys": {str(k): v for k, v in sorted(self.rebuys.items())},
+            "hand_level": self.hand_level,
             "running": self.running,
             "started_at": self.started_at,
             "language": self.language,
@@ -327,8 +334,12 @@ class TableRunner:
             street = hand.street if not hand.is_complete else Street.COMPLETE
             pots = hand.pots()
             board = hand.board
-        else:  # between hands: the blinds the next hand will use
-            level = self.table.current_level(self._level_clock())
+        else:  # between hands: the blinds the next hand will use (once closed: the last hand's)
+            schedule = self.table.config.schedule
+            if self.closed and schedule is not None and self.hand_level is not None:
+                level = schedule.levels[self.hand_level]
+            else:
+                level = self.table.current_level(self._level_clock())
             small, big, ante = level.small_blind, level.big_blind, level.ante
             events, names, street, pots, board = (), (), None, (), ()
         return TableSnapshot(
@@ -356,7 +367,52 @@ class TableRunner:
             message_id=self.message_id,
             next_hand_at=self.next_hand_at if hand is None and not self.closed else None,
             closed=self.closed,
+            **self._level_view(),
+            **self._tournament_view(),
         )
+
+    def _level_index(self) -> int | None:
+        """The schedule index of the level in force: the hand being played's (or, closed, the last played's),
+        else the next hand's; None without a schedule."""
+        schedule = self.table.config.schedule
+        if schedule is None:
+            return None
+        if self.hand is not None or self.closed:
+            return self.hand_level
+        return schedule.level_index(self.table.hands_played, self._level_clock())
+
+    def _level_view(self) -> dict[str, Any]:
+        """The snapshot's level fields (issue 11 item 4): level number, the next level and when it starts."""
+        schedule = self.table.config.schedule
+        index = self._level_index()
+        if schedule is None or index is None:
+            return {}
+        view: dict[str, Any] = {"level": index + 1, "level_by": schedule.by}
+        if index + 1 < len(schedule.levels) and not self.closed:
+            nxt = schedule.levels[index + 1]
+            view["next_level"] = (nxt.small_blind, nxt.big_blind, nxt.ante)
+            view["next_level_in"] = self._next_level_in(index)
+        return view
+
+    def _next_level_in(self, index: int) -> int:
+        """Hands to be dealt before level `index + 1` starts (the one being played counts), or whole minutes."""
+        schedule = self.table.config.schedule
+        assert schedule is not None
+        if schedule.by == "hands":
+            played = self.table.hands_played - (1 if self.hand is not None else 0)
+            return max((index + 1) * schedule.length - played, 1)
+        seconds = (index + 1) * schedule.length * 60 - self._level_clock()
+        return max(int(-(-seconds // 60)), 1)
+
+    def _tournament_view(self) -> dict[str, Any]:
+        """A tournament's players left (with chips) and their average stack. During a hand the seats keep their
+        stacks from its start (the chips in play are the same: a hand moves chips only between its players)."""
+        if self.options.kind != TOURNAMENT:
+            return {}
+        alive = [occupant.stack for occupant in self.table.seats.values() if occupant.stack > 0]
+        if not alive:
+            return {"players_left": 0}
+        return {"players_left": len(alive), "average_stack": sum(alive) // len(alive)}
 
     # ------------------------------------------------------------------ outbox helpers
 
@@ -505,16 +561,30 @@ class TableRunner:
             return seat
 
     async def rebuy(self, user_id: int, amount: int) -> int:
-        """Add chips from the balance to the member's stack, between hands (issue 5), up to the maximum
-        buy-in. Returns the new stack. Raises ServiceError: rebuy_cash_only, not_seated, rebuy_mid_hand,
-        rebuy_above_max, insufficient_balance."""
+        """Add chips from the balance to the member's stack, up to the maximum buy-in (rule book 002: rebuys
+        between hands). Between hands (or when not dealt in) the chips move at once: returns the new stack. In
+        a hand the rebuy is accepted for the next hand — kept with the table (restarts keep it), made when the
+        hand ends, within the maximum and the balance then (`_make_rebuys`); nothing moves before: returns 0.
+        A second request during the hand replaces the first. Raises ServiceError: rebuy_cash_only,
+        not_seated, rebuy_at_max, rebuy_above_max, insufficient_balance."""
         async with self.lock:
             self._check_open()
             if self.options.kind != CASH:
                 raise ServiceError("rebuy_cash_only")
             seat = self._require_seat(user_id)
-            if self.hand is not None and self._player_of(user_id) is not None:
-                raise ServiceError("rebuy_mid_hand")
+            player = self._player_of(user_id)
+            if self.hand is not None and player is not None:
+                room = self.options.max_buy_in - self.hand.stacks[player]
+                if room <= 0:
+                    raise ServiceError("rebuy_at_max", limit=self.options.max_buy_in)
+                if amount < 1 or amount > room:
+                    raise ServiceError("rebuy_above_max", max=room, limit=self.options.max_buy_in)
+                balance = await self.storage.balance(self.guild_id, user_id)
+                if balance < amount:
+                    raise ServiceError("insufficient_balance", balance=balance, needed=amount)
+                self.rebuys[user_id] = amount
+                await self._save()
+                return 0
             stack = self.table.seats[seat].stack
             room = self.options.max_buy_in - stack
             if room <= 0:
@@ -530,6 +600,28 @@ class TableRunner:
             self._refresh()
             self._maybe_schedule_next_hand()
             return stack + amount
+
+    async def _make_rebuys(self) -> None:
+        """The rebuys asked during the hand that just ended (`rebuy`): each adds chips from the balance to a
+        player still seated and not leaving, topping up to the maximum buy-in at most (one ledger row, the
+        same as a rebuy between hands); announced, or announced as not made when the balance no longer has
+        the chips. Then forgotten."""
+        for user, amount in sorted(self.rebuys.items()):
+            seat = self._seat_of(user)
+            if seat is None or user in self.leaving or user in self.kicked:
+                continue
+            chips = min(amount, self.options.max_buy_in - self.table.seats[seat].stack)
+            if chips <= 0:
+                continue
+            try:
+                await self.storage.buy_in(self.table_id, self.guild_id, user, seat, chips, kind=LedgerKind.REBUY)
+            except InsufficientBalance:
+                self._announce(PlayerAnnouncement("rebuy_failed", user, self._name(user), chips=chips))
+                continue
+            self.table.add_chips(seat, chips)
+            stack = self.table.seats[seat].stack
+            self._announce(PlayerAnnouncement("rebuy", user, self._name(user), seat=seat, chips=chips, stack=stack))
+        self.rebuys.clear()
 
     async def leave(self, user_id: int) -> bool:
         """Stand up. Between hands (or when not dealt in) the seat is freed at once and a cash stack goes back
@@ -588,6 +680,7 @@ class TableRunner:
         self.table.stand(seat)
         self.leaving.discard(user_id)
         self.kicked.discard(user_id)
+        self.rebuys.pop(user_id, None)
         self.away.discard(user_id)
         self.expiries.pop(user_id, None)
         await self._save()
@@ -767,6 +860,9 @@ class TableRunner:
         sees the hand; then the new table message and the hole cards (DM) go out."""
         saved = self.table.to_json()
         number = self.hand_number + 1
+        previous_level = self.hand_level
+        schedule = self.table.config.schedule
+        level = schedule.level_index(self.table.hands_played, self._level_clock()) if schedule else None
         try:
             hand = self.table.start_hand(now=self._level_clock(), rng=self.rng_factory())
         except PokerError:
@@ -791,13 +887,34 @@ class TableRunner:
             raise
         self.hand, self.hand_id, self.hand_number = hand, hand_id, number
         self.hand_seats, self.hand_users = seats, users
+        self.hand_level = level
         await self._save()
+        if level is not None and previous_level is not None and level > previous_level:
+            self._announce_level()
         self._post_table()
         snap = self.snapshot()
         for player, user in enumerate(users):
             self._send_cards(snap, user, tuple(hand.hole_cards[player]))
         self._start_turn()
         await self._auto_act_if_needed()
+
+    def _announce_level(self) -> None:
+        """The hand just dealt opens a new blind level: say so, with the next one (issue 11 item 4)."""
+        view = self._level_view()
+        hand = self.hand
+        assert hand is not None
+        settings = hand.settings
+        self._announce(
+            LevelAnnouncement(
+                view["level"],
+                settings.small_blind,
+                settings.big_blind,
+                settings.ante,
+                view.get("next_level"),
+                view.get("next_level_in"),
+                view["level_by"],
+            )
+        )
 
     def _level_clock(self) -> float:
         """Minutes-based blind levels count from the first deal."""
@@ -975,7 +1092,11 @@ class TableRunner:
     async def _after_hand(
         self, busted: tuple[int, ...], users: tuple[int, ...], seats: tuple[int, ...], hand: Hand
     ) -> None:
-        """Eliminations (places at a tournament), players who asked to leave, then the next deal or the end."""
+        """Rebuys asked during the hand, eliminations (places at a tournament; a busted cash player is told how to
+        buy in again), players who asked to leave, then the next deal or the end."""
+        if self.rebuys:
+            await self._make_rebuys()
+            busted = tuple(s for s in busted if s in self.table.seats and self.table.seats[s].stack == 0)
         seat_user = dict(zip(seats, users, strict=True))
         # Busted players: ranked by their stack at the start of the hand (bigger stack = better place).
         busted_users = sorted(
@@ -988,11 +1109,12 @@ class TableRunner:
             if self.options.kind == TOURNAMENT:
                 place = remaining + len(busted_users) - offset
                 await self.storage.record_place(self.table_id, user, place)
-            self._announce(PlayerAnnouncement("eliminated", user, self._name(user), place=place))
+                self._announce(PlayerAnnouncement("eliminated", user, self._name(user), place=place))
         for user in busted_users:
             seat = self._seat_of(user)
             if seat is not None:
-                await self._stand(user, kind="busted")
+                # Cash: one notice, "out of chips, left the table, buy in again with /poker join" (and a button).
+                await self._stand(user, kind="busted", announce=self.options.kind == CASH)
         for user in sorted(self.leaving | self.kicked):
             if self._seat_of(user) is not None:
                 # A kick was announced as pending ("leaving"): now it is done. A leaver was told at once.
@@ -1092,6 +1214,8 @@ class TableRunner:
         self.leaving = set(state.get("leaving", []))
         self.kicked = set(state.get("kicked", []))
         self.away = set(state.get("away", []))
+        self.rebuys = {int(k): int(v) for k, v in state.get("rebuys", {}).items()}
+        self.hand_level = state.get("hand_level")
         self.running = bool(state.get("running", False))
         self.started_at = state.get("started_at")
         self.message_id = row.message_id

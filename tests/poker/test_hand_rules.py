@@ -548,7 +548,7 @@ def test_cards_are_dealt_one_at_a_time_from_the_button_left_with_a_burn_before_e
     assert hand.deck == tuple(deck)
 
 
-# ---------------------------------------------------------------- a player who leaves forfeits (002: a mucked hand is dead)
+# ---------------------------------------------------------------- a player who leaves forfeits (002: mucked = dead)
 
 
 def test_forfeit_at_ones_turn_folds_even_when_checking_is_free() -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from bot.poker import ActionKind
-from bot.storage import Storage
+from bot.render import render_table_closed
+from bot.storage import LedgerKind, Storage
 from bot.tables import (
     HandResultAnnouncement,
     ManualClock,
@@ -51,7 +52,7 @@ async def check_down(service: TableService) -> None:
     raise AssertionError("the hand did not end")
 
 
-# ---------------------------------------------------------------- table messages and their buttons (issue 11 items 1, 11)
+# ---------------------------------------------------------------- table messages and buttons (issue 11 items 1, 11)
 
 
 async def test_a_reposted_table_retires_the_old_message_and_only_the_live_table_has_buttons(
@@ -122,7 +123,7 @@ async def test_a_hand_costs_one_table_edit_per_action(service: TableService, not
 async def test_a_button_whose_amount_changed_is_refused_with_the_current_amount(
     service: TableService, storage: Storage
 ) -> None:
-    small, big, button = await seat_and_start(service)
+    small, _big, button = await seat_and_start(service)
     runner = service.get(CHANNEL)
     # The small blind's message said "Call 1"; the button raised to 20 meanwhile.
     await service.act(CHANNEL, button, ActionKind.RAISE, 20)
@@ -222,7 +223,7 @@ async def test_a_leaver_whose_raise_nobody_called_gets_it_back_but_not_the_pot(
 async def test_a_forfeited_hand_survives_a_restart(
     service: TableService, storage: Storage, notifier: RecordingNotifier, clock: ManualClock, decks: Decks
 ) -> None:
-    small, big, button = await seat_and_start(service)
+    _small, big, button = await seat_and_start(service)
     await service.leave(CHANNEL, big)  # out of turn
     await service.close()
     again = TableService(storage, notifier, clock=clock, rng_factory=decks)
@@ -283,3 +284,170 @@ async def test_a_tournament_player_sitting_out_is_checked_when_free_and_folded_f
     await runner.drain()
     assert notices(notifier, big).count("auto_folded") == 1
     assert "auto_folded" not in notices(notifier, small) + notices(notifier, button)
+
+
+# ---------------------------------------------------------------- busted cash players and rebuys (issue 11 item 7)
+
+
+async def test_a_busted_cash_player_gets_one_notice_and_leaves_the_table(
+    service: TableService, notifier: RecordingNotifier, storage: Storage, decks: Decks
+) -> None:
+    decks.queue.append(deck_for(["7c 2d", "Ah Ad"], "Kc 9d 4s 5h Jc"))
+    big, small = await seat_and_start(service, users=(ALICE, BOB))  # heads-up: player 1 is the button and SB
+    await service.act(CHANNEL, small, ActionKind.ALL_IN)
+    await service.act(CHANNEL, big, ActionKind.CALL)
+    await service.get(CHANNEL).drain()
+    loser = big  # the small blind (button) holds the aces
+    assert notices(notifier, loser) == ["joined", "busted"]  # no "eliminated" line beside it
+    assert all(s.user_id != loser for s in service.snapshot(CHANNEL).seats)
+    assert await storage.balance(GUILD, loser) == 900
+    await service.join(CHANNEL, loser, NAMES[loser])  # what the notice's button does
+    assert await storage.balance(GUILD, loser) == 800
+    assert (await storage.audit(GUILD)).ok
+
+
+@pytest.mark.parametrize("folded", [False, True])
+async def test_a_rebuy_asked_during_a_hand_is_made_when_it_ends(
+    service: TableService, notifier: RecordingNotifier, storage: Storage, folded: bool
+) -> None:
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
+    await service.join(CHANNEL, ALICE, "Alice", buy_in=40)
+    await service.join(CHANNEL, BOB, "Bob")
+    await service.join(CHANNEL, CHLOE, "Chloé")
+    await service.start(CHANNEL, ALICE)
+    runner = service.get(CHANNEL)
+    player = runner.hand_users.index(ALICE)
+    if folded:
+        while actor(service) != ALICE:
+            await service.act(CHANNEL, actor(service), ActionKind.CALL)
+        await service.act(CHANNEL, ALICE, ActionKind.FOLD)
+    start_stack = runner.hand.stacks[player]
+    with pytest.raises(ServiceError) as info:
+        await service.rebuy(CHANNEL, ALICE, 100 - start_stack + 1)
+    assert info.value.code == "rebuy_above_max"
+    assert await service.rebuy(CHANNEL, ALICE, 30) == 0  # accepted for the next hand
+    assert await storage.balance(GUILD, ALICE) == 960  # nothing moved yet
+    assert (await storage.audit(GUILD)).ok
+    await check_down(service)
+    await runner.drain()
+    seat = next(s for s in service.snapshot(CHANNEL).seats if s.user_id == ALICE)
+    end_stack = seat.stack
+    assert await storage.balance(GUILD, ALICE) == 960 - 30
+    rows = [r for r in await storage.ledger(GUILD, ALICE) if r.kind is LedgerKind.REBUY]
+    assert [r.delta for r in rows] == [-30]
+    assert notices(notifier, ALICE).count("rebuy") == 1
+    assert runner.rebuys == {}
+    assert end_stack >= 30 and (await storage.audit(GUILD)).ok
+
+
+async def test_a_rebuy_asked_during_a_hand_survives_a_restart(
+    service: TableService, notifier: RecordingNotifier, storage: Storage, clock: ManualClock, decks: Decks
+) -> None:
+    small, big, button = await seat_and_start(service)
+    assert await service.rebuy(CHANNEL, big, 2) == 0  # the big blind has 98 behind: room for 2
+    await service.close()
+    again = TableService(storage, notifier, clock=clock, rng_factory=decks)
+    await again.restore()
+    assert again.get(CHANNEL).rebuys == {big: 2}
+    await again.act(CHANNEL, button, ActionKind.FOLD)
+    await again.act(CHANNEL, small, ActionKind.FOLD)  # the big blind wins 1: 101, then rebuys up to 100 only
+    seats = {s.user_id: s.stack for s in again.snapshot(CHANNEL).seats}
+    assert seats[big] == 101
+    assert await storage.balance(GUILD, big) == 900  # nothing added above the maximum, nothing taken
+    assert (await storage.audit(GUILD)).ok
+    await again.close()
+
+
+async def test_a_rebuy_asked_during_a_hand_keeps_a_player_who_lost_every_chip_seated(
+    service: TableService, notifier: RecordingNotifier, storage: Storage, decks: Decks
+) -> None:
+    decks.queue.append(deck_for(["7c 2d", "Ah Ad"], "Kc 9d 4s 5h Jc"))
+    big, small = await seat_and_start(service, users=(ALICE, BOB))  # heads-up: player 1 is the button and SB
+    await service.act(CHANNEL, small, ActionKind.RAISE, 10)
+    await service.rebuy(CHANNEL, big, 2)  # 98 behind before he calls it all in
+    await service.act(CHANNEL, big, ActionKind.ALL_IN)
+    await service.act(CHANNEL, small, ActionKind.CALL)
+    await service.get(CHANNEL).drain()
+    seats = {s.user_id: s.stack for s in service.snapshot(CHANNEL).seats}
+    assert seats[big] == 2 and "busted" not in notices(notifier, big)
+    assert await storage.balance(GUILD, big) == 898
+    assert (await storage.audit(GUILD)).ok
+
+
+# ---------------------------------------------------------------- tournaments say what happens (issue 11 item 4)
+
+
+async def fold_hand(service: TableService) -> None:
+    """Everyone folds to the big blind (or the last player in)."""
+    number = service.snapshot(CHANNEL).hand_number
+    while service.snapshot(CHANNEL).hand_number == number and actor(service) is not None:
+        await service.act(CHANNEL, actor(service), ActionKind.FOLD)
+
+
+async def test_blind_levels_are_announced_and_shown_with_what_comes_next(
+    service: TableService, notifier: RecordingNotifier, clock: ManualClock
+) -> None:
+    options = TableOptions.for_blinds(1, 2, kind="tournament")
+    await service.create_table(GUILD, CHANNEL, HOST, options)
+    for user in (ALICE, BOB, CHLOE):
+        await service.join(CHANNEL, user, NAMES[user])
+    await service.set_blind_schedule(CHANNEL, HOST, ((1, 2, 0), (2, 4, 0), (5, 10, 1)), "hands", 2)
+    await service.start(CHANNEL, HOST)
+    runner = service.get(CHANNEL)
+    snap = service.snapshot(CHANNEL)
+    assert (snap.level, snap.next_level, snap.next_level_in) == (1, (2, 4, 0), 2)
+    assert (snap.players_left, snap.average_stack) == (3, 100)
+    levels = []
+    for number in range(1, 6):
+        assert service.snapshot(CHANNEL).hand_number == number
+        if number == 2:
+            assert service.snapshot(CHANNEL).next_level_in == 1
+        await fold_hand(service)
+        await runner.drain()
+        levels.append([a for a in notifier.announcements if type(a).__name__ == "LevelAnnouncement"])
+        await clock.advance(runner.options.next_hand_delay + 0.1)
+    await runner.drain()
+    announced = [a for a in notifier.announcements if type(a).__name__ == "LevelAnnouncement"]
+    assert [(a.level, a.small_blind, a.big_blind, a.ante, a.next_level, a.next_in) for a in announced] == [
+        (2, 2, 4, 0, (5, 10, 1), 2),
+        (3, 5, 10, 1, None, None),
+    ]
+    assert [len(found) for found in levels[:3]] == [0, 0, 1]  # posted once, as hand 3 was dealt
+    snap = service.snapshot(CHANNEL)
+    assert snap.level == 3 and snap.next_level is None
+    assert snap.players_left == 3 and snap.average_stack == 100
+
+
+async def test_a_closed_tournament_shows_the_level_it_played_not_the_next(
+    service: TableService, notifier: RecordingNotifier
+) -> None:
+    options = TableOptions.for_blinds(1, 2, kind="tournament")
+    await service.create_table(GUILD, CHANNEL, HOST, options)
+    for user in (ALICE, BOB):
+        await service.join(CHANNEL, user, NAMES[user])
+    await service.set_blind_schedule(CHANNEL, HOST, ((1, 2, 0), (2, 4, 0)), "hands", 1)
+    await service.start(CHANNEL, HOST)
+    runner = service.get(CHANNEL)
+    await fold_hand(service)  # level 2 would start with the next hand
+    assert service.snapshot(CHANNEL).level == 2
+    await service.end(CHANNEL, HOST, is_admin=False)
+    closed = runner.snapshot()
+    assert closed.closed and closed.level == 1 and (closed.small_blind, closed.big_blind) == (1, 2)
+    assert closed.next_level is None
+
+
+async def test_the_tournament_winner_is_announced_with_the_placings(
+    service: TableService, notifier: RecordingNotifier, decks: Decks
+) -> None:
+    decks.queue.append(deck_for(["7c 2d", "Ah Ad"], "Kc 9d 4s 5h Jc"))
+    big, small = await seat_and_start(service, users=(ALICE, BOB), kind="tournament")
+    await service.act(CHANNEL, small, ActionKind.ALL_IN)
+    runner = service.get(CHANNEL)
+    await service.act(CHANNEL, big, ActionKind.CALL)
+    await runner.drain()
+    closed = [a for a in notifier.announcements if type(a).__name__ == "TableClosedAnnouncement"]
+    assert len(closed) == 1 and closed[0].tournament_over
+    assert [(place, user) for place, user, _, _ in closed[0].placings] == [(1, small), (2, big)]
+    winner = NAMES[small]
+    assert render_table_closed(closed[0], "en").description.startswith(f"{winner} wins the tournament!")
+    assert render_table_closed(closed[0], "fr").description.startswith(winner)
