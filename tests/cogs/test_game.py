@@ -125,3 +125,25 @@ async def test_four_players_play_hands_with_raises_an_all_in_a_side_pot_and_a_sh
     report = await world.bot.storage.audit(world.guild.id)
     assert report.ok, report.problems
     assert spectator.id not in {s.user_id for s in world.snapshot().seats}
+
+
+async def test_a_busted_cash_player_is_told_how_to_come_back_and_gets_a_buy_in_button(world: World) -> None:
+    world.decks.queue(["7c2d", "AhAd"], "Kc9d4s5hJc")  # heads-up: seat 2 is the button, with the aces
+    await world.seat({"alice": 100, "bob": 100})
+    await world.slash("alice", "poker start")
+    assert world.actor() == "bob"
+    await world.slash("bob", "allin")
+    await world.slash("alice", "call")
+    notice = next(m for m in reversed(world.messages()) if m.content.startswith("alice is out of chips"))
+    assert notice.content == (
+        "alice is out of chips and leaves the table. To play again: `/poker join`, or the button below."
+    )
+    assert not any("is out of chips." == m.content[-16:] for m in world.messages())  # one notice, not two
+    others = await world.member("bob").click(notice, label="Buy in again")
+    assert others.response.ephemeral and others.response.content.startswith("This button is for")
+    assert "alice" not in world.stacks()
+    mine = await world.member("alice").click(notice, label="Buy in again")
+    assert mine.response.ephemeral and mine.response.content == "Seat 1: you play with 100. Your balance: 800."
+    assert world.stacks()["alice"] == 100
+    assert (await world.bot.storage.audit(world.guild.id)).ok
+    world.acknowledge_refusals()
