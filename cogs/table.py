@@ -190,7 +190,7 @@ class TableCog(CheckedCog):
 
     @poker.command(name="leave", description=en("cmd.poker.leave.desc"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        """Stand up now, or at the end of the hand being played (the hand is folded at the member's turn)."""
+        """Stand up now, or, in a hand, forfeit it at once (folded) and stand up when it ends."""
         guild_id, channel_id = _ids(interaction)
         service = table_service(interaction)
         before = service.snapshot(channel_id)
@@ -292,7 +292,8 @@ class TableCog(CheckedCog):
     @poker.command(name="rebuy", description=en("cmd.poker.rebuy.desc"))
     @app_commands.describe(amount=en("cmd.poker.rebuy.opt.amount.desc"))
     async def rebuy(self, interaction: discord.Interaction[Any], amount: Range[int, 1, CHIPS_MAX]) -> None:
-        """Add chips from the balance to the member's stack, between hands, up to the maximum buy-in."""
+        """Add chips from the balance to the member's stack, up to the maximum buy-in (asked during a hand: made
+        when it ends)."""
         guild_id, channel_id = _ids(interaction)
         stack = await table_service(interaction).rebuy(channel_id, interaction.user.id, amount)
         if stack == 0:  # asked during a hand: made when it ends
