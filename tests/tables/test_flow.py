@@ -20,6 +20,7 @@ from bot.tables import (
     TableService,
 )
 from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, GUILD, HOST, NAMES, Decks, actor, deck_for
+from tests.tables.test_service import play_to_end_of_hand
 
 
 async def seat_and_start(service: TableService, users=(ALICE, BOB, CHLOE), **options) -> tuple[int, ...]:
@@ -38,18 +39,6 @@ def notices(notifier: RecordingNotifier, user: int) -> list[str]:
 def pot_winners(notifier: RecordingNotifier) -> set[int]:
     results = [a for a in notifier.announcements if isinstance(a, HandResultAnnouncement)]
     return {user for r in results for p in r.pots for user, _, _ in p.winners}
-
-
-async def check_down(service: TableService) -> None:
-    """Everyone left calls or checks until the hand is over."""
-    number = service.snapshot(CHANNEL).hand_number
-    for _ in range(40):
-        snap = service.snapshot(CHANNEL)
-        if snap.hand_number != number or snap.actor_user_id is None:
-            return
-        kind = ActionKind.CHECK if snap.legal.can_check else ActionKind.CALL
-        await service.act(CHANNEL, snap.actor_user_id, kind)
-    raise AssertionError("the hand did not end")
 
 
 # ---------------------------------------------------------------- table messages and buttons (issue 11 items 1, 11)
@@ -111,7 +100,7 @@ async def test_a_hand_costs_one_table_edit_per_action(service: TableService, not
     for user, kind in ((button, ActionKind.CALL), (small, ActionKind.CALL), (big, ActionKind.CHECK)):
         await service.act(CHANNEL, user, kind)
         await runner.drain()
-    await check_down(service)
+    await play_to_end_of_hand(service)
     await runner.drain()
     retired = sum(1 for m in notifier.messages.values() if m.retired and m.result is not None)
     stored = await service.storage.hands_for_table(runner.table_id, limit=1)
@@ -154,7 +143,7 @@ async def test_leaving_before_ones_turn_facing_a_bet_folds_at_once(
     assert actor(service) == button  # the turn did not move, nobody waits for the leaver's timer
     await service.act(CHANNEL, button, ActionKind.CALL)
     await service.act(CHANNEL, small, ActionKind.CALL)
-    await check_down(service)
+    await play_to_end_of_hand(service)
     await service.get(CHANNEL).drain()
     assert big not in pot_winners(notifier)
     assert notices(notifier, big) == ["joined", "forfeited"]  # one notice, nothing at the end of the hand
@@ -175,7 +164,7 @@ async def test_leaving_at_ones_turn_with_a_free_check_folds_instead_of_checking(
     snap = service.snapshot(CHANNEL)
     assert next(s for s in snap.seats if s.user_id == small).state == "folded"
     assert actor(service) == big
-    await check_down(service)
+    await play_to_end_of_hand(service)
     await service.get(CHANNEL).drain()
     assert small not in pot_winners(notifier)
     assert notices(notifier, small) == ["joined", "forfeited"]
@@ -195,7 +184,7 @@ async def test_leaving_after_ones_turn_with_the_best_hand_never_wins_the_pot(
     await service.act(CHANNEL, small, ActionKind.CHECK)
     assert actor(service) == big
     await service.leave(CHANNEL, button)  # acted preflop, not yet on the flop
-    await check_down(service)
+    await play_to_end_of_hand(service)
     await service.get(CHANNEL).drain()
     assert button not in pot_winners(notifier)
     assert notices(notifier, button).count("forfeited") == 1
@@ -256,7 +245,7 @@ async def test_a_kicked_player_plays_the_hand_out_with_one_notice_each_way(
     assert next(s for s in snap.seats if s.user_id == target).state == "active"
     if when != "before_turn_facing_a_bet":
         assert actor(service) == target  # still their decision: a kick never folds a live hand
-    await check_down(service)
+    await play_to_end_of_hand(service)
     await service.get(CHANNEL).drain()
     assert notices(notifier, target) == ["joined", "leaving", "kicked"]
     assert all(s.user_id != target for s in service.snapshot(CHANNEL).seats)
@@ -328,7 +317,7 @@ async def test_a_rebuy_asked_during_a_hand_is_made_when_it_ends(
     assert await service.rebuy(CHANNEL, ALICE, 30) == 0  # accepted for the next hand
     assert await storage.balance(GUILD, ALICE) == 960  # nothing moved yet
     assert (await storage.audit(GUILD)).ok
-    await check_down(service)
+    await play_to_end_of_hand(service)
     await runner.drain()
     seat = next(s for s in service.snapshot(CHANNEL).seats if s.user_id == ALICE)
     end_stack = seat.stack
