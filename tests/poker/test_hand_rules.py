@@ -615,3 +615,16 @@ def test_forfeit_is_refused_for_a_folded_player_or_a_finished_hand() -> None:
     play(hand, "p0 fold")
     with pytest.raises(HandOverError):
         hand.forfeit(1)
+
+
+def test_a_forfeited_hand_exports_to_phh_and_replays() -> None:
+    from bot.poker.phh import dump_hand, loads, replay
+
+    hand = new_hand([100, 100, 100], ["7c 2d", "8h 3s", "Ah Ad"], "Kc 9d 4s 5h Jc")
+    play(hand, "p2 raise 10")
+    hand.forfeit(1)  # out of turn: the small blind is to act
+    play(hand, "p0 call")
+    while not hand.is_complete:
+        play(hand, "check")
+    again = replay(loads(dump_hand(hand))[0])
+    assert again.finishing_stacks == hand.finishing_stacks and again.folded == hand.folded
