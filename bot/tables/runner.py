@@ -1113,8 +1113,10 @@ class TableRunner:
         for user in busted_users:
             seat = self._seat_of(user)
             if seat is not None:
-                # Cash: one notice, "out of chips, left the table, buy in again with /poker join" (and a button).
-                await self._stand(user, kind="busted", announce=self.options.kind == CASH)
+                # Cash: one notice, "out of chips, left the table, buy in again with /poker join" (and a button);
+                # none for a player who had left during the hand (told then).
+                announce = self.options.kind == CASH and user not in self.leaving
+                await self._stand(user, kind="busted", announce=announce)
         for user in sorted(self.leaving | self.kicked):
             if self._seat_of(user) is not None:
                 # A kick was announced as pending ("leaving"): now it is done. A leaver was told at once.

@@ -440,3 +440,19 @@ async def test_the_tournament_winner_is_announced_with_the_placings(
     winner = NAMES[small]
     assert render_table_closed(closed[0], "en").description.startswith(f"{winner} wins the tournament!")
     assert render_table_closed(closed[0], "fr").description.startswith(winner)
+
+
+async def test_a_player_who_went_all_in_then_left_loses_the_pot_and_gets_no_second_notice(
+    service: TableService, notifier: RecordingNotifier, storage: Storage
+) -> None:
+    small, big, button = await seat_and_start(service)
+    await service.act(CHANNEL, button, ActionKind.ALL_IN)
+    await service.act(CHANNEL, small, ActionKind.CALL)
+    await service.leave(CHANNEL, button)  # all-in: no turn of his will come, his hand is dead now
+    await service.act(CHANNEL, big, ActionKind.CALL)
+    await play_to_end_of_hand(service)
+    await service.get(CHANNEL).drain()
+    assert button not in pot_winners(notifier)
+    assert notices(notifier, button) == ["joined", "forfeited"]
+    assert await storage.balance(GUILD, button) == 900
+    assert (await storage.audit(GUILD)).ok
