@@ -147,3 +147,27 @@ async def test_a_busted_cash_player_is_told_how_to_come_back_and_gets_a_buy_in_b
     assert world.stacks()["alice"] == 100
     assert (await world.bot.storage.audit(world.guild.id)).ok
     world.acknowledge_refusals()
+
+
+async def test_an_old_call_button_pressed_after_a_raise_is_refused_with_the_current_amount(world: World) -> None:
+    """Issue 11 item 1: bob pressed "Call 2" on a message made before alice raised to 20, and the table recorded
+    "bob calls 19". The button names its amount: the press is refused with the amount now, nothing played."""
+    world.decks.queue(["9c4d", "8h3c", "QhQc"], "Kd7s2h5c6h")
+    await world.seat({"alice": 100, "bob": 100, "chloe": 100})
+    await world.slash("alice", "poker start")
+    assert world.actor() == "chloe" and "Call 2" in world.button_labels()
+    old_call = next(
+        c.custom_id for row in world.table_message().components for c in row.children if c.label == "Call 2"
+    )
+    assert old_call.endswith(":1:2")
+    await world.slash("chloe", "raise", amount=20)
+    before = world.snapshot()
+    pressed = await world.forge_press("alice", old_call)  # alice (small blind) would now call 19
+    assert pressed.followups[-1].content == "The call is now 19: nothing was played, press again"
+    assert world.snapshot().seats == before.seats and world.actor() == "alice"
+    now_call = next(
+        c.custom_id for row in world.table_message().components for c in row.children if c.label == "Call 19"
+    )
+    await world.forge_press("alice", now_call)
+    assert world.actor() == "bob"
+    world.acknowledge_refusals()
