@@ -28,7 +28,14 @@ from bot.discord_ui.table_settings import (
     table_language,
     table_options,
 )
-from bot.discord_ui.table_view import AMOUNT_FORM, ActionButton, show_hole_cards, submit_amount, table_service
+from bot.discord_ui.table_view import (
+    AMOUNT_FORM,
+    ActionButton,
+    BuyInButton,
+    show_hole_cards,
+    submit_amount,
+    table_service,
+)
 from bot.discord_ui.texts import choice, en
 from bot.poker.settings import MAX_PLAYERS, MIN_PLAYERS
 from bot.render import discord_timestamp, escape_name, render_audit, render_settings, t
@@ -85,7 +92,7 @@ class TableCog(CheckedCog):
     @commands.Cog.listener("on_interaction")
     async def on_unknown_component(self, interaction: discord.Interaction[Any]) -> None:
         """A `poker:*` press or form that nothing would answer (malformed, forged) gets a private answer."""
-        buttons = (template_of(ActionButton), template_of(PageButton))
+        buttons = (template_of(ActionButton), template_of(BuyInButton), template_of(PageButton))
         await answer_unknown_component(interaction, buttons=buttons, forms=(AMOUNT_FORM,))
 
     @commands.Cog.listener()
@@ -183,7 +190,7 @@ class TableCog(CheckedCog):
 
     @poker.command(name="leave", description=en("cmd.poker.leave.desc"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        """Stand up now, or at the end of the hand being played (the hand is folded at the member's turn)."""
+        """Stand up now, or, in a hand, forfeit it at once (folded) and stand up when it ends."""
         guild_id, channel_id = _ids(interaction)
         service = table_service(interaction)
         before = service.snapshot(channel_id)
@@ -285,9 +292,13 @@ class TableCog(CheckedCog):
     @poker.command(name="rebuy", description=en("cmd.poker.rebuy.desc"))
     @app_commands.describe(amount=en("cmd.poker.rebuy.opt.amount.desc"))
     async def rebuy(self, interaction: discord.Interaction[Any], amount: Range[int, 1, CHIPS_MAX]) -> None:
-        """Add chips from the balance to the member's stack, between hands, up to the maximum buy-in."""
+        """Add chips from the balance to the member's stack, up to the maximum buy-in (asked during a hand: made
+        when it ends)."""
         guild_id, channel_id = _ids(interaction)
         stack = await table_service(interaction).rebuy(channel_id, interaction.user.id, amount)
+        if stack == 0:  # asked during a hand: made when it ends
+            await send_private(interaction, t("rebuy.pending", interaction.locale, amount=amount))
+            return
         balance = await _storage(interaction).balance(guild_id, interaction.user.id)
         await send_private(
             interaction, t("rebuy.done", interaction.locale, amount=amount, stack=stack, balance=balance)
@@ -374,5 +385,5 @@ class TableCog(CheckedCog):
 
 async def setup(bot: commands.Bot) -> None:
     """Load the cog and make the table buttons and the Bet…/Raise… form persistent (they work after a restart)."""
-    bot.add_dynamic_items(ActionButton)
+    bot.add_dynamic_items(ActionButton, BuyInButton)
     await bot.add_cog(TableCog(bot))

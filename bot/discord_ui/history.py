@@ -21,7 +21,7 @@ def replay_row(row: HandRow) -> Hand:
     """The hand as stored (its record — settings, stacks, deck — then every action in order)."""
     hand = Hand.from_record(HandRecord.from_json(row.record["record"]))
     for action in row.actions:
-        hand.act(ActionKind(action["kind"]), action.get("amount"))
+        hand.replay(int(action["player"]), ActionKind(action["kind"]), action.get("amount"))
     return hand
 
 

@@ -18,10 +18,12 @@ from discord.http import Route
 
 from bot.discord_ui.errors import NO_MENTIONS
 from bot.discord_ui.people import People
-from bot.discord_ui.table_view import table_payload
+from bot.discord_ui.table_view import buy_in_components, table_payload
 from bot.poker import Card
 from bot.render import (
+    render_hand_summary,
     render_hole_cards_dm,
+    render_level_up,
     render_player_notice,
     render_showdown,
     render_streets,
@@ -31,6 +33,7 @@ from bot.render.embeds import EmbedSpec
 from bot.tables import (
     Announcement,
     HandResultAnnouncement,
+    LevelAnnouncement,
     PlayerAnnouncement,
     StreetAnnouncement,
     TableClosedAnnouncement,
@@ -110,6 +113,26 @@ class DiscordNotifier:
         except discord.HTTPException as exc:
             log.warning("could not edit the table message of table %s: %s", snapshot.table_id, exc)
 
+    async def retire_table(
+        self, snapshot: TableSnapshot, message_id: int, result: HandResultAnnouncement | None
+    ) -> None:
+        """Edit an old table message into one line without embed or buttons: its hand's summary, or "moved to a
+        newer message" (`render_hand_summary`); a deleted message is left alone."""
+        await self._flush_streets(snapshot)
+        route = Route(
+            "PATCH",
+            "/channels/{channel_id}/messages/{message_id}",
+            channel_id=snapshot.channel_id,
+            message_id=message_id,
+        )
+        content = render_hand_summary(snapshot.hand_number, result, snapshot.language)
+        try:
+            await self.client.http.request(route, json={"content": content, "embeds": [], "components": []})
+        except discord.NotFound:
+            log.info("table message %s of table %s is gone", message_id, snapshot.table_id)
+        except discord.HTTPException as exc:
+            log.warning("could not retire table message %s of table %s: %s", message_id, snapshot.table_id, exc)
+
     async def announce(self, snapshot: TableSnapshot, announcement: Announcement) -> None:
         """Post a new public message: a street, the showdown, a notice about a player, the table's end.
 
@@ -130,12 +153,29 @@ class DiscordNotifier:
         await self._flush_streets(snapshot)
         if isinstance(announcement, PlayerAnnouncement):
             content = render_player_notice(announcement, language)
-            if content:
+            if content and announcement.kind == "busted" and snapshot.kind == "cash" and not snapshot.closed:
+                await self._send_busted(snapshot, announcement, content)
+            elif content:
                 await self._send(snapshot, announcement.kind, content=content)
+        elif isinstance(announcement, LevelAnnouncement):
+            await self._send(snapshot, "level", content=render_level_up(announcement, language))
         elif isinstance(announcement, TableClosedAnnouncement):
             await self._send(snapshot, "table closed", embed=to_embed(render_table_closed(announcement, language)))
         else:
             log.debug("nothing to post for %r", announcement)
+
+    async def _send_busted(self, snapshot: TableSnapshot, announcement: PlayerAnnouncement, content: str) -> None:
+        """The notice of a busted cash player, with their Buy in again button (`BuyInButton`)."""
+        payload = {
+            "content": content,
+            "components": buy_in_components(snapshot.channel_id, announcement.user_id, snapshot.language),
+            "allowed_mentions": NO_MENTIONS.to_dict(),
+        }
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=snapshot.channel_id)
+        try:
+            await self.client.http.request(route, json=payload)
+        except discord.HTTPException as exc:
+            log.warning("could not post busted at table %s: %s", snapshot.table_id, exc)
 
     async def send_hole_cards(self, snapshot: TableSnapshot, user_id: int, cards: tuple[Card, ...]) -> bool:
         """DM the player their cards with a link to the table's channel; False when the DM is refused

@@ -1,11 +1,14 @@
 """The table message's controls: persistent action buttons (`DynamicItem`, state in the custom_id), the
 bet/raise form, and the table message itself (embed + buttons) built from a service snapshot.
 
-A button's custom_id is `poker:<action>:<channel id>:<hand number>` (at most 51 characters), so a press
-works after a restart and a press on an older hand's message is refused (stale_button). Presses and forms run
-behind bot/discord_ui/components.py first: the channel in the custom_id must be the one pressed in. Labels come from
-the snapshot's `legal` ("Call 6", "All-in 98") in the table's language; whatever the press shows only to
-the presser (the form, the cards, refusals) is in the presser's language (`interaction.locale`).
+A button's custom_id is `poker:<action>:<channel id>:<hand number>[:<amount>]` (at most 70 characters), so a
+press works after a restart, a press on an older hand's message is refused (stale_button), and a Call N or
+All-in N whose amount is no longer the amount is refused with the current one ("The call is now 19"; the
+service's rule, `TableService.act(expected=...)`). Ids without an amount (older messages) are still accepted.
+Presses and forms run behind bot/discord_ui/components.py first: the channel in the custom_id must be the one
+pressed in. Labels come from the snapshot's `legal` ("Call 6", "All-in 98") in the table's language; whatever
+the press shows only to the presser (the form, the cards, refusals) is in the presser's language
+(`interaction.locale`).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from bot.render import (
     render_my_cards,
     render_raise_modal,
     render_table,
+    t,
 )
 from bot.tables import TableService, TableSnapshot
 
@@ -59,14 +63,31 @@ def table_service(interaction: discord.Interaction[Any]) -> TableService:
     return service  # type: ignore[no-any-return]
 
 
-def custom_id(action: str, channel_id: int, hand_number: int) -> str:
-    """`poker:<action>:<channel id>:<hand number>` (at most 6 + 6 + 20 + 1 + 20 characters)."""
-    return f"poker:{action}:{channel_id}:{hand_number}"
+def custom_id(action: str, channel_id: int, hand_number: int, amount: int | None = None) -> str:
+    """`poker:<action>:<channel id>:<hand number>[:<amount>]` (at most 6 + 7 + 20 + 11 + 13 = 57 characters):
+    `amount` is what the button names (Call N: chips to add; All-in N: the street total)."""
+    base = f"poker:{action}:{channel_id}:{hand_number}"
+    return base if amount is None else f"{base}:{amount}"
+
+
+def button_amount(action: str, legal: Any) -> int | None:
+    """The amount a button of `action` names for `legal` (the actor's `LegalActions`): the call, the all-in
+    total; None for the others (their label names no amount)."""
+    if legal is None:
+        return None
+    if action == "call":
+        return int(legal.call_amount)
+    if action == "all_in":
+        return int(legal.all_in_to)
+    return None
 
 
 class ActionButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"poker:(?P<action>fold|check|call|bet|raise|all_in|cards):(?P<channel>[0-9]{1,20}):(?P<hand>[0-9]{1,10})",
+    template=(
+        r"poker:(?P<action>fold|check|call|bet|raise|all_in|cards):(?P<channel>[0-9]{1,20}):(?P<hand>[0-9]{1,10})"
+        r"(?::(?P<amount>[0-9]{1,12}))?"
+    ),
 ):
     """One button of the table message: Fold, Check / Call N, Bet…/Raise… (opens the form), All-in N, My cards."""
 
@@ -78,13 +99,15 @@ class ActionButton(
         *,
         label: str | None = None,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        amount: int | None = None,
     ) -> None:
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=custom_id(action, channel_id, hand_number))
+            discord.ui.Button(label=label, style=style, custom_id=custom_id(action, channel_id, hand_number, amount))
         )
         self.action = action
         self.channel_id = channel_id
         self.hand_number = hand_number
+        self.amount = amount
 
     @classmethod
     async def from_custom_id(
@@ -93,7 +116,8 @@ class ActionButton(
         """Rebuild the button from its custom_id (after a restart too), keeping its label and style."""
         label = getattr(item, "label", None)
         style = getattr(item, "style", discord.ButtonStyle.secondary)
-        return cls(match["action"], int(match["channel"]), int(match["hand"]), label=label, style=style)
+        amount = int(match["amount"]) if match["amount"] is not None else None
+        return cls(match["action"], int(match["channel"]), int(match["hand"]), label=label, style=style, amount=amount)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Act for the presser; refusals (another channel's button, not your turn, old message...) are answered
@@ -117,9 +141,69 @@ class ActionButton(
         # The table message is edited by the service after the action: the press itself needs no answer.
         await interaction.response.defer()
         try:
-            await service.act(self.channel_id, user_id, KINDS[self.action], None, hand_number=self.hand_number)
+            await service.act(
+                self.channel_id, user_id, KINDS[self.action], None, hand_number=self.hand_number, expected=self.amount
+            )
         except PokerError as error:
             raise explain(error, service, self.channel_id) from error
+
+
+def buy_in_custom_id(channel_id: int, user_id: int) -> str:
+    """`poker:buyin:<channel id>:<user id>` (at most 53 characters): the Buy in again button of a busted player."""
+    return f"poker:buyin:{channel_id}:{user_id}"
+
+
+def buy_in_components(channel_id: int, user_id: int, locale: object) -> list[dict[str, Any]]:
+    """The action row under a busted cash player's notice: one Buy in again button, for that player only."""
+    button = {
+        "type": discord.ComponentType.button.value,
+        "style": discord.ButtonStyle.success.value,
+        "label": t("button.buy_in_again", locale),
+        "custom_id": buy_in_custom_id(channel_id, user_id),
+    }
+    return [{"type": discord.ComponentType.action_row.value, "components": [button]}]
+
+
+class BuyInButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"poker:buyin:(?P<channel>[0-9]{1,20}):(?P<user>[0-9]{1,20})",
+):
+    """Buy in again, under the notice of a cash player who lost every chip (issue 11 item 7): sits that player
+    down again with the table's default buy-in from their balance, like `/poker join`. Anyone else pressing it
+    is refused privately; so is a press once the table is closed, or when the buy-in is refused (balance...)."""
+
+    def __init__(self, channel_id: int, user_id: int, *, label: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=discord.ButtonStyle.success, custom_id=buy_in_custom_id(channel_id, user_id)
+            )
+        )
+        self.channel_id = channel_id
+        self.user_id = user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> BuyInButton:
+        """Rebuild the button from its custom_id (after a restart too)."""
+        return cls(int(match["channel"]), int(match["user"]), label=getattr(item, "label", None))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Sit the busted player down again (behind the door: the custom_id's channel first); refusals are
+        answered privately."""
+        await guarded_component(interaction, self.channel_id, lambda: self._press(interaction))
+
+    async def _press(self, interaction: discord.Interaction[Any]) -> None:
+        user = interaction.user
+        if user.id != self.user_id:
+            raise CommandRefused("buy_in_not_yours", user=self.user_id)
+        service = table_service(interaction)
+        seat = await service.join(self.channel_id, user.id, user.display_name)
+        snapshot = service.snapshot(self.channel_id)
+        stack = next((s.stack for s in snapshot.seats if s.user_id == user.id), 0)
+        balance = await interaction.client.storage.balance(snapshot.guild_id, user.id)
+        text = t("join.done_balance", interaction.locale, seat=seat, stack=stack, balance=balance)
+        await send_private(interaction, text)
 
 
 #: custom_id of the Bet…/Raise… form: `poker:amount:<bet|raise>:<channel id>:<hand number>` (at most 51 characters).
@@ -222,7 +306,12 @@ def table_payload(snapshot: TableSnapshot, table_name: str | None = None) -> dic
                 "type": discord.ComponentType.button.value,
                 "style": STYLES.get(spec.style, discord.ButtonStyle.secondary).value,
                 "label": spec.label,
-                "custom_id": custom_id(spec.action, snapshot.channel_id, snapshot.hand_number),
+                "custom_id": custom_id(
+                    spec.action,
+                    snapshot.channel_id,
+                    snapshot.hand_number,
+                    button_amount(spec.action, snapshot.legal),
+                ),
             }
             for spec in render_action_buttons(snapshot.legal, snapshot.language)
         ]

@@ -684,6 +684,63 @@ class Hand:
         """
         return self._do(_ALL_IN, None, player)
 
+    def verify_forfeit(self, player: int) -> None:
+        """Raise unless `player`'s hand can be forfeited now: the hand is being played and the player is still
+        in it (folded players, finished hands: IllegalActionError / HandOverError)."""
+        if self._street is Street.COMPLETE or self._street is Street.SHOWDOWN:
+            raise HandOverError("hand_over")
+        if not 0 <= player < self._n or self._folded[player]:
+            raise IllegalActionError("no_player_to_act")
+
+    def can_forfeit(self, player: int) -> bool:
+        """Whether `forfeit(player)` would be accepted."""
+        try:
+            self.verify_forfeit(player)
+        except PokerError:
+            return False
+        return True
+
+    def forfeit(self, player: int) -> PlayerActed:
+        """Give up `player`'s hand at once, whoever is to act and even when checking is free: the player left
+        the table, so the hand is dead (rule book 002: a hand that touches the muck is dead; 000 §05: the
+        chips already bet stay in the pot, and its player can no longer win it). Recorded as a fold.
+
+        When it is the player's turn this is a fold (the action moves on as after any fold). Otherwise the
+        turn stays with the player to act unless the forfeit ended their obligation to act (then the
+        betting round closes); with one player left in the hand, they win it uncontested. An all-in player's
+        chips stay in the pots they reached, which the others can win. Returns the `PlayerActed` fold event.
+        Raises like `verify_forfeit`; nothing changes then."""
+        self.verify_forfeit(player)
+        if player == self._actor:
+            return self._apply(_FOLD, player, self._bets[player])
+        self._actions.append((player, _FOLD, None))
+        self._folded[player] = True
+        event = PlayerActed(player, _FOLD, self._bets[player], 0, False)
+        self._events.append(event)
+        remaining = [j for j in range(self._n) if not self._folded[j]]
+        actor = self._actor
+        if len(remaining) == 1:
+            self._actor = None
+            self._end_uncontested(remaining[0])
+        elif actor is not None:
+            # The player to act may have had to act only because the forfeited player could answer them.
+            self._actor = None
+            following = self._next_actor((actor - 1) % self._n)
+            if following is None:
+                self._close_round()
+            else:
+                self._actor = following
+        return event
+
+    def replay(self, player: int, kind: ActionKind, amount: int | None = None) -> PlayerActed:
+        """Apply a recorded decision of `player` (a hand's record, a stored action): `act`, except that a
+        recorded fold which `act` would refuse (out of turn, or with a free check) is a `forfeit` — the only
+        way such a fold gets recorded. Raises like `act`."""
+        kind = ActionKind(kind)
+        if kind is _FOLD and (player != self._actor or not self.can_fold(player=player)):
+            return self.forfeit(player)
+        return self.act(kind, amount, player=player)
+
     # ------------------------------------------------------------------ applying a decision
 
     def _apply(self, kind: ActionKind, i: int, total: int) -> PlayerActed:
@@ -1115,5 +1172,5 @@ class Hand:
         """
         hand = cls(record.settings, record.starting_stacks, deck=record.deck)
         for player, kind, amount in record.actions:
-            hand.act(kind, amount, player=player)
+            hand.replay(player, kind, amount)
         return hand

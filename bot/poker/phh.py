@@ -268,7 +268,8 @@ def _apply(hand: Hand, action: str, n: int, scale: int) -> None:
         case ["d", "db", cards]:
             hand.deal_board(parse_cards(cards))
         case [player, "f"]:
-            hand.fold(player=_player(player, n))
+            # A fold the rules refuse (out of turn, or with a free check) is a forfeit: a player who left.
+            hand.replay(_player(player, n), ActionKind.FOLD)
         case [player, "cc"]:
             p = _player(player, n)
             kind = ActionKind.CALL if hand.current_bet > hand.bets[p] else ActionKind.CHECK

@@ -186,7 +186,8 @@ def render_elimination(name: str, locale: object, place: int | None = None) -> s
 def render_player_notice(announcement: Any, locale: object) -> str:
     """A public line about one player, from the service's `PlayerAnnouncement` (`kind`, `name`, `place`,
     `action`, `sat_out`, `seat`, `chips`): eliminated, timed_out, dm_refused, joined, left, sat_out, sat_in,
-    kicked, auto_folded. An unknown kind gives an empty string (nothing to post)."""
+    kicked, auto_folded, forfeited (left during a hand: folded at once), busted (cash: out of chips, unseated),
+    rebuy, rebuy_failed. An unknown kind gives an empty string (nothing to post)."""
     a = announcement
     name = escape_name(a.name)
     kind = a.kind
@@ -206,7 +207,13 @@ def render_player_notice(announcement: Any, locale: object) -> str:
     if kind in ("left", "kicked"):
         key = f"notice.{kind}" if a.chips is not None else f"notice.{kind}_plain"
         return t(key, locale, name=name, stack=a.chips or 0)
-    if kind in ("sat_out", "sat_in", "auto_folded", "leaving"):
+    if kind == "busted":
+        return t("notice.busted", locale, name=name)
+    if kind == "rebuy":
+        return t("notice.rebuy", locale, name=name, amount=a.chips or 0, stack=getattr(a, "stack", None) or 0)
+    if kind == "rebuy_failed":
+        return t("notice.rebuy_failed", locale, name=name, amount=a.chips or 0)
+    if kind in ("sat_out", "sat_in", "auto_folded", "leaving", "forfeited"):
         return t(f"notice.{kind}", locale, name=name)
     return ""
 
@@ -233,6 +240,9 @@ def render_table_closed(announcement: Any, locale: object) -> EmbedSpec:
     if a.tournament_over or a.placings:
         spec = render_tournament_result(a.placings, locale, by_stack=not a.tournament_over)
         lines = [spec.description]
+        winner = next((row for row in a.placings if row[0] == 1), None)
+        if a.tournament_over and winner is not None:  # the winner first, then the placings (issue 11 item 4)
+            lines.insert(0, render_elimination(str(winner[2]), locale, 1) + "\n")
     else:
         spec = None
         lines = [t("notice.table_closed", locale)]
@@ -262,3 +272,55 @@ def render_my_cards(cards: Sequence[Any], locale: object, value: Any = None) -> 
     if value is not None:
         return t("cards.yours_with_hand", locale, cards=cards_text(cards), hand=hand_name(value, locale))
     return t("cards.yours", locale, cards=cards_text(cards))
+
+
+def render_hand_summary(hand_number: int, result: Any, locale: object) -> str:
+    """The one line an old table message becomes once it is no longer the live table (the channel then reads
+    as a history): "Hand #3 · Alice wins 24 with Pair of kings · K♠ 9♦ 4♣ 2♥ A♣".
+
+    result: the hand's `HandResult` (winners summed over every pot, each with the hand that won their
+    biggest pot when there was a showdown), or None when the message was replaced before its hand ended
+    (`/poker table`) or showed no hand: it then says the table moved to a newer message."""
+    if result is None:
+        if hand_number:
+            return clamp(t("summary.moved_hand", locale, number=hand_number), CONTENT_MAX)
+        return clamp(t("summary.moved", locale), CONTENT_MAX)
+    won: dict[int, list[Any]] = {}  # user id -> [name, chips, value of the biggest pot won]
+    for pot in sorted(result.pots, key=lambda p: p.amount, reverse=True):
+        for user_id, name, chips in pot.winners:
+            entry = won.setdefault(user_id, [name, 0, pot.value])
+            entry[1] += chips
+    parts = [
+        t("summary.win_with", locale, name=escape_name(name), amount=chips, hand=hand_name(value, locale))
+        if value is not None and result.showdown
+        else t("summary.win", locale, name=escape_name(name), amount=chips)
+        for name, chips, value in won.values()
+    ]
+    line = t("summary.hand", locale, number=hand_number, winners=", ".join(parts))
+    if result.board:
+        line = t("summary.with_board", locale, line=line, board=cards_text(result.board))
+    return clamp(line, CONTENT_MAX)
+
+
+def render_level_blinds(blinds: Sequence[int], locale: object) -> str:
+    """A level's blinds: "2/4", or "5/10, ante 1". blinds: (small blind, big blind, ante) in chips."""
+    small, big, ante = blinds
+    if ante:
+        return t("level.blinds_ante", locale, sb=small, bb=big, ante=ante)
+    return t("level.blinds", locale, sb=small, bb=big)
+
+
+def render_level_when(count: int, by: str, locale: object) -> str:
+    """How soon a level starts: "in 2 hands" / "dans 2 donnes", or in minutes (`by` = "minutes")."""
+    return t("level.in_minutes" if by == "minutes" else "level.in_hands", locale, count=count)
+
+
+def render_level_up(announcement: Any, locale: object) -> str:
+    """The blinds went up (the service's `LevelAnnouncement`): "Blinds go up: level 2, 2/4 (next level in 2
+    hands)." — or "(the last level)" when no level follows."""
+    a = announcement
+    blinds = render_level_blinds((a.small_blind, a.big_blind, a.ante), locale)
+    if a.next_level is None or a.next_in is None:
+        return clamp(t("level.up_last", locale, level=a.level, blinds=blinds), CONTENT_MAX)
+    when = render_level_when(a.next_in, a.by, locale)
+    return clamp(t("level.up", locale, level=a.level, blinds=blinds, when=when), CONTENT_MAX)

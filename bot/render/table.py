@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.render.announce import render_level_blinds, render_level_when
 from bot.render.cards import cards_text
 from bot.render.embeds import (
     BUTTON_LABEL_MAX,
@@ -126,6 +127,27 @@ def _info_line(view: Any, locale: object) -> str:
     return " · ".join(parts)
 
 
+def render_tournament_line(view: Any, locale: object) -> str | None:
+    """The line under a tournament table's header (issue 11 item 4): the next blind level and when it starts,
+    the players left and the average stack — "Next level: 5/10, ante 1 in 2 hands · 3 players left · average
+    stack 133". view: the service's snapshot (`next_level`, `next_level_in`, `level_by`, `players_left`,
+    `average_stack`; absent or None parts are left out). None when there is nothing to say (a closed table
+    shows no level to come)."""
+    parts = []
+    next_level = getattr(view, "next_level", None)
+    next_in = getattr(view, "next_level_in", None)
+    if next_level is not None and next_in is not None and not getattr(view, "closed", False):
+        when = render_level_when(next_in, getattr(view, "level_by", "hands"), locale)
+        parts.append(t("table.next_level", locale, blinds=render_level_blinds(next_level, locale), when=when))
+    left = getattr(view, "players_left", None)
+    if left and not getattr(view, "closed", False):
+        parts.append(t("table.players_left", locale, count=left))
+        average = getattr(view, "average_stack", None)
+        if average:
+            parts.append(t("table.average_stack", locale, amount=average))
+    return " · ".join(parts) or None
+
+
 def _pots_line(pots: Sequence[Any], locale: object, bets: int = 0) -> str:
     """One pot: everything in the middle, this street's bets included (preflop it shows the blinds); side
     pots: each pot as collected, the street's bets being on the seat lines."""
@@ -171,6 +193,9 @@ def render_table(view: Any, locale: object, table_name: str | None = None) -> Em
         title = t("table.title_idle", locale, table=name)
 
     lines = [_info_line(view, locale)]
+    tournament = render_tournament_line(view, locale)
+    if tournament:
+        lines.append(tournament)
     if getattr(view, "closed", False):
         lines += ["", t("table.closed", locale)]
         return make_embed(title, clamp_lines(lines, DESCRIPTION_MAX, locale), [], color=COLOR_IDLE)

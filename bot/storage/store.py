@@ -954,8 +954,9 @@ class Storage:
 
         return await self._write(work)
 
-    async def set_table_message(self, table_id: int, message_id: int) -> None:
-        """Remember the id of an open table's current table message (to edit it again after a restart)."""
+    async def set_table_message(self, table_id: int, message_id: int | None) -> None:
+        """Remember the id of an open table's current table message (to edit it again after a restart); None:
+        it has none now (its last one was retired)."""
 
         def work(db: sqlite3.Connection) -> None:
             self._open_table(db, table_id)

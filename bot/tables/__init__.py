@@ -9,6 +9,7 @@ from bot.tables.errors import ServiceError
 from bot.tables.notifier import (
     Announcement,
     HandResultAnnouncement,
+    LevelAnnouncement,
     Notifier,
     PlayerAnnouncement,
     RecordingNotifier,
@@ -27,6 +28,7 @@ __all__ = [
     "Announcement",
     "Clock",
     "HandResultAnnouncement",
+    "LevelAnnouncement",
     "ManualClock",
     "Notifier",
     "PlayerAnnouncement",

@@ -34,6 +34,10 @@ MESSAGES: dict[str, str] = {
     "bad_option": "Invalid setting {option}: allowed is {allowed}",
     "table_closed": "This table has been closed",
     "schedule_after_start": "The blind schedule must be agreed before the first hand",
+    "call_changed": "The call is now {amount}: nothing was played, press again",
+    "all_in_changed": "All-in is now {amount}: nothing was played, press again",
+    "amount_changed": "That button was for another amount: nothing was played",
+    "rebuy_at_max": "Your stack is already at the table's maximum ({limit}): nothing to add",
 }
 
 

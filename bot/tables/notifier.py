@@ -47,6 +47,10 @@ class TableSnapshot:
     hand's public events so far (no HoleCardsDealt). running: hands are dealt automatically.
     next_hand_at: when the next hand will be dealt (Unix seconds), between hands of a running game.
     closed: the table was ended (`/poker end`, or the tournament is over); the message shows it, without seats.
+    level: the blind level in force (1-based; the current hand's, else the next hand's, or the last played once
+    closed), None without a schedule; next_level: the next level's (small blind, big blind, ante), None at the
+    last; next_level_in: hands (counting the one being played) or minutes (`level_by`) until it starts.
+    players_left / average_stack: a tournament's players with chips and their average stack (chips), else None.
     """
 
     table_id: int
@@ -73,11 +77,23 @@ class TableSnapshot:
     message_id: int | None = None
     next_hand_at: float | None = None
     closed: bool = False
+    level: int | None = None
+    next_level: tuple[int, int, int] | None = None
+    next_level_in: int | None = None
+    level_by: str = "hands"
+    players_left: int | None = None
+    average_stack: int | None = None
 
     @property
     def in_hand(self) -> bool:
         """True while a hand is being played."""
         return self.street is not None
+
+    @property
+    def has_buttons(self) -> bool:
+        """The table message drawn from this snapshot carries buttons (action buttons and My cards): a hand is
+        being played and is not over."""
+        return self.street is not None and self.street != Street.COMPLETE
 
 
 @dataclass(frozen=True)
@@ -103,7 +119,10 @@ class PlayerAnnouncement:
     "eliminated" (place set in tournaments), "timed_out" (action = "check"/"fold"; sat_out when it was
     the second in a row), "dm_refused" (hole cards could not be sent: use the My cards button),
     "left" (stood up; chips = stack cashed out), "joined" (seat, chips = stack), "sat_out", "sat_in",
-    "kicked", "auto_folded" (left or away while in the hand).
+    "kicked", "busted" (a cash player out of chips, unseated: how to buy in again), "rebuy" (made at the end of
+    the hand it was asked in: chips added, stack the new stack), "rebuy_failed" (the balance no longer had
+    `chips`), "leaving" (kicked during a hand: leaves when it ends), "auto_folded" (sitting out a tournament
+    hand: folded), "forfeited" (left during a hand: folded at once, seat freed when the hand ends).
     """
 
     kind: str
@@ -114,6 +133,7 @@ class PlayerAnnouncement:
     sat_out: bool = False
     seat: int | None = None
     chips: int | None = None
+    stack: int | None = None
 
 
 @dataclass(frozen=True)
@@ -127,7 +147,23 @@ class TableClosedAnnouncement:
     tournament_over: bool = False
 
 
-Announcement = StreetAnnouncement | HandResultAnnouncement | PlayerAnnouncement | TableClosedAnnouncement
+@dataclass(frozen=True)
+class LevelAnnouncement:
+    """The blinds went up as a hand was dealt: `level` (1-based) with its blinds and ante (chips); the next
+    level's (small blind, big blind, ante) and how many hands or minutes (`by`) until it, None at the last."""
+
+    level: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    next_level: tuple[int, int, int] | None
+    next_in: int | None
+    by: str
+
+
+Announcement = (
+    StreetAnnouncement | HandResultAnnouncement | PlayerAnnouncement | TableClosedAnnouncement | LevelAnnouncement
+)
 
 
 class Notifier(Protocol):
@@ -144,6 +180,14 @@ class Notifier(Protocol):
         """Edit the current table message (`snapshot.message_id`) in place."""
         ...
 
+    async def retire_table(
+        self, snapshot: TableSnapshot, message_id: int, result: HandResultAnnouncement | None
+    ) -> None:
+        """Edit table message `message_id`, which is no longer the live table, into its last form: one line, no
+        buttons — the summary of its hand (`result`), or, when it was replaced before its hand ended (or
+        showed no hand), a pointer to the newer message. Called once per message; it is never edited again."""
+        ...
+
     async def announce(self, snapshot: TableSnapshot, announcement: Announcement) -> None:
         """Post a public message about the table (street, showdown, elimination, end...)."""
         ...
@@ -154,8 +198,27 @@ class Notifier(Protocol):
 
 
 @dataclass
+class RecordedMessage:
+    """A table message as the channel shows it now (RecordingNotifier's model of Discord's messages).
+
+    snapshot: the last picture posted or edited onto it; buttons: it carries live buttons (a hand being
+    played, `TableSnapshot.has_buttons`) — False once retired; retired: edited into its one-line last form
+    (`result`: the hand summarised there, None for "moved to a newer message"); edits_after_retired: edits
+    that reached it after that (a bug: a retired message must never show a table again)."""
+
+    message_id: int
+    snapshot: TableSnapshot
+    buttons: bool
+    retired: bool = False
+    result: HandResultAnnouncement | None = None
+    edits_after_retired: int = 0
+
+
+@dataclass
 class RecordingNotifier:
-    """A Notifier that remembers every call, for tests and for running without Discord."""
+    """A Notifier that remembers every call, for tests and for running without Discord — and models the table
+    messages as the channel would show them (`messages`): which exist, which one is live (the last posted),
+    what each shows, and whether it still carries live buttons (`with_live_buttons`)."""
 
     posted: list[TableSnapshot] = field(default_factory=list)
     snapshots: list[TableSnapshot] = field(default_factory=list)
@@ -164,18 +227,50 @@ class RecordingNotifier:
     hole_cards: list[tuple[int, int, tuple[Card, ...]]] = field(default_factory=list)
     refuse_dms: set[int] = field(default_factory=set)
     next_message_id: int = 1000
+    messages: dict[int, RecordedMessage] = field(default_factory=dict)
+    live_message_id: int | None = None
 
     async def post_table(self, snapshot: TableSnapshot) -> int | None:
-        """Record the snapshot; return a new fake message id."""
+        """Record the snapshot as a new message (now the live one); return its fake message id."""
         self.posted.append(snapshot)
         self.snapshots.append(snapshot)
         self.next_message_id += 1
-        return self.next_message_id
+        message_id = self.next_message_id
+        self.messages[message_id] = RecordedMessage(message_id, snapshot, snapshot.has_buttons)
+        self.live_message_id = message_id
+        return message_id
 
     async def edit_table(self, snapshot: TableSnapshot) -> None:
-        """Record the snapshot."""
+        """Record the snapshot and draw it on message `snapshot.message_id` (an unknown id changes nothing)."""
         self.edits.append(snapshot)
         self.snapshots.append(snapshot)
+        message = self.messages.get(snapshot.message_id) if snapshot.message_id is not None else None
+        if message is not None:
+            if message.retired:
+                message.edits_after_retired += 1
+            message.snapshot = snapshot
+            message.buttons = snapshot.has_buttons
+
+    async def retire_table(
+        self, snapshot: TableSnapshot, message_id: int, result: HandResultAnnouncement | None
+    ) -> None:
+        """Turn message `message_id` into its one-line last form: no buttons, `result` kept."""
+        message = self.messages.get(message_id)
+        if message is not None:
+            message.retired = True
+            message.buttons = False
+            message.result = result
+        if self.live_message_id == message_id:
+            self.live_message_id = None
+
+    def with_live_buttons(self) -> list[int]:
+        """Ids of the messages that carry live buttons now (at most the live table's, when a hand is played)."""
+        return [m.message_id for m in self.messages.values() if m.buttons]
+
+    @property
+    def live(self) -> RecordedMessage | None:
+        """The live table message (the last posted, unless it was retired)."""
+        return self.messages.get(self.live_message_id) if self.live_message_id is not None else None
 
     async def announce(self, snapshot: TableSnapshot, announcement: Announcement) -> None:
         """Record the announcement."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -51,6 +50,8 @@ from bot.tables.clock import Clock
 from bot.tables.errors import ServiceError
 from bot.tables.notifier import (
     Announcement,
+    HandResultAnnouncement,
+    LevelAnnouncement,
     Notifier,
     PlayerAnnouncement,
     SeatView,
@@ -163,6 +164,10 @@ class TableRunner:
         self.leaving: set[int] = set()
         self.kicked: set[int] = set()
         self.away: set[int] = set()
+        #: Rebuys asked during a hand, made when it ends: user id -> chips (issue 11 item 7).
+        self.rebuys: dict[int, int] = {}
+        #: The blind level (0-based schedule index) of the last hand dealt; None before the first or unscheduled.
+        self.hand_level: int | None = None
         self.dm_refused: set[int] = set()
         self.running = False
         self.started_at: float | None = None
@@ -223,6 +228,8 @@ class TableRunner:
             "leaving": sorted(self.leaving),
             "kicked": sorted(self.kicked),
             "away": sorted(self.away),
+            "rebuys": {str(k): v for k, v in sorted(self.rebuys.items())},
+            "hand_level": self.hand_level,
             "running": self.running,
             "started_at": self.started_at,
             "language": self.language,
@@ -327,8 +334,12 @@ class TableRunner:
             street = hand.street if not hand.is_complete else Street.COMPLETE
             pots = hand.pots()
             board = hand.board
-        else:  # between hands: the blinds the next hand will use
-            level = self.table.current_level(self._level_clock())
+        else:  # between hands: the blinds the next hand will use (once closed: the last hand's)
+            schedule = self.table.config.schedule
+            if self.closed and schedule is not None and self.hand_level is not None:
+                level = schedule.levels[self.hand_level]
+            else:
+                level = self.table.current_level(self._level_clock())
             small, big, ante = level.small_blind, level.big_blind, level.ante
             events, names, street, pots, board = (), (), None, (), ()
         return TableSnapshot(
@@ -356,7 +367,52 @@ class TableRunner:
             message_id=self.message_id,
             next_hand_at=self.next_hand_at if hand is None and not self.closed else None,
             closed=self.closed,
+            **self._level_view(),
+            **self._tournament_view(),
         )
+
+    def _level_index(self) -> int | None:
+        """The schedule index of the level in force: the hand being played's (or, closed, the last played's),
+        else the next hand's; None without a schedule."""
+        schedule = self.table.config.schedule
+        if schedule is None:
+            return None
+        if self.hand is not None or self.closed:
+            return self.hand_level
+        return schedule.level_index(self.table.hands_played, self._level_clock())
+
+    def _level_view(self) -> dict[str, Any]:
+        """The snapshot's level fields (issue 11 item 4): level number, the next level and when it starts."""
+        schedule = self.table.config.schedule
+        index = self._level_index()
+        if schedule is None or index is None:
+            return {}
+        view: dict[str, Any] = {"level": index + 1, "level_by": schedule.by}
+        if index + 1 < len(schedule.levels) and not self.closed:
+            nxt = schedule.levels[index + 1]
+            view["next_level"] = (nxt.small_blind, nxt.big_blind, nxt.ante)
+            view["next_level_in"] = self._next_level_in(index)
+        return view
+
+    def _next_level_in(self, index: int) -> int:
+        """Hands to be dealt before level `index + 1` starts (the one being played counts), or whole minutes."""
+        schedule = self.table.config.schedule
+        assert schedule is not None
+        if schedule.by == "hands":
+            played = self.table.hands_played - (1 if self.hand is not None else 0)
+            return max((index + 1) * schedule.length - played, 1)
+        seconds = (index + 1) * schedule.length * 60 - self._level_clock()
+        return max(int(-(-seconds // 60)), 1)
+
+    def _tournament_view(self) -> dict[str, Any]:
+        """A tournament's players left (with chips) and their average stack. During a hand the seats keep their
+        stacks from its start (the chips in play are the same: a hand moves chips only between its players)."""
+        if self.options.kind != TOURNAMENT:
+            return {}
+        alive = [occupant.stack for occupant in self.table.seats.values() if occupant.stack > 0]
+        if not alive:
+            return {"players_left": 0}
+        return {"players_left": len(alive), "average_stack": sum(alive) // len(alive)}
 
     # ------------------------------------------------------------------ outbox helpers
 
@@ -379,28 +435,43 @@ class TableRunner:
             self._outbox.pending_edit = False
             snap = self.snapshot()
             if snap.message_id is None:
+                if self.hand is None and (self.closed or self.next_hand_at is not None):
+                    return  # the last hand's message was summarised: the next deal (or the end notice) follows
                 await self._posted(await notifier.post_table(snap))
             else:
                 await notifier.edit_table(snap)
 
         self._outbox.put(edit)
 
-    def _post_table(self, last_look: TableSnapshot | None = None) -> None:
-        """Queue a new table message (a new hand, or /poker table); later edits go to it. `last_look`: what the
-        message being replaced should show if an edit of it is still pending (the table just before the new
-        hand); without it, that edit is dropped. Either way no edit meant for it lands on the new message's
-        hand."""
+    def _retire_message(self, result: HandResultAnnouncement | None) -> None:
+        """Queue the end of the live table message as a table (issue 11 items 1, 11): it becomes one line without
+        buttons — `result`, the summary of its hand, or None: "moved to a newer message" — and is never edited
+        again (edits still queued for it are dropped); the table has no message until the next is posted. Once
+        per hand at most (the hand's end), so an action still costs one table edit."""
         notifier = self._outbox.notifier
-        if self._outbox.pending_edit and last_look is not None:
-
-            async def settle() -> None:
-                # The message being replaced: posted by a job before this one, so known by now.
-                if self.message_id is not None:
-                    await notifier.edit_table(dataclasses.replace(last_look, message_id=self.message_id))
-
-            self._outbox.put(settle)
         self._outbox.pending_edit = False
         self._outbox.generation += 1
+        snap = self.snapshot()
+
+        async def retire() -> None:
+            message_id = self.message_id  # known by now: the job that posted it ran before this one
+            if message_id is None:
+                return
+            self.message_id = None
+            try:
+                await self.storage.set_table_message(self.table_id, None)
+            except Exception:
+                log.exception("could not forget the table message id of table %s", self.table_id)
+            await notifier.retire_table(snap, message_id, result)
+
+        self._outbox.put(retire)
+
+    def _post_table(self) -> None:
+        """Queue a new table message (a new hand, or /poker table); later edits go to it. The message it replaces,
+        if any, is retired first (`_retire_message`), so no edit meant for it lands on the new one and no old
+        message keeps live buttons."""
+        notifier = self._outbox.notifier
+        self._retire_message(None)
 
         async def post() -> None:
             await self._posted(await notifier.post_table(self.snapshot()))
@@ -490,18 +561,34 @@ class TableRunner:
             return seat
 
     async def rebuy(self, user_id: int, amount: int) -> int:
-        """Add chips from the balance to the member's stack, between hands (issue 5), up to the maximum
-        buy-in. Returns the new stack. Raises ServiceError: rebuy_cash_only, not_seated, rebuy_mid_hand,
-        rebuy_above_max, insufficient_balance."""
+        """Add chips from the balance to the member's stack, up to the maximum buy-in (rule book 002: rebuys
+        between hands). Between hands (or when not dealt in) the chips move at once: returns the new stack. In
+        a hand the rebuy is accepted for the next hand — kept with the table (restarts keep it), made when the
+        hand ends, within the maximum and the balance then (`_make_rebuys`); nothing moves before: returns 0.
+        A second request during the hand replaces the first. Raises ServiceError: rebuy_cash_only,
+        not_seated, rebuy_at_max, rebuy_above_max, insufficient_balance."""
         async with self.lock:
             self._check_open()
             if self.options.kind != CASH:
                 raise ServiceError("rebuy_cash_only")
             seat = self._require_seat(user_id)
-            if self.hand is not None and self._player_of(user_id) is not None:
-                raise ServiceError("rebuy_mid_hand")
+            player = self._player_of(user_id)
+            if self.hand is not None and player is not None:
+                room = self.options.max_buy_in - self.hand.stacks[player]
+                if room <= 0:
+                    raise ServiceError("rebuy_at_max", limit=self.options.max_buy_in)
+                if amount < 1 or amount > room:
+                    raise ServiceError("rebuy_above_max", max=room, limit=self.options.max_buy_in)
+                balance = await self.storage.balance(self.guild_id, user_id)
+                if balance < amount:
+                    raise ServiceError("insufficient_balance", balance=balance, needed=amount)
+                self.rebuys[user_id] = amount
+                await self._save()
+                return 0
             stack = self.table.seats[seat].stack
             room = self.options.max_buy_in - stack
+            if room <= 0:
+                raise ServiceError("rebuy_at_max", limit=self.options.max_buy_in)
             if amount < 1 or amount > room:
                 raise ServiceError("rebuy_above_max", max=max(room, 0), limit=self.options.max_buy_in)
             try:
@@ -514,18 +601,46 @@ class TableRunner:
             self._maybe_schedule_next_hand()
             return stack + amount
 
+    async def _make_rebuys(self) -> None:
+        """The rebuys asked during the hand that just ended (`rebuy`): each adds chips from the balance to a
+        player still seated and not leaving, topping up to the maximum buy-in at most (one ledger row, the
+        same as a rebuy between hands); announced, or announced as not made when the balance no longer has
+        the chips. Then forgotten."""
+        for user, amount in sorted(self.rebuys.items()):
+            seat = self._seat_of(user)
+            if seat is None or user in self.leaving or user in self.kicked:
+                continue
+            chips = min(amount, self.options.max_buy_in - self.table.seats[seat].stack)
+            if chips <= 0:
+                continue
+            try:
+                await self.storage.buy_in(self.table_id, self.guild_id, user, seat, chips, kind=LedgerKind.REBUY)
+            except InsufficientBalance:
+                self._announce(PlayerAnnouncement("rebuy_failed", user, self._name(user), chips=chips))
+                continue
+            self.table.add_chips(seat, chips)
+            stack = self.table.seats[seat].stack
+            self._announce(PlayerAnnouncement("rebuy", user, self._name(user), seat=seat, chips=chips, stack=stack))
+        self.rebuys.clear()
+
     async def leave(self, user_id: int) -> bool:
         """Stand up. Between hands (or when not dealt in) the seat is freed at once and a cash stack goes back
-        to the balance: returns True. In a hand, the member leaves when it ends and their hand is folded
-        when their turn comes (announced): returns False. Raises ServiceError("not_seated")."""
+        to the balance: returns True. In a hand, the member forfeits it at once — their hand is folded
+        whoever is to act and even when checking is free (`Hand.forfeit`), announced once — and leaves when
+        the hand ends, with what is left of their stack: returns False. Raises ServiceError("not_seated")."""
         async with self.lock:
             self._check_open()
             self._require_seat(user_id)
-            if self._player_of(user_id) is not None and self.hand is not None:
+            player = self._player_of(user_id)
+            if player is not None and self.hand is not None:
                 self.leaving.add(user_id)
                 await self._save()
-                await self._auto_act_if_needed()
-                self._refresh()
+                # The one notice of this departure (the seat is freed silently when the hand ends).
+                self._announce(PlayerAnnouncement("forfeited", user_id, self._name(user_id), action="fold"))
+                if self.hand.can_forfeit(player):
+                    await self._apply(player, ActionKind.FOLD, None, by="forfeit")
+                else:  # already folded: nothing to play
+                    self._refresh()
                 return False
             await self._stand(user_id, kind="left")
             await self._end_tournament_if_won()
@@ -552,8 +667,9 @@ class TableRunner:
             self._refresh()
             return True
 
-    async def _stand(self, user_id: int, kind: str) -> None:
-        """Free the user's seat now (no hand of theirs in progress): cash out, forget their flags."""
+    async def _stand(self, user_id: int, kind: str, *, announce: bool = True) -> None:
+        """Free the user's seat now (no hand of theirs in progress): cash out, forget their flags; announce it
+        (`kind`: left, kicked, busted) unless `announce` is False (already announced)."""
         seat = self._require_seat(user_id)
         stack = self.table.seats[seat].stack
         if self.options.kind == TOURNAMENT and self.hand_number > 0 and stack > 0:
@@ -564,12 +680,14 @@ class TableRunner:
         self.table.stand(seat)
         self.leaving.discard(user_id)
         self.kicked.discard(user_id)
+        self.rebuys.pop(user_id, None)
         self.away.discard(user_id)
         self.expiries.pop(user_id, None)
         await self._save()
         # A kicked player's cash stack goes back to their balance (the notice says so); tournament chips do not.
         chips = None if kind == "kicked" and self.options.kind == TOURNAMENT else stack
-        self._announce(PlayerAnnouncement(kind, user_id, self._name(user_id), seat=seat, chips=chips))
+        if announce:
+            self._announce(PlayerAnnouncement(kind, user_id, self._name(user_id), seat=seat, chips=chips))
 
     async def sit_out(self, user_id: int) -> None:
         """Stop being dealt in (cash) or auto-fold/check at once (tournament) from the next decision; the seat
@@ -732,6 +850,8 @@ class TableRunner:
                 self.next_hand_at = None
                 if self.running and not self.closed and self.hand is None and self.table.can_start_hand():
                     await self._start_hand()
+                elif self.hand is None and not self.closed:
+                    self._refresh()  # no deal after all: the table message says what the table waits for
 
         self._next_hand = asyncio.create_task(deal_later(), name=f"next-hand-{self.channel_id}")
 
@@ -739,12 +859,15 @@ class TableRunner:
         """Deal a new hand: the engine moves the button and posts blinds; the record is stored before anyone
         sees the hand; then the new table message and the hole cards (DM) go out."""
         saved = self.table.to_json()
-        last_look = self.snapshot()  # the current table message's last picture, before the deal
         number = self.hand_number + 1
+        previous_level = self.hand_level
+        schedule = self.table.config.schedule
+        level = schedule.level_index(self.table.hands_played, self._level_clock()) if schedule else None
         try:
             hand = self.table.start_hand(now=self._level_clock(), rng=self.rng_factory())
         except PokerError:
             log.info("table %s cannot deal hand %s", self.table_id, number)
+            self._refresh()
             return
         seats = tuple(self.table.hand_seats)
         users = tuple(self.table.seats[s].player_id for s in seats)
@@ -764,13 +887,34 @@ class TableRunner:
             raise
         self.hand, self.hand_id, self.hand_number = hand, hand_id, number
         self.hand_seats, self.hand_users = seats, users
+        self.hand_level = level
         await self._save()
-        self._post_table(last_look)
+        if level is not None and previous_level is not None and level > previous_level:
+            self._announce_level()
+        self._post_table()
         snap = self.snapshot()
         for player, user in enumerate(users):
             self._send_cards(snap, user, tuple(hand.hole_cards[player]))
         self._start_turn()
         await self._auto_act_if_needed()
+
+    def _announce_level(self) -> None:
+        """The hand just dealt opens a new blind level: say so, with the next one (issue 11 item 4)."""
+        view = self._level_view()
+        hand = self.hand
+        assert hand is not None
+        settings = hand.settings
+        self._announce(
+            LevelAnnouncement(
+                view["level"],
+                settings.small_blind,
+                settings.big_blind,
+                settings.ante,
+                view.get("next_level"),
+                view.get("next_level_in"),
+                view["level_by"],
+            )
+        )
 
     def _level_clock(self) -> float:
         """Minutes-based blind levels count from the first deal."""
@@ -848,27 +992,57 @@ class TableRunner:
         return player
 
     async def act(
-        self, user_id: int, kind: ActionKind, amount: int | None = None, *, hand_number: int | None = None
+        self,
+        user_id: int,
+        kind: ActionKind,
+        amount: int | None = None,
+        *,
+        hand_number: int | None = None,
+        expected: int | None = None,
     ) -> PlayerActed:
         """A player's decision (fold, check, call, bet N, raise to N, all-in). Returns the engine's
-        `PlayerActed` event. Raises ServiceError (see `check_turn`), or the engine's PokerError saying what is
-        allowed ("Minimum raise is to 22"). Nothing changes then."""
+        `PlayerActed` event. `expected`: the amount the pressed button named (Call N: chips to add; All-in N
+        and Bet/Raise to N: the street total) — refused when it is no longer the amount (`check_expected`).
+        Raises ServiceError (see `check_turn`), or the engine's PokerError saying what is allowed ("Minimum
+        raise is to 22"). Nothing changes then."""
         async with self.lock:
             player = self.check_turn(user_id, hand_number)
+            if expected is not None:
+                self.check_expected(kind, amount, expected)
             self.expiries.pop(user_id, None)
             return await self._apply(player, kind, amount, by="player")
 
+    def check_expected(self, kind: ActionKind, amount: int | None, expected: int) -> None:
+        """Refuse an action whose button named an amount that is no longer the amount (an older message, or
+        a raise in between): a call of N chips, an all-in to N, a bet or raise to N. Raises ServiceError
+        "call_changed" / "all_in_changed" / "amount_changed" with the current `amount`; never plays the
+        action for another amount. Other kinds carry no amount and pass."""
+        hand = self.hand
+        assert hand is not None
+        legal = hand.legal_actions()
+        if kind is ActionKind.CALL and legal.can_call and legal.call_amount != expected:
+            raise ServiceError("call_changed", amount=legal.call_amount)
+        if kind is ActionKind.ALL_IN and legal.all_in_to != expected:
+            raise ServiceError("all_in_changed", amount=legal.all_in_to)
+        if kind in (ActionKind.BET, ActionKind.RAISE) and amount is not None and amount != expected:
+            raise ServiceError("amount_changed", amount=expected)
+
     async def _apply(self, player: int, kind: ActionKind, amount: int | None, *, by: str) -> PlayerActed:
-        """Verify, store (write-ahead), apply, then queue what the channel must see."""
+        """Verify, store (write-ahead), apply, then queue what the channel must see. `by="forfeit"`: the
+        player left, their hand is folded at once, whoever is to act (`Hand.forfeit`; stored as a fold)."""
         hand = self.hand
         assert hand is not None and self.hand_id is not None
-        hand.verify_action(kind, amount)
+        forfeit = by == "forfeit"
+        if forfeit:
+            hand.verify_forfeit(player)
+        else:
+            hand.verify_action(kind, amount)
         await self.storage.append_action(
             self.hand_id,
             {"player": player, "kind": kind.value, "amount": amount, "at": self.clock.time(), "by": by},
         )
         before = len(hand.events)
-        acted = hand.act(kind, amount)
+        acted = hand.forfeit(player) if forfeit else hand.act(kind, amount)
         new_events = hand.events[before:]
         for event in new_events:
             if isinstance(event, StreetDealt):
@@ -883,15 +1057,16 @@ class TableRunner:
         return acted
 
     async def _auto_act_if_needed(self) -> None:
-        """Fold (or check) for a player to act who is leaving, or away at a tournament, without waiting."""
+        """Check (when free) or fold for a tournament player sitting out, without waiting: their seat and chips
+        stay, so a free check keeps their hand (only the fold is announced, once: a fold ends their hand)."""
         hand = self.hand
         if hand is None or hand.actor is None:
             return
         user = self.hand_users[hand.actor]
-        if user in self.leaving or (user in self.away and self.options.kind == TOURNAMENT):
-            # Folding is refused when checking is free (the engine says "you can check"): check then.
+        if user in self.away and self.options.kind == TOURNAMENT:
             kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD
-            self._announce(PlayerAnnouncement("auto_folded", user, self._name(user), action=kind.value))
+            if kind is ActionKind.FOLD:
+                self._announce(PlayerAnnouncement("auto_folded", user, self._name(user), action=kind.value))
             await self._apply(hand.actor, kind, None, by="auto")
 
     async def _finish_hand(self) -> None:
@@ -907,6 +1082,7 @@ class TableRunner:
         await self.storage.finish_hand(self.hand_id, result["json"], stacks, outcomes)
         busted = self.table.end_hand(hand)
         self._announce(result["announcement"])
+        self._retire_message(result["announcement"])
         users, seats = self.hand_users, self.hand_seats
         self.hand = None
         self.hand_id = None
@@ -916,7 +1092,11 @@ class TableRunner:
     async def _after_hand(
         self, busted: tuple[int, ...], users: tuple[int, ...], seats: tuple[int, ...], hand: Hand
     ) -> None:
-        """Eliminations (places at a tournament), players who asked to leave, then the next deal or the end."""
+        """Rebuys asked during the hand, eliminations (places at a tournament; a busted cash player is told how to
+        buy in again), players who asked to leave, then the next deal or the end."""
+        if self.rebuys:
+            await self._make_rebuys()
+            busted = tuple(s for s in busted if s in self.table.seats and self.table.seats[s].stack == 0)
         seat_user = dict(zip(seats, users, strict=True))
         # Busted players: ranked by their stack at the start of the hand (bigger stack = better place).
         busted_users = sorted(
@@ -929,14 +1109,19 @@ class TableRunner:
             if self.options.kind == TOURNAMENT:
                 place = remaining + len(busted_users) - offset
                 await self.storage.record_place(self.table_id, user, place)
-            self._announce(PlayerAnnouncement("eliminated", user, self._name(user), place=place))
+                self._announce(PlayerAnnouncement("eliminated", user, self._name(user), place=place))
         for user in busted_users:
             seat = self._seat_of(user)
             if seat is not None:
-                await self._stand(user, kind="busted")
+                # Cash: one notice, "out of chips, left the table, buy in again with /poker join" (and a button);
+                # none for a player who had left during the hand (told then).
+                announce = self.options.kind == CASH and user not in self.leaving
+                await self._stand(user, kind="busted", announce=announce)
         for user in sorted(self.leaving | self.kicked):
             if self._seat_of(user) is not None:
-                await self._stand(user, kind="kicked" if user in self.kicked else "left")
+                # A kick was announced as pending ("leaving"): now it is done. A leaver was told at once.
+                kicked = user in self.kicked
+                await self._stand(user, kind="kicked" if kicked else "left", announce=kicked)
         self.leaving.clear()
         self.kicked.clear()
         await self._save()
@@ -1031,6 +1216,8 @@ class TableRunner:
         self.leaving = set(state.get("leaving", []))
         self.kicked = set(state.get("kicked", []))
         self.away = set(state.get("away", []))
+        self.rebuys = {int(k): int(v) for k, v in state.get("rebuys", {}).items()}
+        self.hand_level = state.get("hand_level")
         self.running = bool(state.get("running", False))
         self.started_at = state.get("started_at")
         self.message_id = row.message_id
@@ -1039,7 +1226,7 @@ class TableRunner:
             hand = Hand.from_record(record)
             last_at = open_hand.started_at
             for action in open_hand.actions:
-                hand.act(ActionKind(action["kind"]), action.get("amount"))
+                hand.replay(int(action["player"]), ActionKind(action["kind"]), action.get("amount"))
                 last_at = action.get("at", last_at)
             self.hand, self.hand_id, self.hand_number = hand, open_hand.id, open_hand.number
             self.hand_seats = tuple(open_hand.record["seats"])

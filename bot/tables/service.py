@@ -232,11 +232,14 @@ class TableService:
         amount: int | None = None,
         *,
         hand_number: int | None = None,
+        expected: int | None = None,
     ) -> PlayerActed:
         """A player's decision at the channel's table. `amount` is the total of a bet or raise on this
         street (a raise is always *to* a total, rule book 000 §05). `hand_number`, from a button, refuses
-        presses on an old table message. Raises ServiceError or the engine's PokerError; nothing changes."""
-        return await self.get(channel_id).act(user_id, kind, amount, hand_number=hand_number)
+        presses on an old table message; `expected`, the amount a button named (Call N, All-in N), refuses
+        the press when the amount changed since ("The call is now 19"). Raises ServiceError or the engine's
+        PokerError; nothing changes."""
+        return await self.get(channel_id).act(user_id, kind, amount, hand_number=hand_number, expected=expected)
 
     def amount_suggestions(self, channel_id: int, user_id: int) -> list[tuple[str, int]]:
         """Amounts to offer for /bet and /raise: (label key, total) for the minimum, half pot, pot and

@@ -252,3 +252,16 @@ async def test_command_texts_are_translated_into_french_for_discord(world: World
     kind = next(o for o in create["options"] if o["name"] == "kind")
     french = [c["name_localizations"]["fr"] for c in kind["choices"]]
     assert french == [t("choice.cash", "fr"), t("choice.tournament", "fr")]
+
+
+def test_action_button_ids_carry_the_amount_they_name_and_old_ids_still_parse() -> None:
+    from bot.discord_ui.table_view import button_amount, custom_id
+
+    template = ActionButton.__discord_ui_compiled_template__
+    widest = custom_id("all_in", 2**64 - 1, 2**31 - 1, 10**12 - 1)
+    assert len(widest) <= 100 and template.fullmatch(widest)["amount"] == str(10**12 - 1)
+    old = template.fullmatch("poker:call:123:4")
+    assert old is not None and old["amount"] is None  # a message posted before the change keeps working
+    legal = LegalActions(0, True, False, True, 19, False, True, 40, 100, True, 100)
+    assert custom_id("call", 1, 2, button_amount("call", legal)) == "poker:call:1:2:19"
+    assert button_amount("all_in", legal) == 100 and button_amount("fold", legal) is None

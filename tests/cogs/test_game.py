@@ -67,13 +67,19 @@ async def test_four_players_play_hands_with_raises_an_all_in_a_side_pot_and_a_sh
     assert [c["value"] for c in choices] == [2, 6, 13, 94]
     assert choices[0]["name"] == "Minimum: 2"
     await world.slash("chloe", "bet", amount=8)
+    hand_message = world.table_message().id
     await world.press("bob", "Fold")
     result = world.messages()[-1]
     assert "chloe wins the pot (13)" in embed_text(result)
     assert "Uncalled bet (8) returned to chloe" in embed_text(result)
     assert world.stacks() == {"alice": 99, "bob": 34, "chloe": 107, "dave": 100}
     assert_never_public(world, mark, "9c4d", "8h3c", "QhQc", "Td2s")
-    assert world.table_message().components == []  # no buttons between hands
+    # Between hands the hand's table message is one line, its summary, without buttons (issue 11 items 1, 11;
+    # it used to stay a full table saying "Next hand" with a time soon past).
+    old = next(m for m in world.messages() if m.id == hand_message)
+    assert old.content == "Hand #1 · chloe wins 13 · " + " ".join(cards_of("Kd7s2h"))
+    assert old.components == [] and old.embeds == []
+    assert world.service.runners[world.channel.id].message_id is None  # the next deal posts the next one
 
     # Hand 2 starts by itself a few seconds later; the button moved to alice.
     mark = len(world.env.http_requests)
@@ -119,3 +125,49 @@ async def test_four_players_play_hands_with_raises_an_all_in_a_side_pot_and_a_sh
     report = await world.bot.storage.audit(world.guild.id)
     assert report.ok, report.problems
     assert spectator.id not in {s.user_id for s in world.snapshot().seats}
+
+
+async def test_a_busted_cash_player_is_told_how_to_come_back_and_gets_a_buy_in_button(world: World) -> None:
+    world.decks.queue(["7c2d", "AhAd"], "Kc9d4s5hJc")  # heads-up: seat 2 is the button, with the aces
+    await world.seat({"alice": 100, "bob": 100})
+    await world.slash("alice", "poker start")
+    assert world.actor() == "bob"
+    await world.slash("bob", "allin")
+    await world.slash("alice", "call")
+    notice = next(m for m in reversed(world.messages()) if m.content.startswith("alice is out of chips"))
+    assert notice.content == (
+        "alice is out of chips and leaves the table. To play again: `/poker join`, or the button below."
+    )
+    assert not any("is out of chips." == m.content[-16:] for m in world.messages())  # one notice, not two
+    others = await world.member("bob").click(notice, label="Buy in again")
+    assert others.response.ephemeral and others.response.content.startswith("This button is for")
+    assert "alice" not in world.stacks()
+    mine = await world.member("alice").click(notice, label="Buy in again")
+    assert mine.response.ephemeral and mine.response.content == "Seat 1: you play with 100. Your balance: 800."
+    assert world.stacks()["alice"] == 100
+    assert (await world.bot.storage.audit(world.guild.id)).ok
+    world.acknowledge_refusals()
+
+
+async def test_an_old_call_button_pressed_after_a_raise_is_refused_with_the_current_amount(world: World) -> None:
+    """Issue 11 item 1: bob pressed "Call 2" on a message made before alice raised to 20, and the table recorded
+    "bob calls 19". The button names its amount: the press is refused with the amount now, nothing played."""
+    world.decks.queue(["9c4d", "8h3c", "QhQc"], "Kd7s2h5c6h")
+    await world.seat({"alice": 100, "bob": 100, "chloe": 100})
+    await world.slash("alice", "poker start")
+    assert world.actor() == "chloe" and "Call 2" in world.button_labels()
+    old_call = next(
+        c.custom_id for row in world.table_message().components for c in row.children if c.label == "Call 2"
+    )
+    assert old_call.endswith(":1:2")
+    await world.slash("chloe", "raise", amount=20)
+    before = world.snapshot()
+    pressed = await world.forge_press("alice", old_call)  # alice (small blind) would now call 19
+    assert pressed.followups[-1].content == "The call is now 19: nothing was played, press again"
+    assert world.snapshot().seats == before.seats and world.actor() == "alice"
+    now_call = next(
+        c.custom_id for row in world.table_message().components for c in row.children if c.label == "Call 19"
+    )
+    await world.forge_press("alice", now_call)
+    assert world.actor() == "bob"
+    world.acknowledge_refusals()

@@ -25,6 +25,10 @@ async def test_kick_sitout_repost_and_end_move_every_chip_back(world: World) -> 
     reposted = await world.slash("bob", "poker table")
     assert reposted.response.content == "Done."
     assert world.table_message().id != old.id and world.table_message().components
+    # The old message is no longer the table: one line, no buttons left to press (issue 11 item 1).
+    was = next(m for m in world.messages() if m.id == old.id)
+    assert was.components == [] and was.embeds == []
+    assert was.content == "Hand #1: the table moved to a newer message below."
     # A kick during the hand takes effect when it ends.
     pending = await world.slash("alice", "poker kick", member=world.member("bob"))
     assert pending.response.content == "bob will leave at the end of this hand."

@@ -72,7 +72,9 @@ async def test_refused_actions_answer_privately_and_change_nothing(world: World)
     await refused.check(lambda: world.slash("chloe", "raise", amount=500), "You can't go above 100 (all-in)")
     await refused.check(lambda: world.slash("chloe", "bet", amount=10), "There is already a bet of 2: call or raise")
     await refused.check(lambda: world.slash("alice", "poker join"), "You're already seated at this table (seat 1)")
-    await refused.check(lambda: world.slash("bob", "poker rebuy", amount=10), "You can rebuy only between hands")
+    # A rebuy during a hand is accepted for the next one now (issue 11 item 7): above the maximum it is refused.
+    over_max = "You can add at most 2 (the maximum stack here is 100)"
+    await refused.check(lambda: world.slash("bob", "poker rebuy", amount=10), over_max)
     host = f"<@{world.member('alice').id}>"
     not_host = f"Only the host ({host}) or a member with Manage Server can do that"
     await refused.check(lambda: world.slash("bob", "poker end"), not_host)

@@ -24,7 +24,8 @@ async def test_buy_in_rebuy_leave_and_refill_move_the_balance(world: World) -> N
     rebuy = await world.slash("alice", "poker rebuy", amount=40)
     assert rebuy.response.content == "Rebuy of 40: your stack is 100, your balance 900."
     refused = await world.slash("alice", "poker rebuy", amount=1)
-    assert refused.response.content == "You can add at most 0 (the maximum stack here is 100)"
+    # At the maximum the refusal says so (issue 11 item 7; was "You can add at most 0 ...").
+    assert refused.response.content == "Your stack is already at the table's maximum (100): nothing to add"
     left = await world.slash("bob", "poker leave")
     assert left.response.content == "You left the table: your stack of 100 went back to your balance (1,000)."
     assert await world.balance("bob") == 1000

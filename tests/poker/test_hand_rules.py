@@ -546,3 +546,85 @@ def test_cards_are_dealt_one_at_a_time_from_the_button_left_with_a_burn_before_e
     play(hand, "call", "call", "check", *["check"] * 9)
     assert hand.board == (deck[7], deck[8], deck[9], deck[11], deck[13])  # deck[6], [10], [12] burned
     assert hand.deck == tuple(deck)
+
+
+# ---------------------------------------------------------------- a player who leaves forfeits (002: mucked = dead)
+
+
+def test_forfeit_at_ones_turn_folds_even_when_checking_is_free() -> None:
+    hand = _to_flop([100, 100, 100])
+    actor = hand.actor
+    assert hand.can_check() and not hand.can_fold()  # an ordinary fold is still refused with a free check
+    event = hand.forfeit(actor)
+    assert event.action is ActionKind.FOLD and hand.folded[actor]
+    assert hand.actor not in (None, actor) and hand.street is Street.FLOP
+
+
+def test_forfeit_out_of_turn_keeps_the_turn_and_the_player_never_wins() -> None:
+    # p0 SB, p1 BB, p2 button; p2 has the best hand, raises, then leaves while p0 decides.
+    hand = new_hand([100, 100, 100], ["7c 2d", "8h 3s", "Ah Ad"], "Kc 9d 4s 5h Jc")
+    play(hand, "p2 raise 10")
+    assert hand.actor == 0
+    hand.forfeit(2)
+    assert hand.actor == 0 and hand.folded[2]
+    play(hand, "p0 call", "p1 call")  # calling the forfeited raise closes the round (the top bet is matched)
+    assert hand.street is Street.FLOP
+    while not hand.is_complete:
+        play(hand, "check")
+    winners = {p for e in of_type(hand.events, PotAwarded) for p, _ in e.winners}
+    assert 2 not in winners
+    assert sum(hand.finishing_stacks) == 300
+
+
+def test_forfeit_that_leaves_one_player_ends_the_hand_uncontested() -> None:
+    hand = new_hand([100, 100, 100])
+    play(hand, "p2 fold")
+    hand.forfeit(1)  # the big blind leaves while the small blind decides
+    assert hand.is_complete
+    # The small blind takes the pot; the unmatched part of the big blind is an uncalled bet, returned (000 §05).
+    assert hand.finishing_stacks == (101, 99, 100)
+
+
+def test_forfeit_of_an_all_in_player_gives_their_pots_to_the_others() -> None:
+    # p2 all-in for 20 with aces, then leaves; p0 and p1 play on and p0's small pair wins everything.
+    hand = new_hand([100, 100, 20], ["7c 7d", "8h 3s", "Ah Ad"], "Kc 9d 4s 5h Jc")
+    play(hand, "p2 all_in", "p0 call", "p1 call")
+    assert hand.street is Street.FLOP
+    hand.forfeit(2)
+    while not hand.is_complete:
+        play(hand, "check")
+    awarded = {p: c for e in of_type(hand.events, PotAwarded) for p, c in e.winners}
+    assert awarded == {0: 60}
+    assert hand.finishing_stacks == (140, 80, 0)
+
+
+def test_a_forfeited_hand_replays_from_its_record() -> None:
+    hand = new_hand([100, 100, 100])
+    play(hand, "p2 raise 10")
+    hand.forfeit(1)
+    play(hand, "p0 call")
+    copy = Hand.from_record(hand.record())
+    assert copy.events == hand.events and copy.folded == hand.folded
+
+
+def test_forfeit_is_refused_for_a_folded_player_or_a_finished_hand() -> None:
+    hand = new_hand([100, 100, 100])
+    play(hand, "p2 fold")
+    with pytest.raises(IllegalActionError):
+        hand.forfeit(2)
+    play(hand, "p0 fold")
+    with pytest.raises(HandOverError):
+        hand.forfeit(1)
+
+
+def test_a_forfeited_hand_exports_to_phh_and_replays() -> None:
+    from bot.poker.phh import dump_hand, loads, replay
+
+    hand = new_hand([100, 100, 100], ["7c 2d", "8h 3s", "Ah Ad"], "Kc 9d 4s 5h Jc")
+    play(hand, "p2 raise 10")
+    hand.forfeit(1)  # out of turn: the small blind is to act
+    play(hand, "p0 call")
+    while not hand.is_complete:
+        play(hand, "check")
+    again = replay(loads(dump_hand(hand))[0])
+    assert again.finishing_stacks == hand.finishing_stacks and again.folded == hand.folded

@@ -212,6 +212,7 @@ async def test_timer_expiry_checks_when_free_else_folds_and_two_in_a_row_sit_out
     snap = service.snapshot(CHANNEL)
     folded = next(s for s in snap.seats if s.user_id == first)
     assert folded.state == "folded"
+    await service.get(CHANNEL).drain()  # announcements are delivered by the outbox, after the lock (issue 18)
     timed = [a for a in notifier.announcements if isinstance(a, PlayerAnnouncement) and a.kind == "timed_out"]
     assert timed and timed[0].user_id == first and timed[0].action == "fold" and not timed[0].sat_out
     # the next player also lets the clock run: one expiry each so far, nobody sat out yet
@@ -258,7 +259,8 @@ async def test_leaving_mid_hand_folds_at_your_turn_and_cashes_out_at_the_end(
     snap = service.snapshot(CHANNEL)
     assert next(s for s in snap.seats if s.user_id == to_act).state == "folded"
     await service.get(CHANNEL).drain()  # announcements are delivered in order, after the table's lock is released
-    auto = [a for a in notifier.announcements if isinstance(a, PlayerAnnouncement) and a.kind == "auto_folded"]
+    # One notice says both: they leave and their hand is folded (issue 11 item 2; was "auto_folded").
+    auto = [a for a in notifier.announcements if isinstance(a, PlayerAnnouncement) and a.kind == "forfeited"]
     assert [a.user_id for a in auto] == [to_act]
     await play_to_end_of_hand(service)
     assert all(s.user_id != to_act for s in service.snapshot(CHANNEL).seats)
@@ -305,11 +307,18 @@ async def test_rebuy_between_hands_within_the_maximum(service: TableService, sto
     assert await service.rebuy(CHANNEL, ALICE, 60) == 100
     with pytest.raises(ServiceError) as info:
         await service.rebuy(CHANNEL, ALICE, 1)
-    assert info.value.code == "rebuy_above_max" and info.value.params == {"max": 0, "limit": 100}
+    # At the maximum the refusal says so (issue 11 item 7; was "You can add at most 0").
+    assert info.value.code == "rebuy_at_max" and info.value.params == {"limit": 100}
+    with pytest.raises(ServiceError) as info:
+        await service.rebuy(CHANNEL, BOB, 1)
+    assert info.value.code == "rebuy_at_max"
     await service.start(CHANNEL, ALICE)
+    # During a hand a rebuy is accepted for the next hand (issue 11 item 7; it was refused "rebuy_mid_hand"),
+    # still within the maximum: Bob has posted a blind, so 10 is above what he may add.
     with pytest.raises(ServiceError) as info:
         await service.rebuy(CHANNEL, BOB, 10)
-    assert info.value.code == "rebuy_mid_hand"
+    assert info.value.code == "rebuy_above_max"
+    assert await service.rebuy(CHANNEL, BOB, 1) == 0
     assert await storage.balance(GUILD, ALICE) == 900
     rows = await storage.ledger(GUILD, ALICE)
     assert sorted(r.kind for r in rows if r.kind is not LedgerKind.GRANT) == [LedgerKind.BUY_IN, LedgerKind.REBUY]
@@ -475,8 +484,9 @@ async def test_an_edit_still_queued_when_a_hand_starts_never_draws_that_hand_on_
     service: TableService, notifier: RecordingNotifier
 ) -> None:
     """Joins queue an edit of the waiting table's message; the deal posts the hand's own message. If Discord is
-    slow, that edit is still queued at the deal: it must show the table as it was (everyone seated, no hand),
-    not hand #1 with live buttons — two messages of one hand confused players (found by the load benchmark)."""
+    slow, that edit is still queued at the deal: it must never draw hand #1 (with live buttons) on the old
+    message — two messages of one hand confused players (found by the load benchmark). The old message is
+    retired instead (one line, no buttons; issue 11 item 1; it used to get the waiting table's last picture)."""
     gate = asyncio.Event()
     post, edit = notifier.post_table, notifier.edit_table
 
@@ -495,8 +505,7 @@ async def test_an_edit_still_queued_when_a_hand_starts_never_draws_that_hand_on_
     await service.runners[CHANNEL].drain()
     first, hand = notifier.posted[0], notifier.posted[-1]
     assert first.hand_number == 0 and hand.hand_number == 1 and hand.street is not None
-    old_message = [s for s in notifier.edits if s.message_id == 1001]
-    assert old_message, "the waiting table's message gets its last picture"
-    assert all(s.street is None and s.legal is None for s in old_message)  # never a hand on it
-    assert {s.user_id for s in old_message[-1].seats} == {ALICE, BOB, CHLOE}
-    assert all(s.message_id != 1001 for s in notifier.edits[notifier.edits.index(old_message[-1]) + 1 :])
+    assert all(s.street is None and s.legal is None for s in notifier.edits if s.message_id == 1001)
+    old = notifier.messages[1001]
+    assert old.retired and not old.buttons and old.edits_after_retired == 0
+    assert notifier.with_live_buttons() == [notifier.live_message_id] != [1001]
