@@ -21,6 +21,7 @@ class SeatView:
 
     state: "waiting" (seated, not dealt in this hand), "active", "folded", "all_in", "sitting_out".
     bet: chips bet on the current street. player: the hand's player index, or None when not dealt in.
+    blind: "small_blind" or "big_blind" when the seat posted that blind in the current hand, else None.
     """
 
     seat: int
@@ -33,6 +34,7 @@ class SeatView:
     is_actor: bool
     leaving: bool
     player: int | None
+    blind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,9 @@ class TableSnapshot:
     hand's public events so far (no HoleCardsDealt). running: hands are dealt automatically.
     next_hand_at: when the next hand will be dealt (Unix seconds), between hands of a running game.
     closed: the table was ended (`/poker end`, or the tournament is over); the message shows it, without seats.
+    waiting: between hands of an open table, what it waits for before a hand can be dealt (then no next hand
+    is scheduled): "players" (nobody seated with chips), "second_player" (one), "sitting_in" (everyone with
+    chips sits out), "others_sitting_out" (all but one), "start" (the game was not started); None otherwise.
     """
 
     table_id: int
@@ -73,6 +78,7 @@ class TableSnapshot:
     message_id: int | None = None
     next_hand_at: float | None = None
     closed: bool = False
+    waiting: str | None = None
 
     @property
     def in_hand(self) -> bool:

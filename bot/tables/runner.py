@@ -287,6 +287,11 @@ class TableRunner:
         if hand is not None and hand.actor is not None:
             actor_user = self.hand_users[hand.actor]
             legal = hand.legal_actions()
+        blinds = {
+            e.player: e.kind
+            for e in (hand.events if hand is not None else ())
+            if isinstance(e, BlindPosted) and e.kind in ("small_blind", "big_blind")
+        }
         for seat, occupant in sorted(self.table.seats.items()):
             user = occupant.player_id
             player = self._player_of(user)
@@ -317,6 +322,7 @@ class TableRunner:
                     is_actor=user == actor_user,
                     leaving=user in self.leaving or user in self.kicked,
                     player=player,
+                    blind=blinds.get(player) if player is not None else None,
                 )
             )
         if hand is not None:
@@ -356,7 +362,17 @@ class TableRunner:
             message_id=self.message_id,
             next_hand_at=self.next_hand_at if hand is None and not self.closed else None,
             closed=self.closed,
+            waiting=self._waiting_for() if hand is None and not self.closed else None,
         )
+
+    def _waiting_for(self) -> str | None:
+        """Between hands: what the table waits for before it can deal (see `TableSnapshot.waiting`)."""
+        with_chips = [occupant for occupant in self.table.seats.values() if occupant.stack > 0]
+        if len(with_chips) < 2:
+            return "second_player" if with_chips else "players"
+        if not self.table.can_start_hand():
+            return "others_sitting_out" if self.table.active_seats() else "sitting_in"
+        return None if self.running else "start"
 
     # ------------------------------------------------------------------ outbox helpers
 
@@ -722,6 +738,8 @@ class TableRunner:
             return
         if self._next_hand is not None and not self._next_hand.done():
             return
+        if not self.table.can_start_hand():
+            return  # the table message says what it waits for (`_waiting_for`); a join or sit-in calls again
         when = self.clock.time() + (self.options.next_hand_delay if delay is None else delay)
         self.next_hand_at = when
 
@@ -732,6 +750,8 @@ class TableRunner:
                 self.next_hand_at = None
                 if self.running and not self.closed and self.hand is None and self.table.can_start_hand():
                     await self._start_hand()
+                elif not self.closed:
+                    self._refresh()  # no "Next hand" time left in the past: say what the table waits for
 
         self._next_hand = asyncio.create_task(deal_later(), name=f"next-hand-{self.channel_id}")
 

@@ -128,7 +128,7 @@ def test_settings_and_durations():
         ("Langue", "Français — choisie dans `/poker-admin settings`"),
         ("Jetons de départ", f"1{NNBSP}000"),
         ("Délai entre deux recharges", "24 heures"),
-        ("Blinds par défaut", "Blinds 1/2"),
+        ("Blinds par défaut", "Petite blind 1, grosse blind 2"),
         ("Pile ou cave par défaut", "100"),
         ("Temps de jeu par défaut", "90 secondes"),
     ]
