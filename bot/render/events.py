@@ -232,8 +232,9 @@ def shown_values(events: Iterable[object]) -> tuple[Any, ...]:
     return tuple(e.value for e in events if type(e).__name__ == "HandShown")  # type: ignore[attr-defined]
 
 
-def _chips_in(event: Any) -> int:
-    """Chips an event puts in the middle (a returned uncalled bet takes some back)."""
+def chips_into_pot(event: Any) -> int:
+    """Chips an event puts in the middle (a blind, a bet, a call; a returned uncalled bet takes some back); 0 for
+    the others."""
     kind = type(event).__name__
     if kind == "BlindPosted":
         return int(event.amount)
@@ -244,7 +245,8 @@ def _chips_in(event: Any) -> int:
     return 0
 
 
-_POT_LINES = frozenset({"BlindPosted", "PlayerActed", "UncalledBetReturned"})
+#: Events whose line ends with the pot they left, on the table message (`render_event_lines(pot_after=...)`).
+POT_LINE_EVENTS = frozenset({"BlindPosted", "PlayerActed", "UncalledBetReturned"})
 
 
 def render_event_line(
@@ -288,9 +290,9 @@ def render_event_lines(
         running = pot_after
         for index in range(len(items) - 1, -1, -1):
             event = items[index][0]
-            if type(event).__name__ in _POT_LINES:
+            if type(event).__name__ in POT_LINE_EVENTS:
                 pots[index] = running
-                running -= _chips_in(event)
+                running -= chips_into_pot(event)
     lines: list[str] = []
     start = 0 if last is None else max(0, len(items) - last)
     for item, pot in zip(items[start:], pots[start:], strict=True):

@@ -148,7 +148,7 @@ def test_showdown_with_ten_long_names_fits_discord_limits():
         (
             PlayerAnnouncement("timed_out", 1, "Bob", action="check"),
             "Bob ran out of time and checks.",
-            "Bob n'a pas joué à temps\u00a0: parole.",
+            "Bob n'a pas joué à temps et dit parole.",
         ),
         (
             PlayerAnnouncement("timed_out", 1, "Bob", action="fold", sat_out=True),
@@ -177,7 +177,7 @@ def test_showdown_with_ten_long_names_fits_discord_limits():
         (
             PlayerAnnouncement("kicked", 1, "Bob", chips=80),
             "Bob was removed from the table (stack of 80 back to their balance).",
-            "Bob ne fait plus partie de la table (pile de 80 rendue à son solde).",
+            "Bob a été retiré de la table (sa pile de 80 revient sur son solde).",
         ),
         (PlayerAnnouncement("sat_out", 1, "Bob"), "Bob sits out.", "Bob fait une pause."),
         (PlayerAnnouncement("sat_in", 1, "Bob"), "Bob is back in.", "Bob revient en jeu."),

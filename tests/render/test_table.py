@@ -273,13 +273,33 @@ def test_raise_modal_with_one_amount_left_says_it_is_the_all_in():
 @pytest.mark.parametrize(
     ("waiting", "en", "fr"),
     [
-        ("players", "Waiting for players: join with `/poker join`.", "En attente de joueurs\u00a0: rejoignez la table avec `/poker join`."),
-        ("second_player", "Waiting for a second player — join with `/poker join`.", "En attente d'un deuxième joueur — rejoignez la table avec `/poker join`."),
-        ("sitting_in", "Everyone is sitting out: `/poker sitin` to be dealt in again.", "Tout le monde fait une pause\u00a0: `/poker sitin` pour revenir en jeu."),
-        ("others_sitting_out", "Waiting for a second player: the others are sitting out (`/poker sitin` to be dealt in again).", "En attente d'un deuxième joueur\u00a0: les autres font une pause (`/poker sitin` pour revenir en jeu)."),
-        ("start", "Ready to deal: `/poker start` starts the game.", "Prêt à distribuer\u00a0: `/poker start` lance la partie."),
+        (
+            "players",
+            "Waiting for players: join with `/poker join`.",
+            "En attente de joueurs\u00a0: rejoignez la table avec `/poker join`.",
+        ),
+        (
+            "second_player",
+            "Waiting for a second player — join with `/poker join`.",
+            "En attente d'un deuxième joueur — rejoignez la table avec `/poker join`.",
+        ),
+        (
+            "sitting_in",
+            "Everyone is sitting out: `/poker sitin` to be dealt in again.",
+            "Tout le monde fait une pause\u00a0: `/poker sitin` pour revenir en jeu.",
+        ),
+        (
+            "others_sitting_out",
+            "Waiting for a second player: the others are sitting out (`/poker sitin` to be dealt in again).",
+            "En attente d'un deuxième joueur\u00a0: les autres font une pause (`/poker sitin` pour revenir en jeu).",
+        ),
+        (
+            "start",
+            "Ready to deal: `/poker start` starts the game.",
+            "Prêt à distribuer\u00a0: `/poker start` lance la partie.",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_table_that_cannot_deal_says_what_it_waits_for_not_a_next_hand_time(waiting, en, fr):
     """Issue 11 item 6: "Next hand <t:…:R>" stayed, in the past, on a table where no hand could start."""
     view = TableView(hand_number=4, seats=(SeatView(2, "Alice", 100, state="waiting"),), waiting=waiting)
