@@ -90,7 +90,8 @@ class TableView:
     names by hand player index); kind: "cash" or "tournament"; level: blind level number, if any;
     next_hand_at: Unix seconds of the next deal, if scheduled; waiting: between hands, what the table waits
     for before it can deal (`WAITING_KEYS`: "players", "second_player", "sitting_in" — everyone sits out —,
-    "others_sitting_out", "start" — the game is not started —; None: nothing).
+    "others_sitting_out", "start" — the game is not started —; None: nothing); running: hands are dealt by
+    themselves (with neither a next hand time nor anything to wait for, one is being dealt).
     """
 
     hand_number: int = 0
@@ -110,6 +111,7 @@ class TableView:
     level: int | None = None
     next_hand_at: float | None = None
     waiting: str | None = None
+    running: bool = False
 
 
 def _seat_line(seat: Any, locale: object, in_hand: bool) -> str:
@@ -206,6 +208,8 @@ def render_table(view: Any, locale: object, table_name: str | None = None) -> Em
         next_hand_at = getattr(view, "next_hand_at", None)
         if waiting is None and next_hand_at is not None:
             lines.append(t("table.next_hand", locale, when=discord_timestamp(next_hand_at)))
+        elif waiting is None and getattr(view, "running", False):
+            lines.append(t("table.dealing", locale))  # the game runs and nothing is missing: a hand is being dealt
         else:
             lines.append(t(WAITING_KEYS.get(waiting or "", "table.waiting"), locale))
     description = clamp_lines(lines, DESCRIPTION_MAX, locale)

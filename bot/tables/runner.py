@@ -370,8 +370,9 @@ class TableRunner:
         with_chips = [occupant for occupant in self.table.seats.values() if occupant.stack > 0]
         if len(with_chips) < 2:
             return "second_player" if with_chips else "players"
-        if not self.table.can_start_hand():
-            return "others_sitting_out" if self.table.active_seats() else "sitting_in"
+        active = len(self.table.active_seats())  # not can_start_hand(): False too while a hand is being dealt
+        if active < 2:
+            return "others_sitting_out" if active else "sitting_in"
         return None if self.running else "start"
 
     # ------------------------------------------------------------------ outbox helpers

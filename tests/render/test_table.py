@@ -307,3 +307,9 @@ def test_a_table_that_cannot_deal_says_what_it_waits_for_not_a_next_hand_time(wa
     assert render_table(view, "fr").description.endswith("\n" + fr)
     stale = TableView(hand_number=4, seats=view.seats, waiting=waiting, next_hand_at=1700000100)
     assert "<t:" not in render_table(stale, "en").description
+
+
+def test_a_running_table_between_two_deals_says_a_hand_is_being_dealt():
+    view = TableView(hand_number=4, seats=(SeatView(2, "Alice", 100, state="waiting"),), running=True)
+    assert render_table(view, "en").description.endswith("\nDealing the next hand…")
+    assert render_table(view, "fr").description.endswith("\nDistribution de la prochaine donne…")
