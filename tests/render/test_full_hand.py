@@ -273,3 +273,20 @@ def test_a_cancelled_hand_is_listed_as_cancelled(locale, line):
     hand.call()
     hand.check()  # the flop 4♦ 10♠ 5♥ is dealt, then the table is closed
     assert strip_vs(render_history_line(19, hand.events, NAMES, locale, cancelled=True)) == line
+
+
+@pytest.mark.parametrize(
+    ("winner", "loser", "en", "fr"),
+    [
+        ("AhKh9h7h2h 3c4d", "AhQhJhTh8h 3c4d", "Flush, ace-king high", "Couleur as-roi"),
+        ("9c9d9h9s Ah 3c2d", "9c9d9h9s Kh 3c4d", "Four of a kind, nines, ace kicker", "Carré de neuf, kicker as"),
+        ("KcKd AsQh9c 3d2h", "KhKs AdJh8c 3d2h", "Pair of kings, ace-queen kickers", "Paire de rois, kickers as-dame"),
+        ("AcKdQh9s7c 2d4h", "AsKhQc9d6c 2h3s", "High card, ace, king-queen-nine-seven kickers",
+         "Carte haute, as, kickers roi-dame-neuf-sept"),
+        ("7c7d7h Kc2d 3s4h", "7c7d7h Qc2d 3s4h", "Three of a kind, sevens, king kicker", "Brelan de sept, kicker roi"),
+    ],
+)  # fmt: skip
+def test_kicker_words_in_both_languages(winner, loser, en, fr):
+    win, lose = evaluate(parse_cards(winner)), evaluate(parse_cards(loser))
+    assert (hand_name(win, "en", [lose]), hand_name(win, "fr", [lose])) == (en, fr)
+    assert hand_name(win, "en", [lose]) == describe_en(win, [lose])  # one rule: the engine's
