@@ -212,6 +212,9 @@ async def test_timer_expiry_checks_when_free_else_folds_and_two_in_a_row_sit_out
     snap = service.snapshot(CHANNEL)
     folded = next(s for s in snap.seats if s.user_id == first)
     assert folded.state == "folded"
+    # Announcements go out through the table's outbox, after the jobs queued before them (a table message post
+    # waits on a storage thread): wait for it rather than for a number of event-loop rounds.
+    await service.get(CHANNEL).drain()
     timed = [a for a in notifier.announcements if isinstance(a, PlayerAnnouncement) and a.kind == "timed_out"]
     assert timed and timed[0].user_id == first and timed[0].action == "fold" and not timed[0].sat_out
     # the next player also lets the clock run: one expiry each so far, nobody sat out yet
