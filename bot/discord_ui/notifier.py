@@ -61,13 +61,29 @@ class DiscordNotifier:
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         # Streets waiting to be posted, by channel: a board run out after an all-in goes out as one message.
         self._streets: dict[int, list[StreetAnnouncement]] = {}
+        # Channel names by id, for table titles when the channel cache misses (after a restart).
+        self._channel_names: dict[int, str | None] = {}
 
     def _channel(self, snapshot: TableSnapshot) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
 
-    def _table_name(self, snapshot: TableSnapshot) -> str | None:
-        """The title of the table message: "#channel" when the channel is cached, else render's default."""
-        name = getattr(self.client.get_channel(snapshot.channel_id), "name", None)
+    async def _table_name(self, snapshot: TableSnapshot) -> str | None:
+        """The title of the table message: "#channel". From the channel cache; when the cache does not have the
+        channel (just after a restart, before the gateway sent the guild), the channel is fetched once and its
+        name remembered, so that the first edit after a restart is titled right. None (render's default, "Poker
+        table") only when the channel cannot be read."""
+        channel_id = snapshot.channel_id
+        name = getattr(self.client.get_channel(channel_id), "name", None)
+        if name:
+            self._channel_names[channel_id] = name
+        elif channel_id in self._channel_names:
+            name = self._channel_names[channel_id]
+        else:
+            try:
+                name = getattr(await self.client.fetch_channel(channel_id), "name", None)
+            except discord.HTTPException as exc:
+                log.info("could not read the name of channel %s: %s", channel_id, exc)
+            self._channel_names[channel_id] = name  # a failure too: one try per channel, not one per edit
         return f"#{name}" if name else None
 
     async def _send(self, snapshot: TableSnapshot, what: str, **kwargs: Any) -> None:
@@ -85,7 +101,8 @@ class DiscordNotifier:
     async def post_table(self, snapshot: TableSnapshot) -> int | None:
         """Post a new table message (embed + buttons); its id, or None when the channel refused it."""
         await self._flush_streets(snapshot)
-        payload = {**table_payload(snapshot, self._table_name(snapshot)), "allowed_mentions": NO_MENTIONS.to_dict()}
+        title = await self._table_name(snapshot)
+        payload = {**table_payload(snapshot, title), "allowed_mentions": NO_MENTIONS.to_dict()}
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=snapshot.channel_id)
         try:
             message = await self.client.http.request(route, json=payload)
@@ -106,8 +123,9 @@ class DiscordNotifier:
             channel_id=snapshot.channel_id,
             message_id=snapshot.message_id,
         )
+        title = await self._table_name(snapshot)
         try:
-            await self.client.http.request(route, json=table_payload(snapshot, self._table_name(snapshot)))
+            await self.client.http.request(route, json=table_payload(snapshot, title))
         except discord.NotFound:
             log.info("table message %s of table %s is gone", snapshot.message_id, snapshot.table_id)
         except discord.HTTPException as exc:

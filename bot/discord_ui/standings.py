@@ -142,7 +142,8 @@ async def history_list(client: discord.Client, table: TableRow, viewer_id: int, 
     for row in rows:
         hand = replay_row(row)
         players = [names[user] for user in hand_users(row)]
-        lines.append(render_history_line(row.number, visible_events(hand, None), players, locale))
+        cancelled = bool((row.result or {}).get("aborted"))
+        lines.append(render_history_line(row.number, visible_events(hand, None), players, locale, cancelled=cancelled))
     return to_embed(render_history_list(lines, _channel_name(client, table), locale))
 
 

@@ -16,7 +16,7 @@ from bot.poker.errors import (
     PokerError,
     TableError,
 )
-from bot.poker.evaluation import HandCategory, HandValue, describe_en, evaluate
+from bot.poker.evaluation import HandCategory, HandValue, deciding_kickers, describe_en, evaluate
 from bot.poker.events import (
     ActionKind,
     BlindPosted,
@@ -75,6 +75,7 @@ __all__ = [
     "TableError",
     "UncalledBetReturned",
     "build_pots",
+    "deciding_kickers",
     "describe_en",
     "evaluate",
     "format_cards",

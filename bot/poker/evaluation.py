@@ -14,7 +14,7 @@ K-A-2 does not connect; kickers compare high to low; suits never rank.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import combinations
@@ -25,8 +25,10 @@ from bot.poker.cards import Card
 
 __all__ = [
     "CLASS_COUNT",
+    "NAMED_RANKS",
     "HandCategory",
     "HandValue",
+    "deciding_kickers",
     "describe_en",
     "evaluate",
     "strength_of_indexes",
@@ -130,9 +132,10 @@ class HandValue:
         """True for the ace-high straight flush (rule book 000 §05: "dite royale")."""
         return self.strength == CLASS_COUNT
 
-    def describe_en(self) -> str:
-        """The English name, e.g. "Full house, kings full of nines" (see `describe_en`)."""
-        return describe_en(self)
+    def describe_en(self, against: Iterable[HandValue] = ()) -> str:
+        """The English name, e.g. "Full house, kings full of nines", with the kickers that beat `against`
+        (see `describe_en`)."""
+        return describe_en(self, against)
 
 
 def evaluate(cards: Sequence[Card]) -> HandValue:
@@ -201,18 +204,76 @@ def _best_five(cards: Sequence[Card], category: HandCategory, ranks: tuple[int, 
     return tuple(chosen)
 
 
+#: How many of `HandValue.ranks` the name of a hand says ("Two pair, tens and threes": 2); the ranks after them
+#: are the kickers (for a flush or a high card, its lower cards), named only when they decide (`deciding_kickers`).
+NAMED_RANKS: dict[HandCategory, int] = {
+    HandCategory.STRAIGHT_FLUSH: 1,
+    HandCategory.FOUR_OF_A_KIND: 1,
+    HandCategory.FULL_HOUSE: 2,
+    HandCategory.FLUSH: 1,
+    HandCategory.STRAIGHT: 1,
+    HandCategory.THREE_OF_A_KIND: 1,
+    HandCategory.TWO_PAIR: 2,
+    HandCategory.PAIR: 1,
+    HandCategory.HIGH_CARD: 1,
+}
+
+
+def deciding_kickers(value: HandValue, against: Iterable[HandValue]) -> tuple[int, ...]:
+    """The kickers (ranks 2..14, high to low) to name with `value` so that it reads apart from every hand of
+    `against` of the same category: the ranks after the name up to the first rank where the hands differ.
+
+    Rule book 000 §05: within a category, compare the naming ranks (quads, the full house's trips then pair,
+    the straight's height, the pairs high then low), then the other cards ("accompagnatrices") high to low;
+    a flush and a high card compare their five ranks in order. Only five cards count (rule book 002).
+    So for each other hand of the same category, the first index where `ranks` differ decides; the kickers to
+    name are `value.ranks[NAMED_RANKS[category]:]` cut after the latest such index over `against`. Empty when
+    the name alone decides (a different pair, a higher straight), when every other hand is of another
+    category, or when the hands are equal (a split pot: nothing decides).
+
+    Only `category` and `ranks` are read, so any object with them (the renderers' stand-ins) works.
+
+    Examples: tens and threes with a jack against tens and threes with a nine -> (11,); a pair of kings with
+    A-Q-9 against kings with A-J-8 -> (14, 12).
+    """
+    named = NAMED_RANKS[HandCategory(value.category)]
+    needed = named
+    for other in against:
+        if other.category != value.category:
+            continue
+        for index, (mine, theirs) in enumerate(zip(value.ranks, other.ranks, strict=False)):
+            if mine != theirs:
+                needed = max(needed, index + 1)
+                break
+    return tuple(value.ranks[named:needed])
+
+
 _SINGULAR = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten",
              11: "jack", 12: "queen", 13: "king", 14: "ace"}  # fmt: skip
 _PLURAL = {rank: ("sixes" if rank == 6 else name + "s") for rank, name in _SINGULAR.items()}
 
 
-def describe_en(value: HandValue) -> str:
-    """The hand's English name, spelled out (rule book 000 §05 names; issue 3 rule 8).
+def describe_en(value: HandValue, against: Iterable[HandValue] = ()) -> str:
+    """The hand's English name, spelled out (rule book 000 §05 names; issue 3 rule 8), with the kickers that
+    tell it apart from the hands of `against` (`deciding_kickers`), if any.
 
     Examples: "Royal flush", "Straight flush, nine high", "Four of a kind, aces",
     "Full house, kings full of nines", "Flush, ace high", "Straight, five high",
-    "Three of a kind, sevens", "Two pair, aces and sixes", "Pair of tens", "High card, ace".
+    "Three of a kind, sevens", "Two pair, aces and sixes", "Pair of tens", "High card, ace";
+    with kickers: "Two pair, tens and threes, jack kicker", "Pair of kings, ace-queen kickers",
+    "Flush, ace-king high" (a flush's lower cards), "High card, ace, king kicker".
     """
+    name = _describe_en(value)
+    kickers = deciding_kickers(value, against)
+    if not kickers:
+        return name
+    ranks = "-".join(_SINGULAR[r] for r in kickers)
+    if value.category == HandCategory.FLUSH:
+        return f"Flush, {_SINGULAR[value.ranks[0]]}-{ranks} high"
+    return f"{name}, {ranks} kicker" + ("s" if len(kickers) > 1 else "")
+
+
+def _describe_en(value: HandValue) -> str:
     r = value.ranks
     match value.category:
         case HandCategory.STRAIGHT_FLUSH:

@@ -133,13 +133,17 @@ class PotAwarded(Event):
 
     pot_index: 0 = main pot, then side pots in order. amount: the pot's chips. winners: (player,
     chips won) pairs in seat order from the button's left. value: the winning hand value, or None
-    when the pot was won uncontested (everyone else folded or mucked).
+    when the pot was won uncontested (everyone else folded or mucked). beaten: the best hand shown by a
+    player who claimed this pot and lost it (what the winner beat, so that the kicker that decided can be
+    named, `deciding_kickers`), or None when nobody shown lost it (uncontested, the others mucked, a split
+    among every claimant).
     """
 
     pot_index: int
     amount: int
     winners: tuple[tuple[int, int], ...]
     value: HandValue | None
+    beaten: HandValue | None = None
 
 
 @dataclass(frozen=True, slots=True)

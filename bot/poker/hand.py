@@ -931,6 +931,7 @@ class Hand:
                 else:
                     raise DealingError("dealing", detail=f"every player eligible for pot {index} mucked")
             value: HandValue | None = None
+            beaten: HandValue | None = None
             if len(claimants) == 1:
                 winners = claimants
                 if len(pot.eligible) > 1:
@@ -942,7 +943,8 @@ class Hand:
                 top = max(values[i].strength for i in claimants)
                 winners = [i for i in claimants if values[i].strength == top]
                 value = values[winners[0]]
-            payouts.append(PotAwarded(index, pot.amount, tuple(split_pot(pot.amount, winners)), value))
+                beaten = max((values[i] for i in claimants if values[i].strength < top), default=None)
+            payouts.append(PotAwarded(index, pot.amount, tuple(split_pot(pot.amount, winners)), value, beaten))
         for payout in payouts:
             for player, chips in payout.winners:
                 self._stacks[player] += chips

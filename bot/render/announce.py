@@ -27,23 +27,24 @@ from bot.render.embeds import (
     escape_name,
     make_embed,
 )
-from bot.render.events import Names, pot_amount, render_award, street_key
+from bot.render.events import Award, Names, pots_summary, render_awards, street_key
 from bot.render.hands import hand_name
 from bot.render.i18n import ordinal, t
 
 
 def render_street(announcement: Any, locale: object) -> str:
-    """The flop, turn or river as a new message: "**Turn**: 2♣ · Board: A♠ K♥ 7♦ 2♣ · Pot: 66".
+    """The flop, turn or river as a new message: "**Turn**: 2♣ · Board: A♠ K♥ 7♦ 2♣ · Pot: 66", or with side
+    pots "... · Main pot: 79 · Side pot 1: 12", as the table message shows them (`pots_summary`).
 
     announcement: has `street` (1..3), `cards` (this street's), `board` (all), `pots` (`Pot`s or ints).
     Several announcements (a run-out when everyone is all-in) can be joined with newlines by the caller,
     or passed at once to `render_streets`.
     """
     key = street_key(announcement.street)
-    pot = sum(pot_amount(p) for p in announcement.pots)
+    pots = pots_summary(announcement.pots, locale)
     card = cards_text(announcement.cards)
     return clamp(
-        t(f"street.announce.{key}", locale, board=cards_text(announcement.board), card=card, pot=pot), CONTENT_MAX
+        t(f"street.announce.{key}", locale, board=cards_text(announcement.board), card=card, pots=pots), CONTENT_MAX
     )
 
 
@@ -64,12 +65,14 @@ class ShownHand:
 
 @dataclass(frozen=True)
 class PotResult:
-    """A pot paid: index (0 = main), chips, winners as (user id, name, chips won), winning value or None."""
+    """A pot paid: index (0 = main), chips, winners as (user id, name, chips won), winning value or None, and
+    the best hand shown that lost it (None: nobody shown lost it), for the kicker words."""
 
     index: int
     amount: int
     winners: tuple[tuple[int, str, int], ...]
     value: Any
+    beaten: Any = None
 
 
 @dataclass(frozen=True)
@@ -114,7 +117,7 @@ def hand_result_from_events(
             mucked.append((uid(event.player), name(event.player)))
         elif kind == "PotAwarded":
             winners = tuple((uid(p), name(p), chips) for p, chips in event.winners)
-            pots.append(PotResult(event.pot_index, event.amount, winners, event.value))
+            pots.append(PotResult(event.pot_index, event.amount, winners, event.value, getattr(event, "beaten", None)))
         elif kind == "UncalledBetReturned":
             returned.append((uid(event.player), name(event.player), event.amount))
     return HandResult(
@@ -137,35 +140,35 @@ def render_showdown(result: Any, locale: object) -> EmbedSpec:
     description = t("showdown.board", locale, board=cards_text(result.board)) if result.board else ""
 
     fields = []
+    against = [s.value for s in result.shown]
     hand_lines = [
         t(
             "showdown.shown",
             locale,
             name=escape_name(s.name),
             cards=cards_text(s.cards),
-            hand=hand_name(s.value, locale),
+            hand=hand_name(s.value, locale, against),
         )
         for s in result.shown
     ]
     hand_lines += [t("showdown.mucked", locale, name=escape_name(name)) for _uid, name in result.mucked]
     if hand_lines:
         fields.append(EmbedField(t("showdown.field.hands", locale), clamp_lines(hand_lines, FIELD_VALUE_MAX, locale)))
-    pot_count = len(result.pots)
-    pot_lines = [
-        render_award(
+    awards = [
+        Award(
             pot.index,
             pot.amount,
-            [(escape_name(name), chips) for _uid, name, chips in pot.winners],
+            tuple((escape_name(name), chips) for _uid, name, chips in pot.winners),
             pot.value,
-            locale,
-            pot_count,
+            getattr(pot, "beaten", None),
         )
         for pot in result.pots
     ]
+    pot_lines = render_awards(awards, locale, len(result.pots))
     if pot_lines:
         fields.append(EmbedField(t("showdown.field.pots", locale), clamp_lines(pot_lines, FIELD_VALUE_MAX, locale)))
     returned = [
-        t("event.uncalled", locale, name=escape_name(name), amount=chips) for _uid, name, chips in result.returned
+        t("showdown.returned", locale, name=escape_name(name), amount=chips) for _uid, name, chips in result.returned
     ]
     if returned:
         fields.append(EmbedField(t("showdown.field.returned", locale), clamp_lines(returned, FIELD_VALUE_MAX, locale)))

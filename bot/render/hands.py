@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
+from bot.poker.evaluation import deciding_kickers
 from bot.render.i18n import Rank, t
 
 # HandCategory values of bot.poker (IntEnum HIGH_CARD=0 .. STRAIGHT_FLUSH=8) -> catalogue key.
@@ -35,12 +36,15 @@ class HandValueLike(Protocol):
     def is_royal(self) -> bool: ...
 
 
-def hand_name(value: HandValueLike, locale: object) -> str:
+def hand_name(value: HandValueLike, locale: object, against: Iterable[HandValueLike | None] = ()) -> str:
     """The spelled-out name of a hand: "Straight, five high" / "Quinte au cinq", "Royal flush" /
     "Quinte flush royale", "Two pair, aces and sixes" / "Deux paires, as et six".
 
     Uses `value.category` (0..8), `value.ranks` (naming ranks, high to low, as bot.poker documents) and
-    `value.is_royal`. Kickers are not named.
+    `value.is_royal`. `against`: the hands it was compared with (None items ignored); the kickers that tell it
+    apart from those of its category are named, as far as needed (`bot.poker.deciding_kickers`): "Two pair,
+    tens and threes, jack kicker" / "Deux paires, dix et trois, kicker valet", "Flush, ace-king high" /
+    "Couleur as-roi".
     """
     key = CATEGORY_KEYS[int(value.category)]
     if value.is_royal:
@@ -49,7 +53,16 @@ def hand_name(value: HandValueLike, locale: object) -> str:
     params: dict[str, object] = {"r1": ranks[0]}
     if len(ranks) > 1:
         params["r2"] = ranks[1]
-    return t(f"hand.{key}", locale, **params)
+    name = t(f"hand.{key}", locale, **params)
+    others: list[Any] = [other for other in against if other is not None and other is not value]
+    kickers = deciding_kickers(value, others) if others else ()  # type: ignore[arg-type]
+    if not kickers:
+        return name
+    if key == "flush":
+        spelled = "-".join(t(f"rank.{r}.name", locale) for r in value.ranks[: len(kickers) + 1])
+        return t("hand.flush_kickers", locale, ranks=spelled)
+    spelled = "-".join(t(f"rank.{r}.name", locale) for r in kickers)
+    return t("hand.with_kickers" if len(kickers) > 1 else "hand.with_kicker", locale, hand=name, kickers=spelled)
 
 
 def category_name(category: int, locale: object) -> str:

@@ -22,7 +22,15 @@ from bot.render.embeds import (
     escape_name,
     make_embed,
 )
-from bot.render.events import Names, player_name, pot_count_of, render_event_line, street_key
+from bot.render.events import (
+    Names,
+    player_name,
+    pot_count_of,
+    render_event_line,
+    render_event_lines,
+    shown_values,
+    street_key,
+)
 from bot.render.i18n import ENGLISH, format_percent, format_signed_chips, locale_language, t
 
 LEADERBOARD_BY = ("balance", "net", "wins")
@@ -213,6 +221,7 @@ def render_audit(report: Any, locale: object) -> EmbedSpec:
 def _history_sections(events: Sequence[Any], names: Names, locale: object) -> list[tuple[str, list[str]]]:
     """(street heading, lines) pairs: preflop, then one per dealt street, then the result."""
     pot_count = pot_count_of(events)
+    shown = shown_values(events)
     sections: list[tuple[str, list[str]]] = [(t("street.preflop", locale), [])]
     result: list[str] = []
     for event in events:
@@ -226,13 +235,16 @@ def _history_sections(events: Sequence[Any], names: Names, locale: object) -> li
             )
             sections.append((heading, []))
             continue
-        line = render_event_line(event, names, locale, pot_count=pot_count)
+        if kind == "PotAwarded":
+            continue  # after the loop, grouped as at the showdown
+        line = render_event_line(event, names, locale, pot_count=pot_count, shown=shown)
         if line is None:
             continue
-        if kind in ("HandShown", "HandMucked", "PotAwarded", "UncalledBetReturned"):
+        if kind in ("HandShown", "HandMucked", "UncalledBetReturned"):
             result.append(line)
         else:
             sections[-1][1].append(line)
+    result += render_event_lines([e for e in events if type(e).__name__ == "PotAwarded"], names, locale)
     sections.append((t("history.result", locale), result))
     return sections
 
@@ -278,20 +290,19 @@ def render_hand_history(
     return make_embed(title, clamp(description, DESCRIPTION_MAX), fields, color=COLOR_INFO)
 
 
-def render_history_line(number: int, events: Sequence[Any], names: Names, locale: object) -> str:
-    """One hand in a list: "#12 · A♠ K♥ 7♦ 2♣ 9♠ · Alice wins the pot (60) with Flush, ace high"."""
-    pot_count = pot_count_of(events)
+def render_history_line(
+    number: int, events: Sequence[Any], names: Names, locale: object, *, cancelled: bool = False
+) -> str:
+    """One hand in a list: "#12 · A♠ K♥ 7♦ 2♣ 9♠ · Alice wins the pot (60) with Flush, ace high"; a hand
+    cancelled before its end (`/poker end` in a hand: every bet returned) says so: "#19 · 4♦ 10♠ 5♥ · cancelled,
+    every bet returned"."""
     board: tuple[Any, ...] = ()
-    awards = []
     for event in events:
-        kind = type(event).__name__
-        if kind == "StreetDealt":
+        if type(event).__name__ == "StreetDealt":
             board = tuple(event.board)
-        elif kind == "PotAwarded":
-            line = render_event_line(event, names, locale, pot_count=pot_count)
-            if line:
-                awards.append(line)
-    summary = "; ".join(awards) or t("common.none", locale)
+    # The pots paid, grouped as at the showdown (one line per winner and hand).
+    awards = render_event_lines([e for e in events if type(e).__name__ == "PotAwarded"], names, locale)
+    summary = t("history.cancelled", locale) if cancelled else "; ".join(awards) or t("common.none", locale)
     if board:
         return t("history.line_board", locale, number=number, board=cards_text(board), summary=summary)
     return t("history.line", locale, number=number, summary=summary)

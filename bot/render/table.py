@@ -30,12 +30,23 @@ from bot.render.embeds import (
     escape_name,
     make_embed,
 )
-from bot.render.events import pot_amount, pot_label, render_event_lines
+from bot.render.events import pot_amount, pot_amounts, pots_summary, render_event_lines
 from bot.render.i18n import t
 
 RECENT_ACTIONS = 6
 BUTTON_MARK = "Ⓓ"
 ACTOR_MARK = "▶"
+#: Seat marks of the blinds (`SeatView.blind`), after the button's: heads-up the button is the small blind
+#: (rule book 000 §04), "Ⓓ SB".
+BLIND_KEYS = {"small_blind": "table.seat.sb", "big_blind": "table.seat.bb"}
+#: What a table between hands waits for (`TableView.waiting`) -> catalogue key.
+WAITING_KEYS = {
+    "players": "table.waiting",
+    "second_player": "table.waiting_second",
+    "sitting_in": "table.waiting_sitting_in",
+    "others_sitting_out": "table.waiting_others_sitting_out",
+    "start": "table.waiting_start",
+}
 
 # Seat states (the table service's SeatView.state values, plus "out" for a busted player).
 WAITING = "waiting"
@@ -55,7 +66,8 @@ _STATE_KEYS = {
 @dataclass(frozen=True)
 class SeatView:
     """One occupied seat as the channel sees it. stack/bet in chips (bet = this street). state: "waiting",
-    "active", "folded", "all_in", "sitting_out" or "out". leaving: leaves at the end of the hand."""
+    "active", "folded", "all_in", "sitting_out" or "out". leaving: leaves at the end of the hand. blind:
+    "small_blind" or "big_blind" when the seat posted it this hand (marked SB / BB beside the name)."""
 
     seat: int
     name: str
@@ -65,6 +77,7 @@ class SeatView:
     is_button: bool = False
     is_actor: bool = False
     leaving: bool = False
+    blind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -76,7 +89,10 @@ class TableView:
     deadline: Unix seconds of the actor's time limit; legal: the actor's `LegalActions` (its
     `call_amount` is shown); names + events: this hand's public events (rendered as the last actions,
     names by hand player index); kind: "cash" or "tournament"; level: blind level number, if any;
-    next_hand_at: Unix seconds of the next deal, if scheduled.
+    next_hand_at: Unix seconds of the next deal, if scheduled; waiting: between hands, what the table waits
+    for before it can deal (`WAITING_KEYS`: "players", "second_player", "sitting_in" — everyone sits out —,
+    "others_sitting_out", "start" — the game is not started —; None: nothing); running: hands are dealt by
+    themselves (with neither a next hand time nor anything to wait for, one is being dealt).
     """
 
     hand_number: int = 0
@@ -95,6 +111,8 @@ class TableView:
     max_seats: int = 10
     level: int | None = None
     next_hand_at: float | None = None
+    waiting: str | None = None
+    running: bool = False
 
 
 def _seat_line(seat: Any, locale: object, in_hand: bool) -> str:
@@ -112,6 +130,9 @@ def _seat_line(seat: Any, locale: object, in_hand: bool) -> str:
         parts.append(t("table.seat.leaving", locale))
     mark = ACTOR_MARK if actor else "\u2003"
     button = f" {BUTTON_MARK}" if seat.is_button else ""
+    blind_key = BLIND_KEYS.get(getattr(seat, "blind", None) or "") if in_hand else None
+    if blind_key:
+        button += " " + t(blind_key, locale)
     return f"{mark} `{seat.seat:>2}` {name}{button} — " + " · ".join(parts)
 
 
@@ -149,16 +170,11 @@ def render_tournament_line(view: Any, locale: object) -> str | None:
 
 
 def _pots_line(pots: Sequence[Any], locale: object, bets: int = 0) -> str:
-    """One pot: everything in the middle, this street's bets included (preflop it shows the blinds); side
-    pots: each pot as collected, the street's bets being on the seat lines."""
-    amounts = [pot_amount(p) for p in pots if pot_amount(p) > 0]
-    if len(amounts) <= 1:
-        return t("table.pot", locale, amount=sum(amounts) + bets)
-    items = [
-        t("pot.item", locale, label=pot_label(i, len(amounts), locale, article=False), amount=a)
-        for i, a in enumerate(amounts)
-    ]
-    return t("table.pots", locale, pots=" · ".join(items))
+    """**Pot**: 91, or **Pots**: Main pot: 79 · Side pot 1: 12 (`pot_amounts`: the street messages say the same)."""
+    amounts = pot_amounts(pots, bets)
+    if len(amounts) == 1:
+        return t("table.pot", locale, amount=amounts[0])
+    return t("table.pots", locale, pots=pots_summary(pots, locale))
 
 
 def _turn_line(view: Any, locale: object) -> str | None:
@@ -178,8 +194,9 @@ def _turn_line(view: Any, locale: object) -> str | None:
 
 def render_table(view: Any, locale: object, table_name: str | None = None) -> EmbedSpec:
     """The table message: title with the hand number; blinds, kind and level; the board and pots; one line
-    per seat (▶ actor, Ⓓ button, stack, bet this street, folded / all-in / sitting out); whose turn it is
-    with a relative Discord timestamp of the deadline and the amount to call; the last actions.
+    per seat (▶ actor, Ⓓ button, SB / BB, stack, bet this street, folded / all-in / sitting out); whose turn it
+    is with a relative Discord timestamp of the deadline and the amount to call; the last actions, each with
+    the pot it left. Between hands: when the next hand is dealt, or what the table waits for.
 
     view: a `TableView` or the service's `TableSnapshot`. table_name: shown in the title (plain text:
     embed titles do not render mentions); default "Poker table". Fits Discord's limits for 10 seats with
@@ -212,17 +229,23 @@ def render_table(view: Any, locale: object, table_name: str | None = None) -> Em
     if turn:
         lines.append(turn)
     elif not in_hand:
+        waiting = getattr(view, "waiting", None)
         next_hand_at = getattr(view, "next_hand_at", None)
-        if next_hand_at is not None:
+        if waiting is None and next_hand_at is not None:
             lines.append(t("table.next_hand", locale, when=discord_timestamp(next_hand_at)))
+        elif waiting is None and getattr(view, "running", False):
+            lines.append(t("table.dealing", locale))  # the game runs and nothing is missing: a hand is being dealt
         else:
-            lines.append(t("table.waiting", locale))
+            lines.append(t(WAITING_KEYS.get(waiting or "", "table.waiting"), locale))
     description = clamp_lines(lines, DESCRIPTION_MAX, locale)
 
     fields = []
     events = getattr(view, "events", ())
     if events:
-        recent = render_event_lines(events, getattr(view, "names", ()), locale, last=RECENT_ACTIONS)
+        in_middle = sum(pot_amount(p) for p in view.pots) + sum(s.bet for s in view.seats)
+        recent = render_event_lines(
+            events, getattr(view, "names", ()), locale, last=RECENT_ACTIONS, pot_after=in_middle if in_hand else None
+        )
         if recent:
             fields.append(
                 EmbedField(t("table.recent", locale), clamp_lines(recent, FIELD_VALUE_MAX, locale, keep="last"))
@@ -248,23 +271,44 @@ class ButtonSpec:
     disabled: bool = False
 
 
+def raise_is_only_all_in(legal: Any) -> bool:
+    """Whether the only bet or raise left is the all-in ("Raise to (min 18, max 18)" beside "All-in 18"): the
+    player's stack is shorter than a full raise, or exactly covers the minimum."""
+    return bool(
+        legal.can_all_in
+        and legal.min_raise_to is not None
+        and legal.min_raise_to == legal.max_raise_to == legal.all_in_to
+    )
+
+
+def call_is_all_in(legal: Any) -> bool:
+    """Whether calling puts the whole stack in ("Call 8" beside "All-in 8"): the all-in is then the call itself
+    (no bet or raise is possible beyond it)."""
+    return bool(legal.can_call and legal.can_all_in and not (legal.can_bet or legal.can_raise))
+
+
 def render_action_buttons(legal: Any, locale: object) -> tuple[ButtonSpec, ...]:
     """The buttons under the table message for the player to act: Fold, Check or Call N, Bet…/Raise…, All-in N,
     then My cards. legal: the actor's `LegalActions`, or None between hands (only My cards then).
-    Actions the actor may not take are left out."""
+    Actions the actor may not take are left out, and one action has one button: a call that puts the stack in
+    is "Call N (all-in)" without an All-in button; a bet or raise that can only be the all-in is the All-in
+    button alone."""
     buttons: list[ButtonSpec] = []
     if legal is not None:
+        merged_call = call_is_all_in(legal)
         if legal.can_fold:
             buttons.append(ButtonSpec("fold", t("button.fold", locale), "danger"))
         if legal.can_check:
             buttons.append(ButtonSpec("check", t("button.check", locale), "secondary"))
         elif legal.can_call:
-            buttons.append(ButtonSpec("call", t("button.call", locale, amount=legal.call_amount), "primary"))
-        if legal.can_bet:
-            buttons.append(ButtonSpec("bet", t("button.bet", locale), "success"))
-        elif legal.can_raise:
-            buttons.append(ButtonSpec("raise", t("button.raise", locale), "success"))
-        if legal.can_all_in:
+            key = "button.call_all_in" if merged_call else "button.call"
+            buttons.append(ButtonSpec("call", t(key, locale, amount=legal.call_amount), "primary"))
+        if not raise_is_only_all_in(legal):
+            if legal.can_bet:
+                buttons.append(ButtonSpec("bet", t("button.bet", locale), "success"))
+            elif legal.can_raise:
+                buttons.append(ButtonSpec("raise", t("button.raise", locale), "success"))
+        if legal.can_all_in and not merged_call:
             buttons.append(ButtonSpec("all_in", t("button.all_in", locale, amount=legal.all_in_to), "danger"))
     buttons.append(ButtonSpec("cards", t("button.my_cards", locale), "secondary"))
     return tuple(ButtonSpec(b.action, clamp(b.label, BUTTON_LABEL_MAX), b.style, b.disabled) for b in buttons)
@@ -286,13 +330,16 @@ class ModalSpec:
 
 def render_raise_modal(legal: Any, locale: object) -> ModalSpec:
     """The modal of the Bet…/Raise… button: "Raise to (min 22, max 100)" prefilled with 22 (bet when no bet
-    is facing the player). The label falls back to "Raise to" with the range in the placeholder when the
-    numbers make it longer than Discord's 45 characters."""
+    is facing the player); "Raise to 18 (all-in)" when the minimum is the maximum. The label falls back to
+    "Raise to" with the range in the placeholder when the numbers make it longer than Discord's 45 characters."""
     kind = "bet" if legal.can_bet else "raise"
     # min/max are None when neither a bet nor a raise is allowed: only all-in is left then.
     low = int(legal.min_raise_to if legal.min_raise_to is not None else legal.all_in_to)
     high = int(legal.max_raise_to if legal.max_raise_to is not None else legal.all_in_to)
-    label = t(f"modal.{kind}.label", locale, min=low, max=high)
+    if low == high:  # one amount left, the all-in: "Raise to 18 (all-in)", not "(min 18, max 18)"
+        label = t(f"modal.{kind}.label_all_in", locale, amount=low)
+    else:
+        label = t(f"modal.{kind}.label", locale, min=low, max=high)
     if len(label) > TEXT_INPUT_LABEL_MAX:
         label = clamp(t(f"modal.{kind}.label_short", locale), TEXT_INPUT_LABEL_MAX)
     return ModalSpec(

@@ -21,6 +21,7 @@ class SeatView:
 
     state: "waiting" (seated, not dealt in this hand), "active", "folded", "all_in", "sitting_out".
     bet: chips bet on the current street. player: the hand's player index, or None when not dealt in.
+    blind: "small_blind" or "big_blind" when the seat posted that blind in the current hand, else None.
     """
 
     seat: int
@@ -33,6 +34,7 @@ class SeatView:
     is_actor: bool
     leaving: bool
     player: int | None
+    blind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,9 @@ class TableSnapshot:
     closed), None without a schedule; next_level: the next level's (small blind, big blind, ante), None at the
     last; next_level_in: hands (counting the one being played) or minutes (`level_by`) until it starts.
     players_left / average_stack: a tournament's players with chips and their average stack (chips), else None.
+    waiting: between hands of an open table, what it waits for before a hand can be dealt (then no next hand
+    is scheduled): "players" (nobody seated with chips), "second_player" (one), "sitting_in" (everyone with
+    chips sits out), "others_sitting_out" (all but one), "start" (the game was not started); None otherwise.
     """
 
     table_id: int
@@ -83,6 +88,7 @@ class TableSnapshot:
     level_by: str = "hands"
     players_left: int | None = None
     average_stack: int | None = None
+    waiting: str | None = None
 
     @property
     def in_hand(self) -> bool:

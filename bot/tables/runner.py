@@ -294,6 +294,11 @@ class TableRunner:
         if hand is not None and hand.actor is not None:
             actor_user = self.hand_users[hand.actor]
             legal = hand.legal_actions()
+        blinds = {
+            e.player: e.kind
+            for e in (hand.events if hand is not None else ())
+            if isinstance(e, BlindPosted) and e.kind in ("small_blind", "big_blind")
+        }
         for seat, occupant in sorted(self.table.seats.items()):
             user = occupant.player_id
             player = self._player_of(user)
@@ -324,6 +329,7 @@ class TableRunner:
                     is_actor=user == actor_user,
                     leaving=user in self.leaving or user in self.kicked,
                     player=player,
+                    blind=blinds.get(player) if player is not None else None,
                 )
             )
         if hand is not None:
@@ -369,6 +375,7 @@ class TableRunner:
             closed=self.closed,
             **self._level_view(),
             **self._tournament_view(),
+            waiting=self._waiting_for() if hand is None and not self.closed else None,
         )
 
     def _level_index(self) -> int | None:
@@ -413,6 +420,16 @@ class TableRunner:
         if not alive:
             return {"players_left": 0}
         return {"players_left": len(alive), "average_stack": sum(alive) // len(alive)}
+
+    def _waiting_for(self) -> str | None:
+        """Between hands: what the table waits for before it can deal (see `TableSnapshot.waiting`)."""
+        with_chips = [occupant for occupant in self.table.seats.values() if occupant.stack > 0]
+        if len(with_chips) < 2:
+            return "second_player" if with_chips else "players"
+        active = len(self.table.active_seats())  # not can_start_hand(): False too while a hand is being dealt
+        if active < 2:
+            return "others_sitting_out" if active else "sitting_in"
+        return None if self.running else "start"
 
     # ------------------------------------------------------------------ outbox helpers
 
@@ -840,6 +857,8 @@ class TableRunner:
             return
         if self._next_hand is not None and not self._next_hand.done():
             return
+        if not self.table.can_start_hand():
+            return  # the table message says what it waits for (`_waiting_for`); a join or sit-in calls again
         when = self.clock.time() + (self.options.next_hand_delay if delay is None else delay)
         self.next_hand_at = when
 

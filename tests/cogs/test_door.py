@@ -128,7 +128,8 @@ async def test_a_missing_option_and_a_wrong_choice_are_named_in_the_readers_lang
     await door.refuses(lambda: world.forge_slash("alice", "poker rebuy", {}), "Il manque l'option montant")
     await door.refuses(
         lambda: world.forge_slash("alice", "poker create", {"kind": "poker"}),
-        "«\u00a0poker\u00a0» n'est pas une valeur possible pour type\u00a0: une valeur parmi Cash game, Tournoi amical",
+        "«\u00a0poker\u00a0» n'est pas une valeur possible pour type\u00a0: "
+        "une valeur parmi Partie libre, Tournoi amical",
     )
     world.acknowledge_refusals()
 

@@ -71,7 +71,7 @@ async def test_four_players_play_hands_with_raises_an_all_in_a_side_pot_and_a_sh
     await world.press("bob", "Fold")
     result = world.messages()[-1]
     assert "chloe wins the pot (13)" in embed_text(result)
-    assert "Uncalled bet (8) returned to chloe" in embed_text(result)
+    assert "Uncalled bets returned\nchloe: 8" in embed_text(result)
     assert world.stacks() == {"alice": 99, "bob": 34, "chloe": 107, "dave": 100}
     assert_never_public(world, mark, "9c4d", "8h3c", "QhQc", "Td2s")
     # Between hands the hand's table message is one line, its summary, without buttons (issue 11 items 1, 11;

@@ -125,3 +125,17 @@ async def test_a_restart_mid_hand_resumes_the_same_hand_and_its_buttons_keep_wor
     # The hand is over: its message is its one-line summary, without buttons (it used to stay a table).
     old = next(m for m in world.messages() if m.id == table.id)
     assert old.components == [] and old.content.startswith("Hand #1 · chloe wins")
+
+
+async def test_after_a_restart_the_table_title_names_the_channel_from_the_first_edit(world: World) -> None:
+    """Issue 11 item 10: after a restart the title read "Poker table — hand #1" until the next action."""
+    await world.seat({"alice": 100, "bob": 100, "chloe": 100})
+    await world.slash("alice", "poker start")
+    assert world.table_message().embeds[0].title == "#poker — hand #1"
+    old_bot = world.bot
+    await world.env.restart_bot(make_bot(world.settings, world.clock, world.decks))
+    await old_bot.storage.close()
+    # The restored table's message was edited at once (the restore refreshes it), with the channel's name.
+    assert world.table_message().embeds[0].title == "#poker — hand #1"
+    await world.slash(world.actor(), "call")
+    assert world.table_message().embeds[0].title == "#poker — hand #1"

@@ -270,3 +270,20 @@ async def test_settings_show_the_language_in_force_and_why(world: World) -> None
     await world.slash(admin, "poker end")
     reopened = await world.slash("zoe", "poker create")
     assert reopened.response.content.startswith("zoe opened a table here")  # was: French, from the locale
+
+
+async def test_history_lists_a_hand_cancelled_by_the_end_of_the_table_as_cancelled(world: World) -> None:
+    """Issue 11 item 13: a hand refunded by /poker end was listed as "#1 · 4♦ 10♠ 5♥ · —"."""
+    world.decks.queue(["KhKd", "AhQs", "2c7d"], "4dTs5h")
+    await world.seat({"alice": 100, "bob": 100, "chloe": 100})
+    await world.slash("alice", "poker start")
+    while len(world.snapshot().board) < 3:
+        await world.slash(world.actor(), "check" if world.snapshot().legal.can_check else "call")
+    ended = await world.slash("alice", "poker end")
+    assert ended.response.content == "The table is closed."
+    listing = await world.slash("bob", "history")
+    board = " ".join(cards_of("4dTs5h"))
+    assert f"#1 · {board} · cancelled, every bet returned" in embed_text(listing.response.embeds[0])
+    world.speaks("chloe", "fr")
+    french = await world.slash("chloe", "history")
+    assert f"n° 1 · {board} · annulée, toutes les mises rendues" in embed_text(french.response.embeds[0])

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.poker import ActionKind, Hand, HandRecord, HoleCardsDealt, PlayerActed
-from bot.render import render_event_line
-from bot.render.events import pot_count_of
+from bot.render import render_event_line, t
+from bot.render.events import POT_LINE_EVENTS, chips_into_pot, pot_count_of
 from bot.storage import HandRow, Storage
 
 
@@ -80,11 +80,21 @@ async def all_hands(storage: Storage, table_id: int) -> list[HandRow]:
 
 
 def public_lines(row: HandRow, names: Mapping[int, str]) -> list[tuple[str, bool]]:
-    """The hand's public history as the engine's replay renders it in English: (line, is it a player's action),
-    in order. `names`: display names by user id."""
+    """The hand's public history as the engine's replay renders it in English on the table message: (line, is it
+    a player's action), in order; each blind, action and returned bet ends with the pot it left ("bob calls 4 ·
+    pot 9"). `names`: display names by user id."""
     hand = replay(row)
     players = [names[int(u)] for u in row.record["users"]]
     events = [e for e in hand.events if not isinstance(e, HoleCardsDealt)]
     pot_count = pot_count_of(events)
-    lines = ((render_event_line(e, players, "en", pot_count=pot_count), isinstance(e, PlayerActed)) for e in events)
-    return [(line, acted) for line, acted in lines if line is not None]
+    out: list[tuple[str, bool]] = []
+    pot = 0
+    for event in events:
+        pot += chips_into_pot(event)
+        line = render_event_line(event, players, "en", pot_count=pot_count)
+        if line is None:
+            continue
+        if type(event).__name__ in POT_LINE_EVENTS:
+            line = t("event.with_pot", "en", line=line, amount=pot)
+        out.append((line, isinstance(event, PlayerActed)))
+    return out

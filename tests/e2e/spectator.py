@@ -7,7 +7,7 @@ The table message is the English rendering of bot/render/table.py: a title "<tab
     Blinds 1/2 · Cash game
     **Board**: A♠︎ K♥︎ 7♦︎
     **Pots**: Main pot: 120 · Side pot 1: 40
-    ▶ ` 1` **alice** Ⓓ — 98 · bet 2
+    ▶ ` 1` **alice** Ⓓ SB — 98 · bet 2
     ▶ **alice** to act: 2 to call — <t:1700000000:R>
 """
 
@@ -25,7 +25,9 @@ HAND_TITLE = re.compile(r"^.+ — hand #(\d+)$")
 INFO_LINE = re.compile(r"^Blinds \d[\d,]*/\d[\d,]*(?: · ante \d[\d,]*)? · (?:Cash game|Tournament)")
 SHOWDOWN_TITLE = re.compile(r"^Showdown — hand #(\d+)$")
 RESULT_TITLE = re.compile(r"^(?:Showdown — hand #|Hand #)(\d+)(?: is over)?$")
-SEAT_LINE = re.compile(r"^(?P<mark>▶|\u2003) `\s*(?P<seat>\d+)` (?P<name>.+?)(?P<button> Ⓓ)? — (?P<rest>.+)$")
+SEAT_LINE = re.compile(
+    r"^(?P<mark>▶|\u2003) `\s*(?P<seat>\d+)` (?P<name>.+?)(?P<button> Ⓓ)?(?: (?P<blind>SB|BB))? — (?P<rest>.+)$"
+)
 STREET = re.compile(r"^\*\*(Flop|Turn|River)\*\*: ")
 TIMESTAMP = re.compile(r"<t:\d+:R>")
 CARD = re.compile(r"(10|[2-9TJQKA])([♠♥♦♣])\ufe0e?")

@@ -57,7 +57,10 @@ def decide(view: TableView, plan: Plan, careful: str | None) -> tuple[str, str, 
     passive = ("call" if facing else "check", via, None)
     if plan.all_in:
         if street == 0 and plan.all_ins < 3:
-            return "all_in", ("button", "slash", "button")[plan.all_ins], None
+            way = ("button", "slash", "button")[plan.all_ins]
+            if way == "button" and "all_in" not in view.buttons:
+                return "call", way, None  # the call is the whole stack: one button, "Call N (all-in)"
+            return "all_in", way, None
         return ("fold" if facing else "check"), via, None
     if view.actor == careful:
         return ("fold" if facing else "check"), via, None
@@ -129,7 +132,7 @@ async def test_six_players_play_ten_hands_with_a_side_pot_a_rebuy_and_showdowns(
         after = await game.act(view.actor or "", action, via, amount)
         plan.actions += 1
         plan.by_street[len(view.board)] = plan.by_street.get(len(view.board), 0) + 1
-        plan.all_ins += action == "all_in"
+        plan.all_ins += action == "all_in" or (plan.all_in and action == "call" and "all_in" not in view.buttons)
         if after.hand_number is None:  # the hand is over: its table message is back to the idle picture
             results = game.spectator.results()
             assert len(results.get(number, [])) == 1, f"hand #{number} must end with one result message"

@@ -121,7 +121,7 @@ async def test_a_hand_resumes_after_a_crash_preflop(world: World) -> None:
     view = await game.act(view.actor or "", "call", "button")
     view = await game.act(view.actor or "", "raise", "modal")  # the form's minimum: 4
     after = await crash_and_resume(world)
-    assert after.recent[-1].endswith("raises to 4") and after.to_call > 0
+    assert after.recent[-1].endswith("raises to 4 · pot 9") and after.to_call > 0
     # The buttons of the message posted by the killed process work in the new one.
     view = await game.act(after.actor or "", "call", "button")
     view = await game.act(view.actor or "", "fold", "slash")

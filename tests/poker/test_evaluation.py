@@ -8,7 +8,7 @@ import random
 import pytest
 from phevaluator import evaluate_cards
 
-from bot.poker import HandCategory, describe_en, evaluate, full_deck, parse_cards
+from bot.poker import HandCategory, deciding_kickers, describe_en, evaluate, full_deck, parse_cards
 from bot.poker.evaluation import _CLASSES, CLASS_COUNT
 
 
@@ -128,3 +128,89 @@ def test_hand_values_are_totally_ordered_by_strength() -> None:
     values = [evaluate(rng.sample(full_deck(), 7)) for _ in range(200)]
     for a, b in itertools.pairwise(sorted(values)):
         assert a <= b and (a.strength < b.strength) == (a < b)
+
+
+# ---------------------------------------------------------------- what decides between hands of one category
+# Rule book 000 §05: "À catégorie égale, compare les valeurs importantes : d'abord le carré, le brelan d'un full,
+# la hauteur de la quinte, ou la paire. Pour deux paires, compare la plus haute, puis l'autre. S'il faut encore
+# départager, compare les autres cartes [...] de la plus haute à la plus basse. Pour une couleur ou une carte
+# haute, compare les cinq valeurs dans cet ordre." Rule book 001: "une paire de rois avec un as bat une paire de
+# rois avec une dame".
+
+
+@pytest.mark.parametrize(
+    ("winner", "loser", "kickers", "winner_name", "loser_name"),
+    [
+        # 001's kicker example: kings with an ace beat kings with a queen.
+        ("KcKd As8h5c 3d2h", "KhKs Qd8h5c 3d2h", (14,), "Pair of kings, ace kicker", "Pair of kings, queen kicker"),
+        # The issue's evening: tens and threes for both, the jack decides.
+        (
+            "TcTd3c3h Jd 6s2h",
+            "TsTh3d3s 9c 6s2h",
+            (11,),
+            "Two pair, tens and threes, jack kicker",
+            "Two pair, tens and threes, nine kicker",
+        ),
+        # The first kicker ties, the second decides: both are named, and no more.
+        (
+            "KcKd AsQh9c 3d2h",
+            "KhKs AdJh8c 3d2h",
+            (14, 12),
+            "Pair of kings, ace-queen kickers",
+            "Pair of kings, ace-jack kickers",
+        ),
+        # 000: two pair compares the higher pair, then the other: the name decides, no kicker.
+        ("AcAd6s6c Qc 3h2d", "AhAs5d5c Kd 3h2d", (), "Two pair, aces and sixes", "Two pair, aces and fives"),
+        # 000: the full house's trips decide before its pair.
+        ("KcKdKs2h2d 7c8c", "QcQdQsAhAd 7c8c", (), "Full house, kings full of twos", "Full house, queens full of aces"),
+        # Quads on the board: the kicker decides.
+        (
+            "9c9d9h9s Ah 3c2d",
+            "9c9d9h9s Kh 3c4d",
+            (14,),
+            "Four of a kind, nines, ace kicker",
+            "Four of a kind, nines, king kicker",
+        ),
+        # 002: flushes compare from the highest card down.
+        ("AhKh9h7h2h 3c4d", "AhQhJhTh8h 3c4d", (13,), "Flush, ace-king high", "Flush, ace-queen high"),
+        # A high card down to the fourth card.
+        (
+            "AcKdQh9s7c 2d4h",
+            "AsKhQc9d6c 2h3s",
+            (13, 12, 9, 7),
+            "High card, ace, king-queen-nine-seven kickers",
+            "High card, ace, king-queen-nine-six kickers",
+        ),
+        # 000: the straight's height alone decides.
+        ("9c8d7h6s5c 2d2h", "8c7d6h5s4c 2d2h", (), "Straight, nine high", "Straight, eight high"),
+        # Three of a kind against another: the trips decide.
+        ("7c7d7h Kc2d 3s4h", "6c6d6h Ac2d 3s4h", (), "Three of a kind, sevens", "Three of a kind, sixes"),
+    ],
+)
+def test_the_kickers_named_are_those_up_to_the_first_rank_that_differs(
+    winner: str, loser: str, kickers: tuple, winner_name: str, loser_name: str | None
+) -> None:
+    win, lose = value(winner), value(loser)
+    assert win > lose and win.category == lose.category
+    assert deciding_kickers(win, [lose]) == kickers
+    assert describe_en(win, [lose]) == win.describe_en([lose]) == winner_name
+    if loser_name is not None:
+        assert describe_en(lose, [win]) == loser_name
+
+
+def test_no_kicker_is_named_against_another_category_an_equal_hand_or_nothing() -> None:
+    kings_ace = value("KcKd As8h5c 3d2h")
+    assert describe_en(kings_ace) == describe_en(kings_ace, []) == "Pair of kings"
+    assert describe_en(kings_ace, [value("QcQd As8h5c 3d2h"), value("2c5d As8h9c Jd3h")]) == "Pair of kings"
+    # 000 §06: the board's straight plays for everyone: equal hands, a split pot, nothing decides.
+    board = "AsKdQcJhTs"
+    assert deciding_kickers(value("9c9d" + board), [value("2h3h" + board)]) == ()
+    # 002 "kickers beyond five are ignored": same five cards, nothing to name.
+    assert describe_en(value("KcKd As8h5c 3d2h"), [value("KhKs Ad8d5s 4c2c")]) == "Pair of kings"
+
+
+def test_against_several_hands_the_closest_one_sets_how_many_kickers() -> None:
+    best = value("KcKd AsQh9c 3d2h")
+    others = [value("KhKs 7d6h4c 3d2h"), value("KhKs AdJh8c 3d2h"), value("AcAd 7d6h4c 3s2s")]
+    assert deciding_kickers(best, others) == (14, 12)
+    assert describe_en(value("KhKs 7d6h4c 3d2h"), [best, others[1]]) == "Pair of kings, seven kicker"

@@ -302,7 +302,9 @@ def test_98_all_in_called_by_a_102_stack_4_go_back() -> None:
     hand = new_hand([98, 102], holes=["AsAd", "KsKd"], board="2c7h9dJc3s")
     play(hand, "p1 all_in", "p0 call")  # the 102 shove is called for 98
     assert of_type(hand.events, UncalledBetReturned) == [UncalledBetReturned(1, 4)]
-    assert of_type(hand.events, PotAwarded) == [PotAwarded(0, 196, ((0, 196),), hand.events[-3].value)]
+    aces, kings = hand.events[-3].value, hand.events[-4].value  # the showdown's HandShown events
+    # The award names the hand the pot was won against (what the kicker words are computed from).
+    assert of_type(hand.events, PotAwarded) == [PotAwarded(0, 196, ((0, 196),), aces, kings)]
     assert hand.finishing_stacks == (196, 4)
 
 
@@ -628,3 +630,12 @@ def test_a_forfeited_hand_exports_to_phh_and_replays() -> None:
         play(hand, "check")
     again = replay(loads(dump_hand(hand))[0])
     assert again.finishing_stacks == hand.finishing_stacks and again.folded == hand.folded
+def test_each_pot_names_the_best_hand_it_was_won_against_among_its_own_claimants() -> None:
+    """Rule book 000 §05 side pots (Alice 20, Bob 50, Chloé 50): Bob's kings win the side pot against Chloé's
+    queens only — Alice's flush never claimed it —, and Alice's flush wins the main pot against Bob's kings."""
+    hand = new_hand([20, 50, 50], holes=["Ah8h", "KcKd", "QsQd"], board="Ks7h2h9c3h")
+    play(hand, "p2 raise 6", "p0 all_in", "p1 call", "p2 raise 50", "p1 call")
+    shown = {e.player: e.value for e in of_type(hand.events, HandShown)}
+    side, main = of_type(hand.events, PotAwarded)
+    assert (side.pot_index, side.winners, side.value, side.beaten) == (1, ((1, 60),), shown[1], shown[2])
+    assert (main.pot_index, main.winners, main.value, main.beaten) == (0, ((0, 60),), shown[0], shown[1])

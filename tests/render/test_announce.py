@@ -59,9 +59,10 @@ def test_streets_as_new_messages():
     turn = StreetAnnouncement(3, Street.TURN, cards("2c"), FLOP + cards("2c"), (60, 1200))
     assert strip_vs(render_street(flop, "en")) == "**Flop**: K♠ 9♦ 9♥ · Pot: 60"
     assert strip_vs(render_street(flop, "fr")) == "**Flop**\u00a0: K♠ 9♦ 9♥ · Pot\u00a0: 60"
-    assert strip_vs(render_street(turn, "en")) == "**Turn**: 2♣ · Board: K♠ 9♦ 9♥ 2♣ · Pot: 1,260"
+    # Side pots read as on the table message (issue 11 item 13: not one "Pot: 1,260" beside "Main pot: 60 · ...").
+    assert strip_vs(render_street(turn, "en")) == "**Turn**: 2♣ · Board: K♠ 9♦ 9♥ 2♣ · Main pot: 60 · Side pot 1: 1,200"
     assert strip_vs(render_street(turn, "fr")) == (
-        "**Tournant**\u00a0: 2♣ · Plateau\u00a0: K♠ 9♦ 9♥ 2♣ · Pot\u00a0: 1\u202f260"
+        "**Tournant**\u00a0: 2♣ · Tableau\u00a0: K♠ 9♦ 9♥ 2♣ · Pot principal\u00a0: 60 · Pot annexe 1\u00a0: 1\u202f200"
     )
     river = StreetAnnouncement(3, Street.RIVER, cards("Ah"), FLOP + cards("2c Ah"), (60,))
     assert strip_vs(render_streets([flop, turn, river], "en")).splitlines()[2] == (
@@ -96,14 +97,16 @@ def test_showdown_lists_shown_hands_mucks_pots_and_returns():
             "Alice wins the main pot (60) with Flush, ace high\n"
             "Chloé (21) and Dan (20) split side pot 1 (41) with Pair of queens",
         ),
-        ("Uncalled bets returned", "Uncalled bet (30) returned to Chloé"),
+        # The field says what the chips are: the line says whose and how many (issue 11 item 13: not "Uncalled bets
+        # returned: Uncalled bet (30) returned to Chloé").
+        ("Uncalled bets returned", "Chloé: 30"),
     ]
     fr = render_showdown(SIDE_POTS, "fr")
     assert [strip_vs(f.value) for f in fr.fields] == [
         "Chloé\u00a0: Q♠ Q♦ — Paire de dames\nAlice\u00a0: A♥ 8♥ — Couleur à l'as\nBob\u00a0: cartes jetées",
         "Alice remporte le pot principal (60) — Couleur à l'as\n"
         "Chloé (21) et Dan (20) se partagent le pot annexe 1 (41) — Paire de dames",
-        "Mise non suivie (30) rendue à Chloé",
+        "Chloé\u00a0: 30",
     ]
 
 
@@ -111,7 +114,7 @@ def test_hand_won_without_showdown():
     result = HandResult(5, (), (), (), (PotResult(0, 3, ((0, "Bob", 3),), None),), ((0, "Bob", 4),), False)
     en = render_showdown(result, "en")
     assert en.title == "Hand #5 is over" and en.description == ""
-    assert [f.value for f in en.fields] == ["Bob wins the pot (3)", "Uncalled bet (4) returned to Bob"]
+    assert [f.value for f in en.fields] == ["Bob wins the pot (3)", "Bob: 4"]
     assert render_showdown(result, "fr").title == "Fin de la donne n° 5"
 
 
@@ -145,7 +148,7 @@ def test_showdown_with_ten_long_names_fits_discord_limits():
         (
             PlayerAnnouncement("timed_out", 1, "Bob", action="check"),
             "Bob ran out of time and checks.",
-            "Bob n'a pas joué à temps\u00a0: parole.",
+            "Bob n'a pas joué à temps et dit parole.",
         ),
         (
             PlayerAnnouncement("timed_out", 1, "Bob", action="fold", sat_out=True),
@@ -174,7 +177,7 @@ def test_showdown_with_ten_long_names_fits_discord_limits():
         (
             PlayerAnnouncement("kicked", 1, "Bob", chips=80),
             "Bob was removed from the table (stack of 80 back to their balance).",
-            "Bob ne fait plus partie de la table (pile de 80 rendue à son solde).",
+            "Bob a été retiré de la table (sa pile de 80 revient sur son solde).",
         ),
         (PlayerAnnouncement("sat_out", 1, "Bob"), "Bob sits out.", "Bob fait une pause."),
         (PlayerAnnouncement("sat_in", 1, "Bob"), "Bob is back in.", "Bob revient en jeu."),

@@ -12,6 +12,7 @@ from bot.render import (
     hand_result_from_events,
     render_event_lines,
     render_hand_history,
+    render_history_line,
     render_poker_error,
     render_showdown,
 )
@@ -91,7 +92,7 @@ def test_engine_hand_showdown_message_in_both_languages():
     ]
     fr = render_showdown(hand_result_from_events(9, events, NAMES), "fr")
     assert fr.title == "Abattage — donne n° 9"
-    assert strip_vs(fr.description) == "**Plateau**\u00a0: K♠ 7♥ 2♥ 9♣ 3♥"
+    assert strip_vs(fr.description) == "**Tableau**\u00a0: K♠ 7♥ 2♥ 9♣ 3♥"
     assert [(f.name, strip_vs(f.value)) for f in fr.fields] == [
         (
             "Mains montrées",
@@ -174,3 +175,118 @@ def test_engine_refusals_are_translated():
     with pytest.raises(PokerError) as refused:
         hand.check()
     assert render_poker_error(refused.value, "fr") == "Tu ne peux pas dire parole\u00a0: 12 à suivre"
+
+
+def kicker_hand() -> Hand:
+    """Heads-up (issue 11's evening): tens and threes for both; bob's jack beats alice's nine. Bob, the button,
+    is the small blind (rule book 000 §04); alice bets the river and shows first."""
+    stacked = list(parse_cards("9c Jc Ts Td 4h Th 3c 3d 5h 6s 7h 2h"))
+    hand = Hand(HandSettings(), [100, 100], deck=stacked + [c for c in full_deck() if c not in stacked])
+    hand.call()  # bob completes
+    for _ in range(5):  # alice's option, then both check the flop and the turn
+        hand.check()
+    assert len(hand.board) == 5 and hand.actor == 0
+    hand.bet(2)  # alice, on the river
+    hand.call()  # bob
+    assert hand.is_complete
+    return hand
+
+
+KICKER = {
+    "en": (
+        "alice: 9♣ 10♠ — Two pair, tens and threes, nine kicker\nbob: J♣ 10♦ — Two pair, tens and threes, jack kicker",
+        "bob wins the pot (8) with Two pair, tens and threes, jack kicker",
+    ),
+    "fr": (
+        "alice\u00a0: 9♣ 10♠ — Deux paires, dix et trois, kicker neuf\n"
+        "bob\u00a0: J♣ 10♦ — Deux paires, dix et trois, kicker valet",
+        "bob remporte le pot (8) — Deux paires, dix et trois, kicker valet",
+    ),
+}
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_the_showdown_names_the_kicker_that_decides_and_the_winner_says_what_beat_the_other(locale):
+    """Issue 11 item 5: "Two pair, tens and threes" for both players said nothing of why bob won."""
+    hand = kicker_hand()
+    spec = render_showdown(hand_result_from_events(3, hand.events, ["alice", "bob"]), locale)
+    assert [strip_vs(f.value) for f in spec.fields] == list(KICKER[locale])
+    lines = strip_vs("\n".join(render_event_lines(hand.events, ["alice", "bob"], locale)))
+    assert lines.endswith(KICKER[locale][1])
+    # The hand history reads the same (street by street, and in the /history list).
+    history = render_hand_history(3, hand.events, ["alice", "bob"], locale)
+    assert strip_vs(history.fields[-1].value).endswith(KICKER[locale][1])
+    assert strip_vs(render_history_line(3, hand.events, ["alice", "bob"], locale)).endswith(KICKER[locale][1])
+
+
+def four_pot_hand() -> Hand:
+    """Five all-ins of 10, 20, 30, 40 and a call of 40 from 100: four pots, all won by eve's full house."""
+    stacked = list(parse_cards("As Qs Js Ts 7s 2c 3c 4c 5c 7h 2d 7d Kc Kd 3d 8s 5d 9h"))
+    hand = Hand(HandSettings(), [10, 20, 30, 40, 100], deck=stacked + [c for c in full_deck() if c not in stacked])
+    hand.go_all_in()  # chloe, 30
+    hand.go_all_in()  # dave, 40
+    hand.call()  # eve
+    hand.go_all_in()  # alice, the small blind, 10
+    hand.go_all_in()  # bob, the big blind, 20
+    assert hand.is_complete
+    return hand
+
+
+FOUR_POTS = {
+    "en": "eve wins the main pot (50), side pot 1 (40), side pot 2 (30), and side pot 3 (20) "
+    "with Full house, sevens full of kings",
+    "fr": "eve remporte le pot principal (50), le pot annexe 1 (40), le pot annexe 2 (30) et le pot annexe 3 (20) "
+    "— Full aux sept par les rois",
+}
+
+
+@pytest.mark.parametrize("locale", ["en", "fr"])
+def test_one_winner_of_four_pots_gets_one_line(locale):
+    """Issue 11 item 13: four lines each ending "with Full house, sevens full of kings" become one."""
+    hand = four_pot_hand()
+    names = ["alice", "bob", "chloe", "dave", "eve"]
+    spec = render_showdown(hand_result_from_events(3, hand.events, names), locale)
+    assert strip_vs(spec.fields[1].value) == FOUR_POTS[locale]
+    assert strip_vs(render_event_lines(hand.events, names, locale)[-1]) == FOUR_POTS[locale]
+    assert strip_vs(render_history_line(3, hand.events, names, locale)).endswith(FOUR_POTS[locale])
+    # The losers' pairs of kings differ by their first kicker: each names it, and no more.
+    assert strip_vs(spec.fields[0].value).splitlines()[::2] == {
+        "en": ["dave: 10♠ 5♣ — Pair of kings, ten kicker", "alice: A♠ 2♣ — Pair of kings, ace kicker",
+               "chloe: J♠ 4♣ — Pair of kings, jack kicker"],
+        "fr": ["dave\u00a0: 10♠ 5♣ — Paire de rois, kicker dix", "alice\u00a0: A♠ 2♣ — Paire de rois, kicker as",
+               "chloe\u00a0: J♠ 4♣ — Paire de rois, kicker valet"],
+    }[locale]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("locale", "line"),
+    [
+        ("en", "#19 · 4♦ 10♠ 5♥ · cancelled, every bet returned"),
+        ("fr", "n° 19 · 4♦ 10♠ 5♥ · annulée, toutes les mises rendues"),
+    ],
+)
+def test_a_cancelled_hand_is_listed_as_cancelled(locale, line):
+    """Issue 11 item 13: `/history` listed a hand cancelled by /poker end as "#19 · 4♦ 10♠ 5♥ · —"."""
+    stacked = list(parse_cards("Ah Kc Qs 8h Kd Qd 2c 4d Ts 5h"))
+    hand = Hand(HandSettings(), [100, 100, 100], deck=stacked + [c for c in full_deck() if c not in stacked])
+    hand.call()
+    hand.call()
+    hand.check()  # the flop 4♦ 10♠ 5♥ is dealt, then the table is closed
+    assert strip_vs(render_history_line(19, hand.events, NAMES, locale, cancelled=True)) == line
+
+
+@pytest.mark.parametrize(
+    ("winner", "loser", "en", "fr"),
+    [
+        ("AhKh9h7h2h 3c4d", "AhQhJhTh8h 3c4d", "Flush, ace-king high", "Couleur as-roi"),
+        ("9c9d9h9s Ah 3c2d", "9c9d9h9s Kh 3c4d", "Four of a kind, nines, ace kicker", "Carré de neuf, kicker as"),
+        ("KcKd AsQh9c 3d2h", "KhKs AdJh8c 3d2h", "Pair of kings, ace-queen kickers", "Paire de rois, kickers as-dame"),
+        ("AcKdQh9s7c 2d4h", "AsKhQc9d6c 2h3s", "High card, ace, king-queen-nine-seven kickers",
+         "Carte haute, as, kickers roi-dame-neuf-sept"),
+        ("7c7d7h Kc2d 3s4h", "7c7d7h Qc2d 3s4h", "Three of a kind, sevens, king kicker", "Brelan de sept, kicker roi"),
+    ],
+)  # fmt: skip
+def test_kicker_words_in_both_languages(winner, loser, en, fr):
+    win, lose = evaluate(parse_cards(winner)), evaluate(parse_cards(loser))
+    assert (hand_name(win, "en", [lose]), hand_name(win, "fr", [lose])) == (en, fr)
+    assert hand_name(win, "en", [lose]) == describe_en(win, [lose])  # one rule: the engine's

@@ -86,7 +86,10 @@ def test_table_snapshot_renders_as_it_is():
     text = strip_vs(spec.description)
     assert "▶ ` 1` **Alice** — 99 · mise 1" in text
     assert text.endswith("▶ À **Alice** de parler\u00a0: 5 à suivre — <t:1700000000:R>")
-    assert spec.fields[0].value.endswith("Chloé relance à 6")
+    # Each line with the pot it left, from the engine's own pots and bets (issue 11 item 15).
+    assert spec.fields[0].value == (
+        "Alice pose la petite blind (1) · pot 1\nBob pose la grosse blind (2) · pot 3\nChloé relance à 6 · pot 9"
+    )
     assert "A♥" not in strip_vs(str(spec.to_dict()))
 
 
@@ -105,7 +108,7 @@ def test_service_announcements_render_as_they_are():
     )
     assert [f.value for f in render_showdown(result, "en").fields] == [
         "Alice wins the pot (9)",
-        "Uncalled bet (4) returned to Alice",
+        "Alice: 4",
     ]
     flush = evaluate(parse_cards("Ah 8h Ks 7h 2h 9c 3h"))
     shown = HandResultAnnouncement(

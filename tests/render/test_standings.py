@@ -32,7 +32,7 @@ def test_leaderboard_by_balance_with_the_callers_rank():
 
 def test_leaderboard_by_net_winnings_and_tournament_wins():
     net = render_leaderboard([LeaderboardEntry(1, "Alice", 300), LeaderboardEntry(2, "Bob", -1200)], "net", "fr")
-    assert net.title == "Classement — gains nets aux tables de cash game"
+    assert net.title == "Classement — gains nets en partie libre"
     assert net.description.startswith(f"1. Alice — +300\n2. Bob — \u22121{NNBSP}200")
     wins = render_leaderboard([LeaderboardEntry(1, "Alice", 1), LeaderboardEntry(2, "Bob", 3)], "wins", "en")
     assert wins.description.startswith("1. Alice — 1 win\n2. Bob — 3 wins")
@@ -128,7 +128,7 @@ def test_settings_and_durations():
         ("Langue", "Français — choisie dans `/poker-admin settings`"),
         ("Jetons de départ", f"1{NNBSP}000"),
         ("Délai entre deux recharges", "24 heures"),
-        ("Blinds par défaut", "Blinds 1/2"),
+        ("Blinds par défaut", "Petite blind 1, grosse blind 2"),
         ("Pile ou cave par défaut", "100"),
         ("Temps de jeu par défaut", "90 secondes"),
     ]

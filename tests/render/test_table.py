@@ -2,6 +2,7 @@
 
 import pytest
 
+from bot.poker import Hand, HandSettings
 from bot.render import (
     EmbedSpec,
     SeatView,
@@ -11,76 +12,104 @@ from bot.render import (
     render_table,
 )
 from bot.render.embeds import DESCRIPTION_MAX, EMBED_TOTAL_MAX, FIELD_VALUE_MAX
-from tests.render.fakes import ActionKind, BlindPosted, HoleCardsDealt, LegalActions, PlayerActed, cards, strip_vs
+from tests.render.fakes import (
+    ActionKind,
+    BlindPosted,
+    HoleCardsDealt,
+    LegalActions,
+    PlayerActed,
+    Street,
+    StreetDealt,
+    cards,
+    strip_vs,
+)
 
 A = ActionKind
+# Hand 7 on the flop, one consistent hand: preflop Alice (SB) and Bob (BB) post, Chloé (button) raises to 6, Dan
+# goes all-in for 10, Alice raises to 30, Bob folds, Chloé calls: main pot 32 (Dan's 10 from three players and
+# Bob's 2), side pot 40. Flop: Alice bets 14, Chloé raises all-in to 34; Alice has 20 to call. Eve sits out.
 SEATS = (
-    SeatView(1, "Alice", 86, 14, "active", is_actor=True),
-    SeatView(3, "Bob", 98, 2, "folded"),
-    SeatView(4, "Chloé", 36, 14, "all_in", is_button=True),
-    SeatView(6, "Dan", 200, 0, "sitting_out"),
+    SeatView(1, "Alice", 86, 14, "active", is_actor=True, blind="small_blind"),
+    SeatView(3, "Bob", 98, 0, "folded", blind="big_blind"),
+    SeatView(4, "Chloé", 0, 34, "all_in", is_button=True),
+    SeatView(6, "Dan", 0, 0, "all_in"),
+    SeatView(8, "Eve", 200, 0, "sitting_out"),
 )
 EVENTS = (
     BlindPosted(0, "small_blind", 1),
     BlindPosted(1, "big_blind", 2),
     HoleCardsDealt(0, cards("Kh Kd")),
     PlayerActed(2, A.RAISE, 6, 6),
-    PlayerActed(0, A.RAISE, 14, 13),
+    PlayerActed(3, A.RAISE, 10, 10, True),
+    PlayerActed(0, A.RAISE, 30, 29),
     PlayerActed(1, A.FOLD, 2, 0),
-    PlayerActed(2, A.CALL, 14, 8, True),
+    PlayerActed(2, A.CALL, 30, 24),
+    StreetDealt(Street.FLOP, cards("Ks 9d 9h"), cards("Ks 9d 9h")),
+    PlayerActed(0, A.BET, 14, 14),
+    PlayerActed(2, A.RAISE, 34, 34, True),
 )
 VIEW = TableView(
     hand_number=7,
     seats=SEATS,
     board=cards("Ks 9d 9h"),
-    pots=(30, 16),
+    pots=(32, 40),
     street=1,
     deadline=1700000060,
-    legal=LegalActions(call_amount=6),
-    names=("Alice", "Bob", "Chloé"),
+    legal=LegalActions(call_amount=20),
+    names=("Alice", "Bob", "Chloé", "Dan"),
     events=EVENTS,
 )
 
 TABLE_EN = """\
 Blinds 1/2 · Cash game
 **Board**: K♠ 9♦ 9♥
-**Pots**: Main pot: 30 · Side pot 1: 16
+**Pots**: Main pot: 32 · Side pot 1: 40
 
-▶ ` 1` **Alice** — 86 · bet 14
-\u2003 ` 3` Bob — 98 · bet 2 · folded
-\u2003 ` 4` Chloé Ⓓ — 36 · bet 14 · all-in
-\u2003 ` 6` Dan — 200 · sitting out
+▶ ` 1` **Alice** SB — 86 · bet 14
+\u2003 ` 3` Bob BB — 98 · folded
+\u2003 ` 4` Chloé Ⓓ — 0 · bet 34 · all-in
+\u2003 ` 6` Dan — 0 · all-in
+\u2003 ` 8` Eve — 200 · sitting out
 
-▶ **Alice** to act: 6 to call — <t:1700000060:R>"""
+▶ **Alice** to act: 20 to call — <t:1700000060:R>"""
 
 TABLE_FR = """\
-Blinds 1/2 · Cash game
-**Plateau**\u00a0: K♠ 9♦ 9♥
-**Pots**\u00a0: Pot principal\u00a0: 30 · Pot annexe 1\u00a0: 16
+Petite blind 1, grosse blind 2 · Partie libre
+**Tableau**\u00a0: K♠ 9♦ 9♥
+**Pots**\u00a0: Pot principal\u00a0: 32 · Pot annexe 1\u00a0: 40
 
-▶ ` 1` **Alice** — 86 · mise 14
-\u2003 ` 3` Bob — 98 · mise 2 · couché
-\u2003 ` 4` Chloé Ⓓ — 36 · mise 14 · tapis
-\u2003 ` 6` Dan — 200 · en pause
+▶ ` 1` **Alice** SB — 86 · mise 14
+\u2003 ` 3` Bob BB — 98 · couché
+\u2003 ` 4` Chloé Ⓓ — 0 · mise 34 · tapis
+\u2003 ` 6` Dan — 0 · tapis
+\u2003 ` 8` Eve — 200 · en pause
 
-▶ À **Alice** de parler\u00a0: 6 à suivre — <t:1700000060:R>"""
+▶ À **Alice** de parler\u00a0: 20 à suivre — <t:1700000060:R>"""
+
+# The last six lines, each betting line with the pot it left (issue 11 item 15): 120 in the middle at the end
+# (pots 32 + 40, bets 14 + 34).
+RECENT_EN = """\
+Alice raises to 30 · pot 48
+Bob folds · pot 48
+Chloé calls 24 · pot 72
+Flop: K♠ 9♦ 9♥
+Alice bets 14 · pot 86
+Chloé raises to 34 and is all-in · pot 120"""
+
+RECENT_FR = """\
+Alice relance à 30 · pot 48
+Bob se couche · pot 48
+Chloé suit (24) · pot 72
+Flop\u00a0: K♠ 9♦ 9♥
+Alice mise 14 · pot 86
+Chloé relance à 34 et fait tapis · pot 120"""
 
 
 @pytest.mark.parametrize(
     ("locale", "title", "description", "recent"),
     [
-        (
-            "en",
-            "#poker — hand #7",
-            TABLE_EN,
-            "Chloé raises to 6\nAlice raises to 14\nBob folds\nChloé calls 8 and is all-in",
-        ),
-        (
-            "fr",
-            "#poker — donne n° 7",
-            TABLE_FR,
-            "Chloé relance à 6\nAlice relance à 14\nBob se couche\nChloé suit (8) et fait tapis",
-        ),
+        ("en", "#poker — hand #7", TABLE_EN, RECENT_EN),
+        ("fr", "#poker — donne n° 7", TABLE_FR, RECENT_FR),
     ],
 )
 def test_table_message_shows_board_pots_seats_turn_and_last_actions(locale, title, description, recent):
@@ -88,14 +117,15 @@ def test_table_message_shows_board_pots_seats_turn_and_last_actions(locale, titl
     assert spec.title == title
     assert strip_vs(spec.description) == description
     assert len(spec.fields) == 1
-    assert spec.fields[0].value.endswith(recent)
+    assert strip_vs(spec.fields[0].value) == recent
     assert "K♥" not in strip_vs(str(spec.to_dict()))  # Alice's hole cards are not public
 
 
 def test_table_without_timer_or_bet_to_call():
-    view = TableView(hand_number=3, seats=SEATS, street=0, legal=LegalActions(can_check=True), pots=(3,))
+    seats = (SeatView(1, "Alice", 98, 0, "active", is_actor=True), SeatView(3, "Bob", 98, 0, "active"))
+    view = TableView(hand_number=3, seats=seats, street=1, legal=LegalActions(can_check=True), pots=(4,))
     assert render_table(view, "en").description.endswith("▶ **Alice** to act")
-    assert "**Pot**: 3" in render_table(view, "en").description
+    assert "**Pot**: 4" in render_table(view, "en").description.splitlines()
     assert render_table(view, "fr").description.endswith("▶ À **Alice** de parler")
 
 
@@ -112,7 +142,7 @@ def test_idle_table_waits_for_players_or_shows_the_next_deal():
 def test_table_with_ante_tournament_level():
     view = TableView(hand_number=1, ante=1, kind="tournament", level=2, street=0, seats=SEATS)
     first = render_table(view, "fr").description.splitlines()[0]
-    assert first == "Blinds 1/2 · ante 1 · Tournoi · niveau 2"
+    assert first == "Petite blind 1, grosse blind 2 · ante 1 · Tournoi · niveau 2"
 
 
 def _assert_within_limits(spec: EmbedSpec):
@@ -189,3 +219,97 @@ def test_raise_modal_label_fits_45_characters_with_huge_amounts():
         modal.placeholder == "De 1\u202f000\u202f000\u202f000\u202f000 à 1\u202f000\u202f000\u202f000\u202f000\u202f000"
     )
     assert modal.default == str(10**12)
+
+
+def _engine_legal(stacks, *actions):
+    """The engine's LegalActions after `actions` (method names) in a fresh hand (blinds 1/2)."""
+    hand = Hand(HandSettings(), list(stacks))
+    for action, *args in actions:
+        getattr(hand, action)(*args)
+    return hand.legal_actions()
+
+
+@pytest.mark.parametrize(
+    ("stacks", "actions", "en", "fr"),
+    [
+        # The issue's "Call 8" beside "All-in 8": the call is the whole stack; one button says both.
+        ([100, 100, 100, 8], [("raise_to", 20)], ["Fold", "Call 8 (all-in)"], ["Se coucher", "Suivre 8 (tapis)"]),
+        # The big blind's 6 behind can only call 20: "Call 6 (all-in)", not also "All-in 8".
+        ([100, 8, 100], [("raise_to", 20), ("fold",)], ["Fold", "Call 6 (all-in)"], ["Se coucher", "Suivre 6 (tapis)"]),
+        # "Raise to (min 9, max 9)" beside "All-in 9": short of a full raise, the raise is the all-in alone.
+        (
+            [9, 100, 100],
+            [("raise_to", 6)],
+            ["Fold", "Call 5", "All-in 9"],
+            ["Se coucher", "Suivre 5", "Tapis 9"],
+        ),
+        # Exactly the minimum raise behind: still one button.
+        ([10, 100, 100], [("raise_to", 6)], ["Fold", "Call 5", "All-in 10"], ["Se coucher", "Suivre 5", "Tapis 10"]),
+        # A real choice of amounts keeps both: Raise… (to 10 up to 18) and All-in 18.
+        (
+            [18, 100, 100],
+            [("raise_to", 6)],
+            ["Fold", "Call 5", "Raise…", "All-in 18"],
+            ["Se coucher", "Suivre 5", "Relancer…", "Tapis 18"],
+        ),
+    ],
+)
+def test_one_button_per_action(stacks, actions, en, fr):
+    """Issue 11 item 12: no two buttons that do the same thing."""
+    legal = _engine_legal(stacks, *actions)
+    assert [b.label for b in render_action_buttons(legal, "en")] == [*en, "My cards"]
+    assert [b.label for b in render_action_buttons(legal, "fr")] == [*fr, "Mes cartes"]
+    assert len({b.action for b in render_action_buttons(legal, "en")}) == len(en) + 1
+
+
+def test_raise_modal_with_one_amount_left_says_it_is_the_all_in():
+    legal = _engine_legal([9, 100, 100], ("raise_to", 6))
+    assert (legal.min_raise_to, legal.max_raise_to) == (9, 9)
+    assert render_raise_modal(legal, "en").label == "Raise to 9 (all-in)"
+    assert render_raise_modal(legal, "fr").label == "Relancer à 9 (tapis)"
+    assert render_raise_modal(legal, "en").default == "9"
+
+
+@pytest.mark.parametrize(
+    ("waiting", "en", "fr"),
+    [
+        (
+            "players",
+            "Waiting for players: join with `/poker join`.",
+            "En attente de joueurs\u00a0: rejoignez la table avec `/poker join`.",
+        ),
+        (
+            "second_player",
+            "Waiting for a second player — join with `/poker join`.",
+            "En attente d'un deuxième joueur — rejoignez la table avec `/poker join`.",
+        ),
+        (
+            "sitting_in",
+            "Everyone is sitting out: `/poker sitin` to be dealt in again.",
+            "Tout le monde fait une pause\u00a0: `/poker sitin` pour revenir en jeu.",
+        ),
+        (
+            "others_sitting_out",
+            "Waiting for a second player: the others are sitting out (`/poker sitin` to be dealt in again).",
+            "En attente d'un deuxième joueur\u00a0: les autres font une pause (`/poker sitin` pour revenir en jeu).",
+        ),
+        (
+            "start",
+            "Ready to deal: `/poker start` starts the game.",
+            "Prêt à distribuer\u00a0: `/poker start` lance la partie.",
+        ),
+    ],
+)
+def test_a_table_that_cannot_deal_says_what_it_waits_for_not_a_next_hand_time(waiting, en, fr):
+    """Issue 11 item 6: "Next hand <t:…:R>" stayed, in the past, on a table where no hand could start."""
+    view = TableView(hand_number=4, seats=(SeatView(2, "Alice", 100, state="waiting"),), waiting=waiting)
+    assert render_table(view, "en").description.endswith("\n" + en)
+    assert render_table(view, "fr").description.endswith("\n" + fr)
+    stale = TableView(hand_number=4, seats=view.seats, waiting=waiting, next_hand_at=1700000100)
+    assert "<t:" not in render_table(stale, "en").description
+
+
+def test_a_running_table_between_two_deals_says_a_hand_is_being_dealt():
+    view = TableView(hand_number=4, seats=(SeatView(2, "Alice", 100, state="waiting"),), running=True)
+    assert render_table(view, "en").description.endswith("\nDealing the next hand…")
+    assert render_table(view, "fr").description.endswith("\nDistribution de la prochaine donne…")

@@ -67,7 +67,7 @@ async def test_french_descriptions_option_names_and_choices_come_from_the_catalo
     assert create["description_localizations"]["fr"] == "Ouvrir une table de hold'em sans limite dans ce salon"
     kind, seats = create["options"]
     assert kind["name_localizations"] == {"fr": "type"}
-    assert [c["name_localizations"] for c in kind["choices"]] == [{"fr": "Cash game"}, {"fr": "Tournoi amical"}]
+    assert [c["name_localizations"] for c in kind["choices"]] == [{"fr": "Partie libre"}, {"fr": "Tournoi amical"}]
     assert seats["name_localizations"] == {"fr": "places"}
     assert seats["description_localizations"] == {"fr": "Nombre de places, de 2 à 10"}
 

@@ -509,3 +509,57 @@ async def test_an_edit_still_queued_when_a_hand_starts_never_draws_that_hand_on_
     old = notifier.messages[1001]
     assert old.retired and not old.buttons and old.edits_after_retired == 0
     assert notifier.with_live_buttons() == [notifier.live_message_id] != [1001]
+
+
+async def test_heads_up_the_button_is_the_small_blind_and_the_seats_say_who_posted_what(
+    service: TableService,
+) -> None:
+    """Issue 11 item 15 (rule book 000 §04: heads-up the button posts the small blind)."""
+    await seat_players(service, users=(ALICE, BOB))
+    await service.start(CHANNEL, ALICE)
+    seats = service.snapshot(CHANNEL).seats
+    button = next(s for s in seats if s.is_button)
+    other = next(s for s in seats if not s.is_button)
+    assert (button.blind, button.bet, other.blind, other.bet) == ("small_blind", 1, "big_blind", 2)
+    await service.act(CHANNEL, actor(service), ActionKind.FOLD)
+    assert [s.blind for s in service.snapshot(CHANNEL).seats] == [None, None]  # between hands: no marks
+
+
+async def test_a_table_that_cannot_deal_says_what_it_waits_for_and_keeps_no_next_hand_time(
+    service: TableService, notifier: RecordingNotifier, clock: ManualClock
+) -> None:
+    """Issue 11 item 6: "Next hand <t:…:R>" stayed, with a time in the past, when no hand could start."""
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
+    assert service.snapshot(CHANNEL).waiting == "players"
+    await service.join(CHANNEL, ALICE, NAMES[ALICE])
+    assert service.snapshot(CHANNEL).waiting == "second_player"
+    await service.join(CHANNEL, BOB, NAMES[BOB])
+    assert service.snapshot(CHANNEL).waiting == "start"  # seated, but nobody started the game
+    await service.start(CHANNEL, ALICE)
+    assert service.snapshot(CHANNEL).waiting is None  # in a hand
+    await service.act(CHANNEL, actor(service), ActionKind.FOLD)
+    delay = service.get(CHANNEL).options.next_hand_delay
+    snap = service.snapshot(CHANNEL)
+    assert (snap.waiting, snap.next_hand_at) == (None, pytest.approx(clock.time() + delay))
+    # Bob leaves before the next deal: the table waits for a second player, and no deal time is left behind.
+    assert await service.leave(CHANNEL, BOB)
+    await clock.advance(delay + 0.1)
+    await service.get(CHANNEL).drain()
+    for last in (service.snapshot(CHANNEL), notifier.last):
+        assert (last.hand_number, last.waiting, last.next_hand_at) == (1, "second_player", None)
+    # Nothing more is scheduled while nobody can play: a sit-out table is told how to come back.
+    await service.join(CHANNEL, BOB, NAMES[BOB])
+    await service.join(CHANNEL, CHLOE, NAMES[CHLOE])
+    await service.sit_out(CHANNEL, BOB)
+    await service.sit_out(CHANNEL, CHLOE)
+    await clock.advance(delay + 0.1)
+    snap = service.snapshot(CHANNEL)
+    assert (snap.hand_number, snap.waiting, snap.next_hand_at) == (1, "others_sitting_out", None)
+    await service.sit_out(CHANNEL, ALICE)
+    assert service.snapshot(CHANNEL).waiting == "sitting_in"
+    await service.sit_in(CHANNEL, ALICE)
+    await service.sit_in(CHANNEL, BOB)
+    snap = service.snapshot(CHANNEL)
+    assert (snap.waiting, snap.next_hand_at) == (None, pytest.approx(clock.time() + delay))
+    await clock.advance(delay + 0.1)
+    assert service.snapshot(CHANNEL).hand_number == 2
