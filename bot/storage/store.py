@@ -741,7 +741,8 @@ class Storage:
 
     async def record_place(self, table_id: int, user_id: int, place: int) -> None:
         """Record a tournament finishing place (1 = winner), e.g. at elimination and for the last ones at
-        the end. Each place and each player once per tournament; raises StorageError otherwise."""
+        the end. Each player once per tournament, and one winner (place 1); raises StorageError otherwise. Other
+        places may be shared by players who bust in the same hand with equal starting stacks."""
 
         def work(db: sqlite3.Connection) -> None:
             table = self._one(db, "SELECT kind FROM poker_tables WHERE id = ?", (table_id,))

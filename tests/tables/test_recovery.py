@@ -108,9 +108,18 @@ async def test_a_tournament_is_played_to_the_end_with_places(
     closed = [a for a in notifier.announcements if isinstance(a, TableClosedAnnouncement)]
     assert len(closed) == 1 and closed[0].tournament_over
     places = await storage.places((await storage.table(1)).id)
-    assert sorted(places.values()) == [1, 2, 3, 4]
+    # Each bust's place by the card-room rule, from the stored hands: players left with chips + 1 + those who
+    # busted in the same hand with a bigger starting stack (equal starting stacks share the place).
+    expected: dict[int, int] = {}
+    for stored in sorted(await storage.hands_for_table(1, limit=400), key=lambda h: h.number):
+        out = [p for p in stored.players if p.final_stack == 0]
+        left = 4 - len(expected) - len(out)
+        for p in out:
+            expected[p.user_id] = left + 1 + sum(1 for q in out if q.starting_stack > p.starting_stack)
+    assert len(expected) == 3
+    assert {u: p for u, p in places.items() if p != 1} == expected
     eliminated = [a for a in notifier.announcements if isinstance(a, PlayerAnnouncement) and a.kind == "eliminated"]
-    assert sorted(a.place for a in eliminated) == [2, 3, 4]
+    assert sorted((a.user_id, a.place) for a in eliminated) == sorted(expected.items())
     winner = next(u for u, p in places.items() if p == 1)
     assert closed[0].placings[0][:2] == (1, winner)
     assert closed[0].placings[0][3] == 400
