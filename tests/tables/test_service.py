@@ -209,6 +209,7 @@ async def test_timer_expiry_checks_when_free_else_folds_and_two_in_a_row_sit_out
     await service.start(CHANNEL, ALICE)
     first = actor(service)
     await clock.advance(60.5)  # facing the big blind: fold
+    await service.get(CHANNEL).drain()  # the notice goes out through the outbox, after the table's lock
     snap = service.snapshot(CHANNEL)
     folded = next(s for s in snap.seats if s.user_id == first)
     assert folded.state == "folded"

@@ -129,6 +129,7 @@ async def test_two_expiries_in_a_row_sit_the_player_out_and_the_next_cash_hand_d
     stack = seat_of(service, sleeper).stack
     await next_hand(service, clock)
     runner = service.get(CHANNEL)
+    await runner.drain()
     assert sleeper not in runner.hand_users and len(runner.hand_users) == 2  # not dealt in
     seat = seat_of(service, sleeper)
     assert (seat.state, seat.player, seat.stack) == ("sitting_out", None, stack)  # seat and chips kept
