@@ -184,6 +184,25 @@ async def test_a_cash_player_who_sits_out_between_hands_is_not_dealt_in_until_th
     assert BOB in service.get(CHANNEL).hand_users
 
 
+async def test_a_cash_player_who_sits_out_during_a_hand_still_plays_it_and_is_left_out_of_the_next(
+    service: TableService, clock: ManualClock, notifier: RecordingNotifier
+) -> None:
+    await open_table(service)
+    await service.start(CHANNEL, ALICE)
+    small, big, button = service.get(CHANNEL).hand_users
+    await service.sit_out(CHANNEL, big)  # before their turn
+    await service.act(CHANNEL, button, ActionKind.CALL)
+    await service.act(CHANNEL, small, ActionKind.CALL)
+    assert actor(service) == big  # their decision still: a cash sit-out never folds or checks for them
+    assert seat_of(service, big).state == "active"
+    await service.act(CHANNEL, big, ActionKind.RAISE, 6)
+    await finish_hand(service)
+    await service.get(CHANNEL).drain()
+    assert about(notifier, "auto_folded") == []
+    await next_hand(service, clock)
+    assert big not in service.get(CHANNEL).hand_users
+
+
 async def test_a_tournament_player_sitting_out_checks_at_once_when_free_and_folds_at_once_facing_a_bet(
     service: TableService, clock: ManualClock, notifier: RecordingNotifier
 ) -> None:
