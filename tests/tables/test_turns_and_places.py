@@ -15,7 +15,20 @@ from bot.tables import (
     TableOptions,
     TableService,
 )
-from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, DAVID, GUILD, HOST, NAMES, Decks, actor, deck_for
+from tests.tables.conftest import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    CHLOE,
+    DAVID,
+    GUILD,
+    HOST,
+    NAMES,
+    Decks,
+    actor,
+    deck_for,
+    play_to_end_of_hand,
+)
 
 TIMEOUT = 60.0
 
@@ -51,17 +64,6 @@ async def call_around_until(service: TableService, user: int) -> None:
         legal = service.snapshot(CHANNEL).legal
         await service.act(CHANNEL, to_act, ActionKind.CHECK if legal.can_check else ActionKind.CALL)
     raise AssertionError("their turn never came")
-
-
-async def finish_hand(service: TableService) -> None:
-    """Everyone left checks or calls to the end of the hand."""
-    number = service.snapshot(CHANNEL).hand_number
-    for _ in range(40):
-        snap = service.snapshot(CHANNEL)
-        if snap.hand_number != number or snap.actor_user_id is None:
-            return
-        await service.act(CHANNEL, snap.actor_user_id, ActionKind.CHECK if snap.legal.can_check else ActionKind.CALL)
-    raise AssertionError("the hand did not end")
 
 
 async def next_hand(service: TableService, clock: ManualClock) -> None:
@@ -116,7 +118,7 @@ async def test_two_expiries_in_a_row_sit_the_player_out_and_the_next_cash_hand_d
     await service.start(CHANNEL, ALICE)
     sleeper = service.get(CHANNEL).hand_users[2]  # the button acts first
     await clock.advance(TIMEOUT + 0.5)  # first expiry: folds
-    await finish_hand(service)
+    await play_to_end_of_hand(service)
     await next_hand(service, clock)
     await call_around_until(service, sleeper)
     assert service.snapshot(CHANNEL).legal.can_check  # the big blind now, with a free check
@@ -125,7 +127,7 @@ async def test_two_expiries_in_a_row_sit_the_player_out_and_the_next_cash_hand_d
     timed = [(a.user_id, a.action, a.sat_out) for a in about(notifier, "timed_out")]
     assert timed == [(sleeper, "fold", False), (sleeper, "check", True)]
     assert about(notifier, "sat_out") == []  # said once, in the timeout notice
-    await finish_hand(service)
+    await play_to_end_of_hand(service)
     stack = seat_of(service, sleeper).stack
     await next_hand(service, clock)
     runner = service.get(CHANNEL)
@@ -144,18 +146,18 @@ async def test_a_real_action_resets_the_count_of_expiries(
     await service.start(CHANNEL, ALICE)
     sleeper = service.get(CHANNEL).hand_users[2]
     await clock.advance(TIMEOUT + 0.5)  # hand 1: expiry
-    await finish_hand(service)
+    await play_to_end_of_hand(service)
     await next_hand(service, clock)
     await call_around_until(service, sleeper)
     await service.act(CHANNEL, sleeper, ActionKind.CHECK)  # hand 2: acts in time (the big blind's option)
-    await finish_hand(service)
+    await play_to_end_of_hand(service)
     await next_hand(service, clock)
     await call_around_until(service, sleeper)
     await clock.advance(TIMEOUT + 0.5)  # hand 3: an expiry again, but not two in a row
     await service.get(CHANNEL).drain()
     assert [a.sat_out for a in about(notifier, "timed_out") if a.user_id == sleeper] == [False, False]
     assert about(notifier, "sat_out") == []
-    await finish_hand(service)
+    await play_to_end_of_hand(service)
     await next_hand(service, clock)
     assert sleeper in service.get(CHANNEL).hand_users  # still dealt in
 
@@ -168,7 +170,7 @@ async def test_a_cash_player_who_sits_out_between_hands_is_not_dealt_in_until_th
 ) -> None:
     await open_table(service)
     await service.start(CHANNEL, ALICE)
-    await finish_hand(service)
+    await play_to_end_of_hand(service)
     await service.sit_out(CHANNEL, BOB)
     stack = seat_of(service, BOB).stack
     await next_hand(service, clock)
@@ -179,7 +181,7 @@ async def test_a_cash_player_who_sits_out_between_hands_is_not_dealt_in_until_th
         user != BOB for number, user, _ in notifier.hole_cards if number == 2
     )
     await service.sit_in(CHANNEL, BOB)
-    await finish_hand(service)
+    await play_to_end_of_hand(service)
     await next_hand(service, clock)
     assert BOB in service.get(CHANNEL).hand_users
 
@@ -196,7 +198,7 @@ async def test_a_cash_player_who_sits_out_during_a_hand_still_plays_it_and_is_le
     assert actor(service) == big  # their decision still: a cash sit-out never folds or checks for them
     assert seat_of(service, big).state == "active"
     await service.act(CHANNEL, big, ActionKind.RAISE, 6)
-    await finish_hand(service)
+    await play_to_end_of_hand(service)
     await service.get(CHANNEL).drain()
     assert about(notifier, "auto_folded") == []
     await next_hand(service, clock)
