@@ -364,8 +364,6 @@ MUTANTS: tuple[Mutant, ...] = (
         "        if self._next_hand is not None and not self._next_hand.done():\n            return\n        when",
         "        when",
         (SERVICE, TURNS, RECOVERY),
-        equivalent="a second scheduled deal wakes after the first has dealt (or at the same moment, under the lock) "
-        "and finds a hand in progress: it does nothing",
     ),
     Mutant(
         "refused-action-stored-first",

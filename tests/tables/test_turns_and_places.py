@@ -162,6 +162,31 @@ async def test_a_real_action_resets_the_count_of_expiries(
     assert sleeper in service.get(CHANNEL).hand_users  # still dealt in
 
 
+# ---------------------------------------------------------------------------------------------- next hand
+
+
+async def test_the_next_hand_waits_its_full_delay_after_each_hand_whoever_joins_in_between(
+    service: TableService, clock: ManualClock
+) -> None:
+    await open_table(service)
+    await service.start(CHANNEL, ALICE)
+    delay = service.get(CHANNEL).options.next_hand_delay
+    await service.act(CHANNEL, actor(service), ActionKind.FOLD)
+    await service.act(CHANNEL, actor(service), ActionKind.FOLD)  # hand 1 over: hand 2 in `delay` seconds
+    await clock.advance(delay / 2)
+    await service.join(CHANNEL, DAVID, NAMES[DAVID])  # joining does not deal sooner nor later
+    await clock.advance(delay / 2 + 0.1)
+    assert service.snapshot(CHANNEL).hand_number == 2
+    for _ in range(3):
+        await service.act(CHANNEL, actor(service), ActionKind.FOLD)  # hand 2 over at once
+    ended = clock.time()
+    assert service.snapshot(CHANNEL).next_hand_at == pytest.approx(ended + delay)
+    await clock.advance(delay - 0.5)
+    assert (service.snapshot(CHANNEL).hand_number, service.snapshot(CHANNEL).street) == (2, None)
+    await clock.advance(0.6)
+    assert service.snapshot(CHANNEL).hand_number == 3
+
+
 # ---------------------------------------------------------------------------------------------- sitting out
 
 
