@@ -209,6 +209,14 @@ MUTANTS: tuple[Mutant, ...] = (
         (RULES, DIFFERENTIAL),
     ),
     Mutant(
+        "short-big-blind-called-short",
+        "engine",
+        HAND,
+        "            if amount >= current:\n                current = amount\n                last_blind = player",
+        "            if amount >= current:\n                current = max(posted, current)\n                last_blind = player",
+        (DIFFERENTIAL + "::test_short_big_blind_hands_pay_by_the_rule_book",),
+    ),
+    Mutant(
         "uncalled-bet-not-returned",
         "engine",
         HAND,

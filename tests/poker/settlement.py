@@ -29,7 +29,10 @@ class Deal:
 def _layers(contributed: list[int], out: set[int]) -> list[tuple[int, list[int]]]:
     """Pots from the chips put in: (amount, players who may win it), the main pot first. `out`: players who
     cannot win (folded). A new side pot starts only where the players who may win change (at an all-in
-    amount): the chips of a player who folded stay in the pot they were put in."""
+    amount): the chips of a player who folded stay in the pot they were put in. Chips that nobody matched
+    go back to their author (rule book 000 §05), even after a fold (e.g. a small blind above a big blind
+    all-in for less); forced bets of several folded players above everyone still in are dead money in the
+    pot below."""
     pots: list[tuple[int, list[int]]] = []
     previous = 0
     for level in sorted({c for c in contributed if c > 0}):
@@ -37,7 +40,9 @@ def _layers(contributed: list[int], out: set[int]) -> list[tuple[int, list[int]]
         eligible = [i for i in payers if i not in out]
         amount = (level - previous) * len(payers)
         previous = level
-        if pots and (not eligible or eligible == pots[-1][1]):
+        if not eligible and len(payers) == 1:  # chips nobody matched: an uncalled bet, back to its author
+            pots.append((amount, payers))
+        elif pots and (not eligible or eligible == pots[-1][1]):
             pots[-1] = (pots[-1][0] + amount, pots[-1][1])
         else:
             assert eligible, "the main pot has a live player"

@@ -20,8 +20,11 @@ engine's events or state, and our engine must give exactly that answer:
    rule book's, they must equal `pokerkit_settlement` of the same inputs, and the hand must have a split
    pot with an odd chip.
 2. Short big blind: PokerKit lets the others call the short amount actually posted; we make them
-   call the full big blind (TDA). Hands where a blind poster is short are not generated here (they
-   are covered by named tests in test_hand_rules.py).
+   call the full big blind (TDA), so the two engines' hands take different courses. The random hands
+   played against PokerKit keep every big blind whole; hands with a short big blind are played by our
+   engine alone in `test_short_big_blind_hands_pay_by_the_rule_book`, where the harness keeps its own
+   account of the chips put in and requires the rule book's payouts (and named tests in
+   test_hand_rules.py).
 3. Re-opening after short all-ins (TDA rule 47, rule book 000 §05): a player who already acted in
    the round may raise again only when facing at least a full raise since they last acted (several
    short all-ins adding up to a full raise do re-open). PokerKit follows a running sum of
@@ -286,3 +289,63 @@ def test_engine_agrees_with_pokerkit_on_random_hands(seed: int) -> None:
     # The documented differences do occur in such a run, and were each checked above.
     assert stats.reopen_differences > 0 and stats.empty_checks > 0
     assert stats.odd_chip_differences > 0 and stats.split_pots >= stats.odd_chip_differences
+
+
+def play_short_big_blind(rng: random.Random) -> bool:
+    """Deliberate difference 2 without PokerKit: a hand whose big blind is short (all-in for less), played by
+    random legal decisions of our engine. The harness keeps its own account of the chips each player puts
+    in (the others owe the full big blind, TDA; what nobody matched comes back) and our finishing stacks must
+    equal `rule_book_settlement` of that account. True if the hand reached a showdown."""
+    n = rng.randint(2, 6)
+    big_blind = rng.choice([2, 10])
+    settings = HandSettings(small_blind=big_blind // 2, big_blind=big_blind)
+    bb_player, sb_player = (0, 1) if n == 2 else (1, 0)
+    stacks = [rng.randint(1, rng.choice([20, 60, 300])) for _ in range(n)]
+    stacks[bb_player] = rng.randint(1, big_blind - 1)
+    hand = Hand(settings, stacks, rng=random.Random(rng.getrandbits(64)))
+    deck = [str(c) for c in hand.deck]
+    deal = Deal(
+        holes=[deck[i] + deck[n + i] for i in range(n)],
+        board=[*deck[2 * n + 1 : 2 * n + 4], deck[2 * n + 5], deck[2 * n + 7]],  # a burn card before each street
+        contributed=[0] * n,
+    )
+    left = list(stacks)
+    bets = [0] * n
+    contributed = deal.contributed
+    assert contributed is not None
+
+    def put(player: int, chips: int) -> None:
+        chips = min(chips, left[player])
+        left[player] -= chips
+        bets[player] += chips
+        contributed[player] += chips
+
+    put(sb_player, settings.small_blind)
+    put(bb_player, big_blind)
+    level = big_blind  # the nominal big blind, however short its poster (TDA)
+    street = 0
+    while not hand.is_complete:
+        if len(hand.board) != street:  # a new street: new bets
+            street, level, bets = len(hand.board), 0, [0] * n
+        player = hand.actor
+        assert player is not None
+        kind, amount = _choose(rng, hand)
+        hand.act(kind, amount)
+        if kind is ActionKind.FOLD:
+            deal.folded.add(player)
+        elif kind is ActionKind.CALL:
+            put(player, level - bets[player])
+        elif kind is ActionKind.ALL_IN:
+            put(player, left[player])
+        elif amount is not None:  # a bet or raise to `amount` this street
+            put(player, amount - bets[player])
+        level = max(level, bets[player])
+    expected, _ = rule_book_settlement(stacks, deal)
+    assert hand.finishing_stacks == expected, (hand.finishing_stacks, expected, hand.record().to_json())
+    return n - len(deal.folded) > 1
+
+
+def test_short_big_blind_hands_pay_by_the_rule_book() -> None:
+    rng = random.Random(11)
+    showdowns = sum(play_short_big_blind(rng) for _ in range(HANDS // 2))
+    assert showdowns > HANDS // 20
