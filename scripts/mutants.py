@@ -213,7 +213,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "engine",
         HAND,
         "            if amount >= current:\n                current = amount\n                last_blind = player",
-        "            if amount >= current:\n                current = max(posted, current)\n                last_blind = player",
+        "            if amount >= current:\n                current = max(posted, current)\n"
+        "                last_blind = player",
         (DIFFERENTIAL + "::test_short_big_blind_hands_pay_by_the_rule_book",),
     ),
     Mutant(
