@@ -74,7 +74,6 @@ MUTANTS: tuple[Mutant, ...] = (
         "        if user in self.leaving or (user in self.away and self.options.kind == TOURNAMENT):",
         "        if user in self.away and self.options.kind == TOURNAMENT:",
         (SERVICE, TURNS),
-        pending="flow's leave tests (issue 11 item 2): a leaver whose turn comes later",
     ),
     Mutant(
         "leave-at-turn-no-auto-action",
