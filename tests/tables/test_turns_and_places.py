@@ -264,8 +264,8 @@ async def test_a_tournament_player_sitting_out_checks_at_once_when_free_and_fold
 # ---------------------------------------------------------------------------------------------- busts
 
 
-async def tournament_of_four_with_stacks_101_100_100_99(service: TableService, decks: Decks) -> tuple[int, ...]:
-    """Hand 1 folds to the big blind (101 / 99 / 100 / 100); hand 2 is dealt from `decks`. Returns hand 2's
+async def tournament_of_four_with_stacks_101_100_100_99(service: TableService) -> tuple[int, ...]:
+    """Hand 1 folds to the big blind (101 / 99 / 100 / 100); hand 2 is dealt from the queued decks. Returns hand 2's
     users by player index (0 = small blind, with 101; 1 = big blind and 2 = first to act, 100 each; 3 = the
     button, 99)."""
     await open_table(service, users=(ALICE, BOB, CHLOE, DAVID), kind="tournament")
@@ -287,7 +287,7 @@ async def test_players_busting_in_one_hand_are_placed_by_starting_stack_and_equa
     service: TableService, decks: Decks, notifier: RecordingNotifier, storage: Storage
 ) -> None:
     decks.queue = [deck_for(["2c3c", "4c5c", "6c7c", "8c9c"]), HAND_2]
-    winner, big, first, button = await tournament_of_four_with_stacks_101_100_100_99(service, decks)
+    winner, big, first, button = await tournament_of_four_with_stacks_101_100_100_99(service)
     runner = service.get(CHANNEL)
     await service.act(CHANNEL, first, ActionKind.ALL_IN)  # 100
     await service.act(CHANNEL, button, ActionKind.ALL_IN)  # 99
@@ -308,7 +308,7 @@ async def test_two_busts_in_one_hand_with_players_left_take_the_last_places_bigg
     service: TableService, decks: Decks, notifier: RecordingNotifier, storage: Storage
 ) -> None:
     decks.queue = [deck_for(["2c3c", "4c5c", "6c7c", "8c9c"]), HAND_2_BIG_BLIND_WINS]
-    small, big, first, button = await tournament_of_four_with_stacks_101_100_100_99(service, decks)
+    small, big, first, button = await tournament_of_four_with_stacks_101_100_100_99(service)
     await service.act(CHANNEL, first, ActionKind.ALL_IN)  # 100
     await service.act(CHANNEL, button, ActionKind.ALL_IN)  # 99
     await service.act(CHANNEL, small, ActionKind.FOLD)
