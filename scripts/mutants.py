@@ -68,20 +68,19 @@ class Mutant:
 MUTANTS: tuple[Mutant, ...] = (
     # ------------------------------------------------------------------ the issue's own (issue 18)
     Mutant(
-        "leaver-no-auto-action",
+        "leaver-does-not-forfeit",
         "flow",
         RUNNER,
-        "        if user in self.leaving or (user in self.away and self.options.kind == TOURNAMENT):",
-        "        if user in self.away and self.options.kind == TOURNAMENT:",
+        "                if self.hand.can_forfeit(player):",
+        "                if False:",
         (SERVICE, TURNS),
     ),
     Mutant(
-        "leave-at-turn-no-auto-action",
+        "leaver-forfeits-only-at-their-turn",
         "flow",
         RUNNER,
-        "                self.leaving.add(user_id)\n                await self._save()\n"
-        "                await self._auto_act_if_needed()\n",
-        "                self.leaving.add(user_id)\n                await self._save()\n",
+        "                if self.hand.can_forfeit(player):",
+        "                if self.hand.can_forfeit(player) and self.hand.actor == player:",
         (SERVICE, TURNS),
     ),
     Mutant(
@@ -112,8 +111,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "tournament-sit-out-no-auto-action",
         "flow",
         RUNNER,
-        "        if user in self.leaving or (user in self.away and self.options.kind == TOURNAMENT):",
-        "        if user in self.leaving:",
+        "        if user in self.away and self.options.kind == TOURNAMENT:",
+        "        if False:",
         (TURNS,),
     ),
     Mutant(
@@ -128,8 +127,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "cash-sit-out-auto-folds",
         "flow",
         RUNNER,
-        "        if user in self.leaving or (user in self.away and self.options.kind == TOURNAMENT):",
-        "        if user in self.leaving or user in self.away:",
+        "        if user in self.away and self.options.kind == TOURNAMENT:",
+        "        if user in self.away:",
         (TURNS, SERVICE),
     ),
     Mutant(
@@ -400,8 +399,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "busted-players-stay-seated",
         "flow",
         RUNNER,
-        '            if seat is not None:\n                await self._stand(user, kind="busted")',
-        "            if seat is not None:\n                pass",
+        '                await self._stand(user, kind="busted", announce=announce)',
+        "                pass",
         (TURNS, RECOVERY),
     ),
     Mutant(
