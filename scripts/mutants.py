@@ -38,6 +38,7 @@ STORE = "bot/storage/store.py"
 
 SERVICE = "tests/tables/test_service.py"
 TURNS = "tests/tables/test_turns_and_places.py"
+FLOW = "tests/tables/test_flow.py"
 AUDIT = "tests/tables/test_audit.py"
 RECOVERY = "tests/tables/test_recovery.py"
 RULES = "tests/poker/test_hand_rules.py"
@@ -73,7 +74,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "                if self.hand.can_forfeit(player):",
         "                if False:",
-        (SERVICE, TURNS),
+        (SERVICE, TURNS, FLOW),
     ),
     Mutant(
         "leaver-forfeits-only-at-their-turn",
@@ -81,7 +82,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "                if self.hand.can_forfeit(player):",
         "                if self.hand.can_forfeit(player) and self.hand.actor == player:",
-        (SERVICE, TURNS),
+        (SERVICE, TURNS, FLOW),
     ),
     Mutant(
         "busts-places-reversed",
@@ -89,7 +90,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "remaining + 1 + sum(1 for other in busted if starting[other] > starting[user])",
         "remaining + 1 + sum(1 for other in busted if starting[other] < starting[user])",
-        (TURNS, RECOVERY),
+        (TURNS, RECOVERY, FLOW),
     ),
     Mutant(
         "busts-equal-stacks-not-shared",
@@ -97,7 +98,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "remaining + 1 + sum(1 for other in busted if starting[other] > starting[user])",
         "remaining + 1 + sum(1 for other in busted if starting[other] > starting[user] or other < user)",
-        (TURNS, RECOVERY),
+        (TURNS, RECOVERY, FLOW),
     ),
     Mutant(
         "busts-places-ignore-players-left",
@@ -105,7 +106,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "        return {\n            user: remaining + 1 +",
         "        return {\n            user: 1 +",
-        (TURNS,),
+        (TURNS, FLOW),
     ),
     Mutant(
         "tournament-sit-out-no-auto-action",
@@ -113,7 +114,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "        if user in self.away and self.options.kind == TOURNAMENT:",
         "        if False:",
-        (TURNS,),
+        (TURNS, FLOW),
     ),
     Mutant(
         "no-auto-action-when-the-turn-passes",
@@ -121,7 +122,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "        else:\n            self._start_turn()\n            await self._auto_act_if_needed()\n",
         "        else:\n            self._start_turn()\n",
-        (TURNS, SERVICE),
+        (TURNS, SERVICE, FLOW),
     ),
     Mutant(
         "cash-sit-out-auto-folds",
@@ -129,7 +130,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "        if user in self.away and self.options.kind == TOURNAMENT:",
         "        if user in self.away:",
-        (TURNS, SERVICE),
+        (TURNS, SERVICE, FLOW),
     ),
     Mutant(
         "audit-equation-weakened",
@@ -313,7 +314,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD\n        count",
         "        kind = ActionKind.FOLD\n        count",
-        (TURNS, SERVICE),
+        (TURNS, SERVICE, FLOW),
     ),
     Mutant(
         "timer-always-checks",
@@ -321,7 +322,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD\n        count",
         "        kind = ActionKind.CHECK\n        count",
-        (TURNS, SERVICE),
+        (TURNS, SERVICE, FLOW),
     ),
     Mutant(
         "sit-out-after-three-expiries",
@@ -329,7 +330,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "EXPIRIES_BEFORE_SIT_OUT = 2",
         "EXPIRIES_BEFORE_SIT_OUT = 3",
-        (TURNS, SERVICE),
+        (TURNS, SERVICE, FLOW),
     ),
     Mutant(
         "sit-out-after-one-expiry",
@@ -337,7 +338,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "        sat_out = count >= EXPIRIES_BEFORE_SIT_OUT and user not in self.away",
         "        sat_out = count >= 1 and user not in self.away",
-        (TURNS, SERVICE),
+        (TURNS, SERVICE, FLOW),
     ),
     Mutant(
         "expiries-not-reset-by-an-action",
@@ -346,7 +347,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "            self.expiries.pop(user_id, None)\n"
         '            return await self._apply(player, kind, amount, by="player")',
         '            return await self._apply(player, kind, amount, by="player")',
-        (TURNS, SERVICE),
+        (TURNS, SERVICE, FLOW),
     ),
     Mutant(
         "next-hand-not-scheduled",
@@ -354,7 +355,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "        if await self._end_tournament_if_won():\n            return\n        self._maybe_schedule_next_hand()",
         "        if await self._end_tournament_if_won():\n            return",
-        (SERVICE, TURNS),
+        (SERVICE, TURNS, FLOW),
     ),
     Mutant(
         "next-hand-delay-ignored",
@@ -362,7 +363,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "        when = self.clock.time() + (self.options.next_hand_delay if delay is None else delay)",
         "        when = self.clock.time() + 10 * (self.options.next_hand_delay if delay is None else delay)",
-        (SERVICE, TURNS),
+        (SERVICE, TURNS, FLOW),
     ),
     Mutant(
         "next-hand-scheduled-twice",
@@ -370,7 +371,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "        if self._next_hand is not None and not self._next_hand.done():\n            return\n        when",
         "        when",
-        (SERVICE, TURNS, RECOVERY),
+        (SERVICE, TURNS, RECOVERY, FLOW),
     ),
     Mutant(
         "refused-action-stored-first",
@@ -384,7 +385,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "            self.hand_id,\n"
         '            {"player": player, "kind": kind.value, "amount": amount, "at": self.clock.time(), "by": by},\n'
         "        )\n        hand.verify_action(kind, amount)\n",
-        (SERVICE,),
+        (SERVICE, FLOW),
     ),
     Mutant(
         "refused-rebuy-adds-chips",
@@ -393,7 +394,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "            stack = self.table.seats[seat].stack\n            room = self.options.max_buy_in - stack\n",
         "            stack = self.table.seats[seat].stack\n            self.table.add_chips(seat, 1)\n"
         "            room = self.options.max_buy_in - stack\n",
-        (SERVICE, TURNS),
+        (SERVICE, TURNS, FLOW),
     ),
     Mutant(
         "busted-players-stay-seated",
@@ -401,7 +402,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         '                await self._stand(user, kind="busted", announce=announce)',
         "                pass",
-        (TURNS, RECOVERY),
+        (TURNS, RECOVERY, FLOW),
     ),
     Mutant(
         "kick-folds-the-live-hand",
@@ -409,7 +410,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "                self.kicked.add(target)\n",
         "                self.kicked.add(target)\n                self.leaving.add(target)\n",
-        (SERVICE,),
+        (SERVICE, FLOW),
     ),
     Mutant(
         "tournament-leaver-takes-a-better-place",
@@ -417,7 +418,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "            place = sum(1 for occupant in self.table.seats.values() if occupant.stack > 0)",
         "            place = sum(1 for occupant in self.table.seats.values() if occupant.stack > 0) - 1",
-        (RECOVERY,),
+        (RECOVERY, FLOW),
     ),
     Mutant(
         "tournament-not-over-with-one-player",
@@ -425,7 +426,7 @@ MUTANTS: tuple[Mutant, ...] = (
         RUNNER,
         "self.hand_number == 0 or len(self.table.seats) > 1:",
         "self.hand_number == 0 or len(self.table.seats) > 0:",
-        (RECOVERY, TURNS),
+        (RECOVERY, TURNS, FLOW),
     ),
 )
 
