@@ -369,8 +369,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "next-hand-scheduled-twice",
         "flow",
         RUNNER,
-        "        if self._next_hand is not None and not self._next_hand.done():\n            return\n        when",
-        "        when",
+        "        if self._next_hand is not None and not self._next_hand.done():\n            return\n        if not",
+        "        if not",
         (SERVICE, TURNS, RECOVERY, FLOW),
     ),
     Mutant(
@@ -409,7 +409,9 @@ MUTANTS: tuple[Mutant, ...] = (
         "flow",
         RUNNER,
         "                self.kicked.add(target)\n",
-        "                self.kicked.add(target)\n                self.leaving.add(target)\n",
+        "                self.kicked.add(target)\n"
+        "                if self.hand.can_forfeit(self._player_of(target)):\n"
+        '                    await self._apply(self._player_of(target), ActionKind.FOLD, None, by="forfeit")\n',
         (SERVICE, FLOW),
     ),
     Mutant(
