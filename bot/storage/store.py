@@ -741,7 +741,8 @@ class Storage:
 
     async def record_place(self, table_id: int, user_id: int, place: int) -> None:
         """Record a tournament finishing place (1 = winner), e.g. at elimination and for the last ones at
-        the end. Each place and each player once per tournament; raises StorageError otherwise."""
+        the end. Each player once per tournament, and one winner (place 1); raises StorageError otherwise. Other
+        places may be shared by players who bust in the same hand with equal starting stacks."""
 
         def work(db: sqlite3.Connection) -> None:
             table = self._one(db, "SELECT kind FROM poker_tables WHERE id = ?", (table_id,))
@@ -775,7 +776,8 @@ class Storage:
 
         balances + chips on the seats of open cash tables == chips issued (GRANT + REFILL + ADJUSTMENT);
         also: each balance equals the sum of its ledger rows and each row's balance_after follows from the
-        previous one; each open cash table holds exactly the chips the ledger sent to it; a closed table none.
+        previous one; each open cash table holds exactly the chips the ledger sent to it; a closed table none;
+        each player of a hand in progress (cash or tournament) has, in their seat, the stack they started it with.
         """
         problems: list[str] = []
         issuing = tuple(k.value for k in ISSUING_KINDS)
@@ -827,6 +829,21 @@ class Storage:
                 """,
                 (guild_id,),
             )
+            # While a hand is played, a seat holds the stack its player started the hand with (the hand's result
+            # sets the new stacks); the chips of the hand in progress are those stacks.
+            hand_breaks = self._all(
+                db,
+                """
+                SELECT h.id AS hand_id, h.table_id, p.user_id, p.starting_stack, s.stack
+                FROM hands h JOIN poker_tables t ON t.id = h.table_id
+                JOIN hand_players p ON p.hand_id = h.id
+                LEFT JOIN table_seats s ON s.table_id = h.table_id AND s.seat = p.seat AND s.user_id = p.user_id
+                WHERE t.guild_id = ? AND t.status = 'open' AND h.ended_at IS NULL
+                  AND (s.stack IS NULL OR s.stack != p.starting_stack)
+                ORDER BY h.id, p.player_index
+                """,
+                (guild_id,),
+            )
             for r in chain_breaks:
                 problems.append(
                     f"ledger row {r['id']} (user {r['user_id']}): {r['prev']} + {r['delta']} != {r['balance_after']}"
@@ -841,6 +858,11 @@ class Storage:
                     problems.append(f"table {t['id']}: seats hold {t['seats']} but the ledger sent {t['sent']}")
                 if t["status"] == "closed" and t["sent"] != 0:
                     problems.append(f"closed table {t['id']} still holds {t['sent']} ledger chips")
+            for r in hand_breaks:
+                problems.append(
+                    f"hand {r['hand_id']} of table {r['table_id']}: user {r['user_id']} started it with "
+                    f"{r['starting_stack']} chips but their seat holds {r['stack']}"
+                )
             report = AuditReport(guild_id, not problems, balances, on_tables, issued, tuple(problems))
             if not report.ok:
                 log.error("audit of guild %d failed: %s", guild_id, "; ".join(problems))

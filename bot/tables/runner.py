@@ -1117,16 +1117,11 @@ class TableRunner:
             await self._make_rebuys()
             busted = tuple(s for s in busted if s in self.table.seats and self.table.seats[s].stack == 0)
         seat_user = dict(zip(seats, users, strict=True))
-        # Busted players: ranked by their stack at the start of the hand (bigger stack = better place).
-        busted_users = sorted(
-            (seat_user[s] for s in busted),
-            key=lambda u: -hand.starting_stacks[users.index(u)],
-        )
-        remaining = sum(1 for occ in self.table.seats.values() if occ.stack > 0 and occ.player_id not in busted_users)
-        for offset, user in enumerate(reversed(busted_users)):
-            place = None
-            if self.options.kind == TOURNAMENT:
-                place = remaining + len(busted_users) - offset
+        busted_users = [seat_user[s] for s in busted]
+        places = self._places_of_busts(busted_users, {u: hand.starting_stacks[users.index(u)] for u in busted_users})
+        for user in sorted(busted_users, key=lambda u: -places[u]):  # the worst place is announced first
+            place = places[user] if self.options.kind == TOURNAMENT else None
+            if place is not None:
                 await self.storage.record_place(self.table_id, user, place)
                 self._announce(PlayerAnnouncement("eliminated", user, self._name(user), place=place))
         for user in busted_users:
@@ -1147,6 +1142,16 @@ class TableRunner:
         if await self._end_tournament_if_won():
             return
         self._maybe_schedule_next_hand()
+
+    def _places_of_busts(self, busted: list[int], starting: dict[int, int]) -> dict[int, int]:
+        """The places of the players who busted in one hand ({user: place}). The rule books are silent on
+        simultaneous eliminations; this is the card-room rule (as the Poker TDA's): the player who had more
+        chips at the start of the hand finishes higher, and players who started it with equal stacks share
+        the place (two players tied for 3rd both finish 3rd; the next one down is 5th)."""
+        remaining = sum(1 for occ in self.table.seats.values() if occ.stack > 0 and occ.player_id not in busted)
+        return {
+            user: remaining + 1 + sum(1 for other in busted if starting[other] > starting[user]) for user in busted
+        }
 
     async def _end_tournament_if_won(self) -> bool:
         """A started tournament with one player left is over (rule book 000 §03): close it. True if closed."""

@@ -100,6 +100,21 @@ def test_busted_player_leaves_the_rotation() -> None:
     assert table.hand_seats == (order[1], order[2], order[0])  # the next remaining seat clockwise has the button
 
 
+def test_the_button_moves_one_seat_even_when_the_big_blind_has_left() -> None:
+    """Rule book 000 §07: the button moves one seat clockwise after each hand, whoever left meanwhile (the
+    'never the big blind twice' adjustment must not be what moves it)."""
+    table = _table({1: 100, 4: 100, 6: 100, 9: 100})
+    hand = table.start_hand(rng=random.Random(1))
+    order = [1, 4, 6, 9]
+    button = table.button
+    big_blind = _big_blind_seat(table, hand)
+    _fold_round(table, hand)
+    table.stand(big_blind)
+    table.start_hand()
+    remaining = [s for s in order if s != big_blind]
+    assert table.button == next((s for s in remaining if s > button), remaining[0])
+
+
 def test_three_to_two_players_never_posts_the_big_blind_twice_in_a_row() -> None:
     """The button busts; the last big blind gets the button (and the small blind) heads-up."""
     table = _table({2: 100, 5: 100, 7: 100})

@@ -92,12 +92,14 @@ async def test_a_hand_is_recorded_action_by_action_and_finished_in_one_go(store:
     assert (await store.audit(GUILD)).ok
 
 
-async def test_finish_hand_that_creates_chips_is_refused_and_changes_nothing(store: Storage) -> None:
+async def test_finish_hand_that_creates_or_destroys_chips_is_refused_and_changes_nothing(store: Storage) -> None:
     table = await two_player_table(store)
     hand = await store.start_hand(table, 1, RECORD, SEATS)
     before = await snapshot(store)
     with pytest.raises(ChipsNotConserved):
         await store.finish_hand(hand, {}, {1: 150, 4: 100})
+    with pytest.raises(ChipsNotConserved):  # nor one that destroys chips
+        await store.finish_hand(hand, {}, {1: 100, 4: 50})
     with pytest.raises(NotSeated):
         await store.finish_hand(hand, {}, {1: 100, 9: 100})
     assert await snapshot(store) == before

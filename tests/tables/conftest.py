@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.poker import CARDS, Card, parse_cards
+from bot.poker import CARDS, ActionKind, Card, parse_cards
 from bot.storage import GuildDefaults, Storage
 from bot.tables import ManualClock, RecordingNotifier, TableService
 from bot.tables.clock import settle
@@ -106,3 +106,15 @@ async def service(
 def actor(service: TableService, channel: int = CHANNEL) -> int | None:
     """The user id of the player to act at the channel's table (None between hands)."""
     return service.snapshot(channel).actor_user_id
+
+
+async def play_to_end_of_hand(service: TableService, channel: int = CHANNEL) -> None:
+    """Everyone still in checks or calls until the hand is over."""
+    number = service.snapshot(channel).hand_number
+    for _ in range(40):
+        snap = service.snapshot(channel)
+        if snap.hand_number != number or snap.actor_user_id is None:
+            return
+        kind = ActionKind.CHECK if snap.legal is not None and snap.legal.can_check else ActionKind.CALL
+        await service.act(channel, snap.actor_user_id, kind)
+    raise AssertionError("the hand did not end")

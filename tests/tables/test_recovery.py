@@ -94,23 +94,34 @@ async def test_a_tournament_is_played_to_the_end_with_places(
     with pytest.raises(Exception) as info:
         await service.join(CHANNEL, HOST, "Host")
     assert getattr(info.value, "code", None) == "tournament_started"
+    last = service.get(CHANNEL)
     for _ in range(400):
         runner = service.runners.get(CHANNEL)
         if runner is None:
             break
+        last = runner
         snap = runner.snapshot()
         if snap.actor_user_id is None:
             await clock.advance(runner.options.next_hand_delay + 0.1)
             continue
         await service.act(CHANNEL, snap.actor_user_id, ActionKind.ALL_IN)
     assert CHANNEL not in service.runners, "the tournament should have ended"
-    await settle()
+    await last.drain()  # the closed table's outbox delivers what was queued (settle() does not wait for it)
     closed = [a for a in notifier.announcements if isinstance(a, TableClosedAnnouncement)]
     assert len(closed) == 1 and closed[0].tournament_over
     places = await storage.places((await storage.table(1)).id)
-    assert sorted(places.values()) == [1, 2, 3, 4]
+    # Each bust's place by the card-room rule, from the stored hands: players left with chips + 1 + those who
+    # busted in the same hand with a bigger starting stack (equal starting stacks share the place).
+    expected: dict[int, int] = {}
+    for stored in sorted(await storage.hands_for_table(1, limit=400), key=lambda h: h.number):
+        out = [p for p in stored.players if p.final_stack == 0]
+        left = 4 - len(expected) - len(out)
+        for p in out:
+            expected[p.user_id] = left + 1 + sum(1 for q in out if q.starting_stack > p.starting_stack)
+    assert len(expected) == 3
+    assert {u: p for u, p in places.items() if p != 1} == expected
     eliminated = [a for a in notifier.announcements if isinstance(a, PlayerAnnouncement) and a.kind == "eliminated"]
-    assert sorted(a.place for a in eliminated) == [2, 3, 4]
+    assert sorted((a.user_id, a.place) for a in eliminated) == sorted(expected.items())
     winner = next(u for u, p in places.items() if p == 1)
     assert closed[0].placings[0][:2] == (1, winner)
     assert closed[0].placings[0][3] == 400
@@ -129,9 +140,10 @@ async def test_leaving_a_started_tournament_takes_the_worst_place_and_the_last_p
     leaver = ALICE
     assert await service.leave(CHANNEL, leaver) is True
     assert (await storage.places(1)) == {leaver: 3}
+    runner = service.get(CHANNEL)
     assert await service.kick(CHANNEL, HOST, BOB, is_admin=False) is True
     assert CHANNEL not in service.runners  # one player left: the tournament is over
     assert (await storage.places(1)) == {ALICE: 3, BOB: 2, CHLOE: 1}
-    await settle()
+    await runner.drain()
     closed = [a for a in notifier.announcements if isinstance(a, TableClosedAnnouncement)]
     assert len(closed) == 1 and closed[0].tournament_over

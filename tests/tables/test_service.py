@@ -20,7 +20,7 @@ from bot.tables import (
     TableSnapshot,
 )
 from bot.tables.clock import settle
-from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, DAVID, GUILD, HOST, NAMES, actor
+from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, DAVID, GUILD, HOST, NAMES, actor, play_to_end_of_hand
 
 
 async def seat_players(service: TableService, users=(ALICE, BOB, CHLOE), **options) -> None:
@@ -33,19 +33,6 @@ def chips_on_table(service: TableService) -> int:
     return sum(seat.stack + seat.bet for seat in service.snapshot(CHANNEL).seats) + sum(
         pot.amount for pot in service.snapshot(CHANNEL).pots
     )
-
-
-async def play_to_end_of_hand(service: TableService) -> None:
-    """Everyone calls or checks until the hand is over."""
-    number = service.snapshot(CHANNEL).hand_number
-    for _ in range(40):
-        snap = service.snapshot(CHANNEL)
-        if snap.hand_number != number or snap.actor_user_id is None:
-            return
-        legal = snap.legal
-        kind = ActionKind.CHECK if legal.can_check else ActionKind.CALL
-        await service.act(CHANNEL, snap.actor_user_id, kind)
-    raise AssertionError("hand did not end")
 
 
 async def test_join_buys_in_from_the_balance_and_the_audit_holds(service: TableService, storage: Storage) -> None:
@@ -209,6 +196,7 @@ async def test_timer_expiry_checks_when_free_else_folds_and_two_in_a_row_sit_out
     await service.start(CHANNEL, ALICE)
     first = actor(service)
     await clock.advance(60.5)  # facing the big blind: fold
+    await service.get(CHANNEL).drain()  # the notice goes out through the outbox, after the table's lock
     snap = service.snapshot(CHANNEL)
     folded = next(s for s in snap.seats if s.user_id == first)
     assert folded.state == "folded"

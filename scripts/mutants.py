@@ -1,0 +1,554 @@
+"""Mutation probe: does the test suite notice when the rules or the table's flow break?
+
+Applies a curated list of small wrong changes ("mutants") to a temporary copy of the repository, one at a
+time, runs the tests chosen for each, and prints a table: killed (a test failed, as it should) or survived
+(no test noticed: a hole in the suite). Each mutant names its file, an exact source snippet that must occur
+exactly once, and its replacement; a snippet not found stops the script before anything runs, so the list
+stays honest when code moves (update the snippet then).
+
+    python scripts/mutants.py              # every mutant
+    python scripts/mutants.py --list       # names only
+    python scripts/mutants.py -k audit     # mutants whose name contains "audit"
+
+Exit code 0 when every non-equivalent mutant was killed; 1 when one survived (or an "equivalent" one was
+killed: then it is not equivalent, fix the list); 2 for a snippet not found or a baseline that fails.
+Run on demand (a few minutes), not in CI. Uses the current interpreter, which must have the dev extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+RUNNER = "bot/tables/runner.py"
+HAND = "bot/poker/hand.py"
+POTS = "bot/poker/pots.py"
+SETTINGS = "bot/poker/settings.py"
+TABLE = "bot/poker/table.py"
+STORE = "bot/storage/store.py"
+
+SERVICE = "tests/tables/test_service.py"
+TURNS = "tests/tables/test_turns_and_places.py"
+FLOW = "tests/tables/test_flow.py"
+AUDIT = "tests/tables/test_audit.py"
+RECOVERY = "tests/tables/test_recovery.py"
+RULES = "tests/poker/test_hand_rules.py"
+POTS_TESTS = "tests/poker/test_pots.py"
+PHH = "tests/poker/test_phh.py"
+DIFFERENTIAL = "tests/poker/test_differential_pokerkit.py"
+TABLE_TESTS = "tests/poker/test_table.py"
+LEDGER = "tests/storage/test_ledger.py"
+STORAGE = "tests/storage"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One wrong change: in `file`, the exact `find` (occurring once) becomes `replace`; `tests` are the
+    pytest arguments that should notice. `equivalent`: why no test can tell (the behaviour is the same);
+    `pending`: whose coming tests are expected to kill it."""
+
+    name: str
+    area: str
+    file: str
+    find: str
+    replace: str
+    tests: tuple[str, ...]
+    equivalent: str = ""
+    pending: str = ""
+
+
+MUTANTS: tuple[Mutant, ...] = (
+    # ------------------------------------------------------------------ the issue's own (issue 18)
+    Mutant(
+        "leaver-does-not-forfeit",
+        "flow",
+        RUNNER,
+        "                if self.hand.can_forfeit(player):",
+        "                if False:",
+        (SERVICE, TURNS, FLOW),
+    ),
+    Mutant(
+        "leaver-forfeits-only-at-their-turn",
+        "flow",
+        RUNNER,
+        "                if self.hand.can_forfeit(player):",
+        "                if self.hand.can_forfeit(player) and self.hand.actor == player:",
+        (SERVICE, TURNS, FLOW),
+    ),
+    Mutant(
+        "busts-places-reversed",
+        "flow",
+        RUNNER,
+        "remaining + 1 + sum(1 for other in busted if starting[other] > starting[user])",
+        "remaining + 1 + sum(1 for other in busted if starting[other] < starting[user])",
+        (TURNS, RECOVERY, FLOW),
+    ),
+    Mutant(
+        "busts-equal-stacks-not-shared",
+        "flow",
+        RUNNER,
+        "remaining + 1 + sum(1 for other in busted if starting[other] > starting[user])",
+        "remaining + 1 + sum(1 for other in busted if starting[other] > starting[user] or other < user)",
+        (TURNS, RECOVERY, FLOW),
+    ),
+    Mutant(
+        "busts-places-ignore-players-left",
+        "flow",
+        RUNNER,
+        "        return {\n            user: remaining + 1 +",
+        "        return {\n            user: 1 +",
+        (TURNS, FLOW),
+    ),
+    Mutant(
+        "tournament-sit-out-no-auto-action",
+        "flow",
+        RUNNER,
+        "        if user in self.away and self.options.kind == TOURNAMENT:",
+        "        if False:",
+        (TURNS, FLOW),
+    ),
+    Mutant(
+        "no-auto-action-when-the-turn-passes",
+        "flow",
+        RUNNER,
+        "        else:\n            self._start_turn()\n            await self._auto_act_if_needed()\n",
+        "        else:\n            self._start_turn()\n",
+        (TURNS, SERVICE, FLOW),
+    ),
+    Mutant(
+        "cash-sit-out-auto-folds",
+        "flow",
+        RUNNER,
+        "        if user in self.away and self.options.kind == TOURNAMENT:",
+        "        if user in self.away:",
+        (TURNS, SERVICE, FLOW),
+    ),
+    Mutant(
+        "audit-equation-weakened",
+        "storage",
+        STORE,
+        "            if balances + on_tables != issued:",
+        "            if balances + on_tables > issued:",
+        (AUDIT, LEDGER),
+    ),
+    Mutant(
+        "audit-equation-deleted",
+        "storage",
+        STORE,
+        "            if balances + on_tables != issued:\n"
+        '                problems.append(f"balances {balances} + on tables {on_tables} != issued {issued}")\n',
+        "",
+        (AUDIT, LEDGER),
+    ),
+    Mutant(
+        "audit-balance-vs-ledger-deleted",
+        "storage",
+        STORE,
+        '                if r["balance"] != r["ledger_sum"]:',
+        "                if False:",
+        (AUDIT, LEDGER),
+    ),
+    Mutant(
+        "audit-hand-in-progress-deleted",
+        "storage",
+        STORE,
+        "                  AND (s.stack IS NULL OR s.stack != p.starting_stack)",
+        "                  AND s.stack IS NULL",
+        (AUDIT,),
+    ),
+    # ------------------------------------------------------------------ engine: betting rules
+    Mutant(
+        "min-raise-increment-not-updated",
+        "engine",
+        HAND,
+        "                if increment >= self._raise_inc:\n                    self._raise_inc = increment",
+        "                if increment >= self._raise_inc:\n                    pass",
+        (RULES, DIFFERENTIAL),
+    ),
+    Mutant(
+        "min-raise-increment-strictly-greater",
+        "engine",
+        HAND,
+        "                if increment >= self._raise_inc:",
+        "                if increment > self._raise_inc:",
+        (RULES, DIFFERENTIAL),
+        equivalent="an increment equal to the current one sets it to the same value: nothing changes",
+    ),
+    Mutant(
+        "min-raise-is-the-big-blind",
+        "engine",
+        HAND,
+        "        min_to = current + self._raise_inc",
+        "        min_to = current + self._min_bet",
+        (RULES, DIFFERENTIAL),
+    ),
+    Mutant(
+        "min-bet-below-big-blind",
+        "engine",
+        HAND,
+        "        self._current_bet = 0\n        self._raise_inc = self._min_bet",
+        "        self._current_bet = 0\n        self._raise_inc = 1",
+        (RULES, DIFFERENTIAL),
+    ),
+    Mutant(
+        "short-all-in-reopens",
+        "engine",
+        HAND,
+        "        if acted >= 0 and current - acted < self._raise_inc:\n            return False\n        folded",
+        "        folded",
+        (RULES, DIFFERENTIAL),
+    ),
+    Mutant(
+        "short-big-blind-called-short",
+        "engine",
+        HAND,
+        "            if amount >= current:\n                current = amount\n                last_blind = player",
+        "            if amount >= current:\n                current = max(posted, current)\n"
+        "                last_blind = player",
+        (DIFFERENTIAL + "::test_short_big_blind_hands_pay_by_the_rule_book",),
+    ),
+    Mutant(
+        "uncalled-bet-not-returned",
+        "engine",
+        HAND,
+        "        if second == top:\n            return\n        excess",
+        "        if True:\n            return\n        excess",
+        (RULES, PHH, DIFFERENTIAL),
+    ),
+    Mutant(
+        "odd-chip-to-the-last-winner",
+        "engine",
+        POTS,
+        "    ordered = sorted(winners)\n",
+        "    ordered = sorted(winners, reverse=True)\n",
+        (POTS_TESTS, RULES, DIFFERENTIAL),
+    ),
+    Mutant(
+        "odd-chips-all-to-the-first-winner",
+        "engine",
+        POTS,
+        "share + (1 if k < odd else 0)",
+        "share + (odd if k == 0 else 0)",
+        (POTS_TESTS, RULES, DIFFERENTIAL),
+    ),
+    Mutant(
+        "side-pots-not-merged-by-eligibility",
+        "engine",
+        POTS,
+        "            elif pots and pots[-1].eligible == eligible:",
+        "            elif False:",
+        (POTS_TESTS, RULES, DIFFERENTIAL),
+    ),
+    Mutant(
+        "heads-up-blinds-swapped",
+        "engine",
+        SETTINGS,
+        '                blinds.append((1, self.small_blind, "small_blind"))\n'
+        '            blinds.append((0, self.big_blind, "big_blind"))',
+        '                blinds.append((0, self.small_blind, "small_blind"))\n'
+        '            blinds.append((1, self.big_blind, "big_blind"))',
+        (RULES, PHH, DIFFERENTIAL),
+    ),
+    Mutant(
+        "button-skips-a-seat",
+        "engine",
+        TABLE,
+        "        candidate = after[0] if after else active[0]",
+        "        candidate = after[-1] if after else active[0]",
+        (TABLE_TESTS, SERVICE),
+    ),
+    Mutant(
+        "button-does-not-move",
+        "engine",
+        TABLE,
+        "        after = [s for s in active if s > self._button]",
+        "        after = [s for s in active if s >= self._button]",
+        (TABLE_TESTS, SERVICE),
+    ),
+    # ------------------------------------------------------------------ storage: the ledger
+    Mutant(
+        "ledger-row-missing",
+        "storage",
+        STORE,
+        '        db.execute(\n            """\n            INSERT INTO ledger (guild_id',
+        '        0 and db.execute(\n            """\n            INSERT INTO ledger (guild_id',
+        (LEDGER, AUDIT),
+    ),
+    Mutant(
+        "negative-balance-allowed",
+        "storage",
+        STORE,
+        "        if new_balance < 0:\n            raise InsufficientBalance(balance, -delta)",
+        "        if new_balance < -1_000_000:\n            raise InsufficientBalance(balance, -delta)",
+        (LEDGER, SERVICE),
+    ),
+    Mutant(
+        "cash-out-loses-a-chip",
+        "storage",
+        STORE,
+        "                stack,\n                LedgerKind.CASH_OUT,",
+        "                stack - 1,\n                LedgerKind.CASH_OUT,",
+        (LEDGER, SERVICE),
+    ),
+    Mutant(
+        "seat-stacks-not-conserved",
+        "storage",
+        STORE,
+        "        if before != after:\n            raise ChipsNotConserved",
+        "        if before < after:\n            raise ChipsNotConserved",
+        (STORAGE,),
+    ),
+    # ------------------------------------------------------------------ flow: timer, sit-out, next hand
+    Mutant(
+        "timer-always-folds",
+        "flow",
+        RUNNER,
+        "        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD\n        count",
+        "        kind = ActionKind.FOLD\n        count",
+        (TURNS, SERVICE, FLOW),
+    ),
+    Mutant(
+        "timer-always-checks",
+        "flow",
+        RUNNER,
+        "        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD\n        count",
+        "        kind = ActionKind.CHECK\n        count",
+        (TURNS, SERVICE, FLOW),
+    ),
+    Mutant(
+        "sit-out-after-three-expiries",
+        "flow",
+        RUNNER,
+        "EXPIRIES_BEFORE_SIT_OUT = 2",
+        "EXPIRIES_BEFORE_SIT_OUT = 3",
+        (TURNS, SERVICE, FLOW),
+    ),
+    Mutant(
+        "sit-out-after-one-expiry",
+        "flow",
+        RUNNER,
+        "        sat_out = count >= EXPIRIES_BEFORE_SIT_OUT and user not in self.away",
+        "        sat_out = count >= 1 and user not in self.away",
+        (TURNS, SERVICE, FLOW),
+    ),
+    Mutant(
+        "expiries-not-reset-by-an-action",
+        "flow",
+        RUNNER,
+        "            self.expiries.pop(user_id, None)\n"
+        '            return await self._apply(player, kind, amount, by="player")',
+        '            return await self._apply(player, kind, amount, by="player")',
+        (TURNS, SERVICE, FLOW),
+    ),
+    Mutant(
+        "next-hand-not-scheduled",
+        "flow",
+        RUNNER,
+        "        if await self._end_tournament_if_won():\n            return\n        self._maybe_schedule_next_hand()",
+        "        if await self._end_tournament_if_won():\n            return",
+        (SERVICE, TURNS, FLOW),
+    ),
+    Mutant(
+        "next-hand-delay-ignored",
+        "flow",
+        RUNNER,
+        "        when = self.clock.time() + (self.options.next_hand_delay if delay is None else delay)",
+        "        when = self.clock.time() + 10 * (self.options.next_hand_delay if delay is None else delay)",
+        (SERVICE, TURNS, FLOW),
+    ),
+    Mutant(
+        "next-hand-scheduled-twice",
+        "flow",
+        RUNNER,
+        "        if self._next_hand is not None and not self._next_hand.done():\n            return\n        if not",
+        "        if not",
+        (SERVICE, TURNS, RECOVERY, FLOW),
+    ),
+    Mutant(
+        "refused-action-stored-first",
+        "flow",
+        RUNNER,
+        "        hand.verify_action(kind, amount)\n        await self.storage.append_action(\n"
+        "            self.hand_id,\n"
+        '            {"player": player, "kind": kind.value, "amount": amount, "at": self.clock.time(), "by": by},\n'
+        "        )\n",
+        "        await self.storage.append_action(\n"
+        "            self.hand_id,\n"
+        '            {"player": player, "kind": kind.value, "amount": amount, "at": self.clock.time(), "by": by},\n'
+        "        )\n        hand.verify_action(kind, amount)\n",
+        (SERVICE, FLOW),
+    ),
+    Mutant(
+        "refused-rebuy-adds-chips",
+        "flow",
+        RUNNER,
+        "            stack = self.table.seats[seat].stack\n            room = self.options.max_buy_in - stack\n",
+        "            stack = self.table.seats[seat].stack\n            self.table.add_chips(seat, 1)\n"
+        "            room = self.options.max_buy_in - stack\n",
+        (SERVICE, TURNS, FLOW),
+    ),
+    Mutant(
+        "busted-players-stay-seated",
+        "flow",
+        RUNNER,
+        '                await self._stand(user, kind="busted", announce=announce)',
+        "                pass",
+        (TURNS, RECOVERY, FLOW),
+    ),
+    Mutant(
+        "kick-folds-the-live-hand",
+        "flow",
+        RUNNER,
+        "                self.kicked.add(target)\n",
+        "                self.kicked.add(target)\n"
+        "                if self.hand.can_forfeit(self._player_of(target)):\n"
+        '                    await self._apply(self._player_of(target), ActionKind.FOLD, None, by="forfeit")\n',
+        (SERVICE, FLOW),
+    ),
+    Mutant(
+        "tournament-leaver-takes-a-better-place",
+        "flow",
+        RUNNER,
+        "            place = sum(1 for occupant in self.table.seats.values() if occupant.stack > 0)",
+        "            place = sum(1 for occupant in self.table.seats.values() if occupant.stack > 0) - 1",
+        (RECOVERY, FLOW),
+    ),
+    Mutant(
+        "tournament-not-over-with-one-player",
+        "flow",
+        RUNNER,
+        "self.hand_number == 0 or len(self.table.seats) > 1:",
+        "self.hand_number == 0 or len(self.table.seats) > 0:",
+        (RECOVERY, TURNS, FLOW),
+    ),
+)
+
+
+def copy_repo(target: Path) -> None:
+    """The repository's files (tracked and new, not ignored) copied to `target`."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\0")
+    for name in filter(None, listed):
+        source = REPO / name.decode()
+        if source.is_file():
+            destination = target / name.decode()
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, destination)
+
+
+def check_snippets(mutants: tuple[Mutant, ...]) -> list[str]:
+    """Every snippet occurs exactly once in its file (else the list is stale): the problems found."""
+    problems = []
+    for m in mutants:
+        text = (REPO / m.file).read_text(encoding="utf-8")
+        count = text.count(m.find)
+        if count != 1:
+            problems.append(f"{m.name}: its snippet occurs {count} times in {m.file} (exactly once expected)")
+    return problems
+
+
+def run_tests(copy: Path, tests: tuple[str, ...], timeout: float) -> tuple[str, float, str]:
+    """Run pytest in the copy: ("passed" | "failed" | "timeout" | "error", seconds, last output line)."""
+    env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("CI", None)  # a missing oracle skips here, as on a developer's machine
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    start = time.monotonic()
+    try:
+        done = subprocess.run(command, cwd=copy, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "timeout", time.monotonic() - start, ""
+    lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+    failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
+    last = (failed or lines or [""])[-1]
+    outcome = {0: "passed", 1: "failed"}.get(done.returncode, "error")
+    return outcome, time.monotonic() - start, last
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-k", dest="pattern", default="", help="only mutants whose name contains this")
+    parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds per mutant (default 600)")
+    args = parser.parse_args(argv)
+
+    problems = check_snippets(MUTANTS)
+    if problems:
+        print("The mutant list is stale (the code moved): update these snippets.", file=sys.stderr)
+        print("\n".join(problems), file=sys.stderr)
+        return 2
+    chosen = tuple(m for m in MUTANTS if args.pattern in m.name)
+    if args.list:
+        for m in chosen:
+            note = " (equivalent)" if m.equivalent else ""
+            print(f"{m.name:42} {m.area:8} {m.file}{note}")
+        return 0
+
+    with tempfile.TemporaryDirectory(prefix="poker-mutants-") as folder:
+        copy = Path(folder) / "repo"
+        copy_repo(copy)
+        where = subprocess.run(
+            [sys.executable, "-c", "import bot; print(bot.__file__)"],
+            cwd=copy,
+            env={**os.environ, "PYTHONPATH": str(copy)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        if not where.startswith(str(copy)):
+            print(f"the tests would import the bot from {where}, not from the copy", file=sys.stderr)
+            return 2
+        selections = sorted({t for m in chosen for t in m.tests})
+        outcome, seconds, last = run_tests(copy, tuple(selections), args.timeout * 2)
+        if outcome != "passed":
+            print(f"baseline: the chosen tests do not pass unmutated ({outcome}: {last})", file=sys.stderr)
+            return 2
+        print(f"baseline: {len(selections)} test selections pass unmutated ({seconds:.0f} s)\n")
+        print(f"{'mutant':42} {'area':8} {'result':10} {'s':>5}  note")
+        rows = []
+        for m in chosen:
+            target = copy / m.file
+            original = target.read_text(encoding="utf-8")
+            target.write_text(original.replace(m.find, m.replace, 1), encoding="utf-8")
+            try:
+                outcome, seconds, last = run_tests(copy, m.tests, args.timeout)
+            finally:
+                target.write_text(original, encoding="utf-8")
+            killed = outcome in ("failed", "error", "timeout")
+            result = ("killed" if outcome == "failed" else f"killed:{outcome}") if killed else "SURVIVED"
+            if m.equivalent:
+                note = f"equivalent: {m.equivalent}" if not killed else "listed as equivalent but killed: fix the list"
+            elif not killed and m.pending:
+                note = f"expected to be killed by {m.pending}"
+            else:
+                note = last if killed else "no test noticed"
+            rows.append((m, killed))
+            print(f"{m.name:42} {m.area:8} {result:10} {seconds:5.0f}  {note[:110]}", flush=True)
+
+    survivors = [m for m, killed in rows if not killed and not m.equivalent]
+    wrong_equivalents = [m for m, killed in rows if killed and m.equivalent]
+    total = len(rows)
+    killed_count = sum(1 for _, killed in rows if killed)
+    equivalents = sum(1 for m, _ in rows if m.equivalent)
+    print(
+        f"\n{killed_count}/{total} killed; {len(survivors)} non-equivalent survived; {equivalents} listed as equivalent"
+    )
+    for m in survivors:
+        print(f"  survived: {m.name} ({m.file})" + (f" - expected: {m.pending}" if m.pending else ""))
+    return 1 if survivors or wrong_equivalents else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
