@@ -21,8 +21,10 @@ REPO = Path(__file__).resolve().parents[2]
 #: The slice of the public corpus shipped in the repository (tests/data/phh/README.md): always there.
 SLICE_FILES = sorted((REPO / "tests" / "data" / "phh").glob("*.phhs"))
 #: The larger development corpus: $POKER_PHH_DIR, else `shared/data/phh` beside the repository (or beside
-#: the folder of a git worktree). When absent, one placeholder path stands for it, and its tests skip on a
-#: developer's machine but fail in CI (tests/requirements.py).
+#: the folder of a git worktree). It lives outside the repository, so a clean clone in CI may not have it: the
+#: shipped slice above is the oracle that always runs (and fails CI if it is gone). When the corpus is absent,
+#: one placeholder path stands for it; its test fails (CI=true) when $POKER_PHH_DIR names it, else it skips
+#: with its reason in the summary.
 SHARED_PHH = next(
     (
         Path(folder)
@@ -42,7 +44,10 @@ PHH_FILES = SLICE_FILES + (SHARED_FILES or [SHARED_PHH / "*.phhs"])
 def corpus(path: Path) -> str:
     """The text of a corpus file; a missing shared corpus skips (fails in CI)."""
     if not path.is_file():
-        missing(f"the shared hand histories are not at {SHARED_PHH} (../shared beside the repo)")
+        reason = f"the shared hand histories are not at {SHARED_PHH} (../shared beside the repo)"
+        if os.environ.get("POKER_PHH_DIR"):
+            missing(reason)  # asked for by name: fail in CI
+        pytest.skip(reason)
     return path.read_text(encoding="utf-8")
 
 
