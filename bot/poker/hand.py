@@ -826,12 +826,16 @@ class Hand:
         return True
 
     def _return_uncalled(self) -> None:
-        """Give back the part of the street's top bet that nobody matched (rule book 000 §05)."""
+        """Give back the part of the street's top bet that nobody matched (rule book 000 §05). A folded
+        player's bet is never given back, even when it is the top one (a player who left forfeits it): "ne
+        reprends pas les jetons d'une mise après t'être couché" (000); it stays in the pot."""
         bets = self._bets
         top = max(bets)
         if top == 0:
             return
         holder = bets.index(top)
+        if self._folded[holder]:
+            return
         second = 0
         for j, b in enumerate(bets):
             if j != holder and b > second:

@@ -583,8 +583,20 @@ def test_forfeit_that_leaves_one_player_ends_the_hand_uncontested() -> None:
     play(hand, "p2 fold")
     hand.forfeit(1)  # the big blind leaves while the small blind decides
     assert hand.is_complete
-    # The small blind takes the pot; the unmatched part of the big blind is an uncalled bet, returned (000 §05).
-    assert hand.finishing_stacks == (101, 99, 100)
+    # The small blind takes the whole pot: the big blind folded, so none of it comes back to its author ("ne
+    # reprends pas les jetons d'une mise après t'être couché", 000); it is no uncalled bet.
+    assert hand.finishing_stacks == (102, 98, 100)
+    assert not of_type(hand.events, UncalledBetReturned)
+
+
+def test_a_raise_forfeited_out_of_turn_stays_in_the_pot_for_the_player_who_is_left() -> None:
+    # p2 raises to 10, p0 folds, then p2 leaves while p1 (big blind, 2 in) decides: p1 wins 1 + 2 + 10.
+    hand = new_hand([100, 100, 100])
+    play(hand, "p2 raise 10", "p0 fold")
+    hand.forfeit(2)
+    assert hand.is_complete
+    assert hand.finishing_stacks == (99, 111, 90)
+    assert not of_type(hand.events, UncalledBetReturned)
 
 
 def test_forfeit_of_an_all_in_player_gives_their_pots_to_the_others() -> None:
