@@ -1,0 +1,69 @@
+"""What QA saw playing an evening through the real command tree (issue 11 checked as players and spectators see
+it): each test is a defect found then, asserted as the channel shows it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.cogs.conftest import World
+
+
+def table_text(world: World) -> str:
+    embed = world.table_message().embeds[0]
+    return "\n".join([embed.title or "", embed.description or "", *(f.value for f in embed.fields)])
+
+
+def embed_text(message) -> str:
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.title or "", embed.description or ""]
+        parts += [f"{f.name}\n{f.value}" for f in embed.fields]
+    return "\n".join(parts)
+
+
+async def test_a_big_blind_who_leaves_before_acting_leaves_the_whole_blind_in_the_pot(world: World) -> None:
+    """chloe (big blind, 2 in) left while bob (small blind, 1 in) decided: the channel said "bob wins the pot (2)"
+    and "Uncalled bets returned: chloe: 1". A folded player's bet stays in the pot (rule book 000)."""
+    await world.seat({"chloe": 100, "bob": 100})
+    await world.slash("chloe", "poker start")
+    assert world.actor() == "bob"  # heads-up: the button posts the small blind and acts first
+    left = await world.slash("chloe", "poker leave")
+    assert left.response.ephemeral
+    result = next(m for m in reversed(world.messages()) if m.embeds and "is over" in (m.embeds[0].title or ""))
+    text = embed_text(result)
+    assert "bob wins the pot (3)" in text
+    assert "Uncalled" not in text
+    assert any(m.content == "Hand #1 · bob wins 3" for m in world.messages())
+    assert world.stacks() == {"bob": 102}
+    assert await world.balance("chloe") == 1000 - 2
+    assert (await world.bot.storage.audit(world.guild.id)).ok
+    world.acknowledge_refusals()
+
+
+@pytest.mark.parametrize(
+    ("locale", "waiting", "sitting_out"),
+    [("en", "waiting for the next hand", "sitting out"), ("fr", "attend la prochaine donne", "en pause")],
+)
+async def test_a_player_seated_during_a_hand_is_shown_waiting_for_the_next_one(
+    world: World, locale: str, waiting: str, sitting_out: str
+) -> None:
+    """emma came back with /poker sitin during a hand (and dave sat down during it): their seats read
+    "emma — 100" like those of the players in the hand, though neither was dealt in."""
+    if locale == "fr":
+        world.guild_locale = "fr"
+    await world.seat({"alice": 100, "bob": 100, "emma": 100})
+    await world.slash("emma", "poker sitout")
+    await world.slash("alice", "poker start")
+    assert f"emma — 100 · {sitting_out}" in table_text(world)
+    await world.slash("emma", "poker sitin")
+    await world.slash("dave", "poker join", buy_in=100)
+    text = table_text(world)
+    assert f"emma — 100 · {waiting}" in text
+    assert f"dave — 100 · {waiting}" in text
+    assert waiting not in text.replace("emma — 100 · " + waiting, "").replace("dave — 100 · " + waiting, "")
+    while world.snapshot().actor_user_id is not None:  # the hand ends; between hands nobody is "waiting"
+        await world.slash(world.actor(), "call" if world.snapshot().legal.call_amount else "check")
+    await world.advance(6)
+    assert world.snapshot().hand_number == 2
+    assert waiting not in table_text(world)
+    world.acknowledge_refusals()
