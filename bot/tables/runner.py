@@ -583,12 +583,15 @@ class TableRunner:
         a hand the rebuy is accepted for the next hand — kept with the table (restarts keep it), made when the
         hand ends, within the maximum and the balance then (`_make_rebuys`); nothing moves before: returns 0.
         A second request during the hand replaces the first. Raises ServiceError: rebuy_cash_only,
-        not_seated, rebuy_at_max, rebuy_above_max, insufficient_balance."""
+        not_seated, rebuy_leaving (the member leaves, or is kicked, when the hand ends), rebuy_at_max,
+        rebuy_above_max, insufficient_balance."""
         async with self.lock:
             self._check_open()
             if self.options.kind != CASH:
                 raise ServiceError("rebuy_cash_only")
             seat = self._require_seat(user_id)
+            if user_id in self.leaving or user_id in self.kicked:
+                raise ServiceError("rebuy_leaving")
             player = self._player_of(user_id)
             if self.hand is not None and player is not None:
                 room = self.options.max_buy_in - self.hand.stacks[player]

@@ -67,3 +67,40 @@ async def test_a_player_seated_during_a_hand_is_shown_waiting_for_the_next_one(
     assert world.snapshot().hand_number == 2
     assert waiting not in table_text(world)
     world.acknowledge_refusals()
+
+
+@pytest.mark.parametrize(
+    ("locale", "refusal"),
+    [
+        ("en", "You leave this table when this hand ends: no rebuy (`/poker join` to sit down again later)"),
+        (
+            "fr",
+            "Tu quittes cette table à la fin de cette donne\u00a0: pas de recave (`/poker join` pour te rasseoir ensuite)",
+        ),
+    ],
+)
+async def test_a_player_who_leaves_or_is_kicked_during_a_hand_is_refused_a_rebuy(
+    world: World, locale: str, refusal: str
+) -> None:
+    """chloe left and bob was kicked during a hand; each then asked /poker rebuy and was told "Rebuy of 1 accepted:
+    the chips are added when this hand ends", though both were leaving the table then."""
+    await world.seat({"alice": 100, "bob": 100, "chloe": 100, "dave": 100})
+    world.speaks("bob", locale)
+    world.speaks("chloe", locale)
+    await world.slash("alice", "poker start")
+    assert world.actor() == "chloe"  # button dave; alice small blind, bob big blind
+    await world.press("chloe", "Call 2")
+    await world.slash("alice", "poker kick", member=world.member("bob"))
+    await world.slash("chloe", "poker leave")
+    for name in ("bob", "chloe"):
+        asked = await world.slash(name, "poker rebuy", amount=1)
+        assert asked.response.ephemeral and asked.response.content == refusal
+    assert world.service.runners[world.channel.id].rebuys == {}
+    while world.snapshot().actor_user_id is not None:
+        await world.slash(world.actor(), "call" if world.snapshot().legal.call_amount else "check")
+    assert set(world.stacks()) == {"alice", "dave"}
+    # Each lost the 2 put in (bob's big blind, chloe's call), and no rebuy was taken from their balance.
+    assert await world.balance("chloe") == 1000 - 2
+    assert await world.balance("bob") == 1000 - 2
+    assert (await world.bot.storage.audit(world.guild.id)).ok
+    world.acknowledge_refusals()
