@@ -104,3 +104,25 @@ async def test_a_player_who_leaves_or_is_kicked_during_a_hand_is_refused_a_rebuy
     assert await world.balance("bob") == 1000 - 2
     assert (await world.bot.storage.audit(world.guild.id)).ok
     world.acknowledge_refusals()
+
+
+@pytest.mark.parametrize(
+    ("locale", "agreed"),
+    [
+        ("en", "Blind schedule agreed: 1/2 → 2/4 → 500/1,000, ante 100; the blinds go up every 2 hands."),
+        (
+            "fr",
+            "Niveaux de blinds convenus\u00a0: 1/2 → 2/4 → 500/1\u202f000, ante 100\u202f; les blinds montent toutes les"
+            " 2 donnes.",
+        ),
+    ],
+)
+async def test_the_agreed_schedule_writes_each_level_as_the_table_does(world: World, locale: str, agreed: str) -> None:
+    """The channel read "Blind schedule agreed: 1/2, 2/4, 5/10/1" while the table and the level-up notice say
+    "5/10, ante 1": a spectator cannot tell what the third number is."""
+    if locale == "fr":
+        world.guild_locale = "fr"
+    await world.seat({"alice": None, "bob": None}, kind="tournament", stack=100)
+    answer = await world.slash("alice", "poker schedule", levels="1/2, 2/4, 500/1000/100", every=2)
+    assert not answer.response.ephemeral
+    assert answer.response.content == agreed
