@@ -126,3 +126,39 @@ async def test_the_agreed_schedule_writes_each_level_as_the_table_does(world: Wo
     answer = await world.slash("alice", "poker schedule", levels="1/2, 2/4, 500/1000/100", every=2)
     assert not answer.response.ephemeral
     assert answer.response.content == agreed
+
+
+@pytest.mark.parametrize(
+    ("locale", "moved", "moved_hand"),
+    [
+        ("en", "The table moved to a newer message below.", "Hand #1: the table moved to a newer message below."),
+        (
+            "fr",
+            "La table est passée dans un message plus récent, plus bas.",
+            "Donne n° 1\u00a0: la table est passée dans un message plus récent, plus bas.",
+        ),
+    ],
+)
+async def test_a_retired_table_message_names_a_hand_only_if_it_showed_one(
+    world: World, locale: str, moved: str, moved_hand: str
+) -> None:
+    """The table posted when the table opened became "Hand #1: the table moved to a newer message below." at the
+    first deal (it never showed hand 1), and a /poker table between hands left "Hand #2: ..." on a message that
+    showed the idle table."""
+    if locale == "fr":
+        world.guild_locale = "fr"
+    await world.seat({"alice": 100, "bob": 100})
+    opening = world.table_message().id
+    await world.slash("alice", "poker start")
+    contents = {m.id: m.content for m in world.messages()}
+    assert contents[opening] == moved
+    dealt = world.table_message().id
+    await world.slash("alice", "poker table")  # during hand 1: the old message showed it
+    assert {m.id: m.content for m in world.messages()}[dealt] == moved_hand
+    await world.slash("bob", "poker leave")  # hand 1 ends; alice alone: the table waits
+    idle = world.table_message().id
+    await world.slash("alice", "poker table")
+    assert {m.id: m.content for m in world.messages()}[idle] == moved
+    with_buttons = [m.id for m in world.messages() if m.components]
+    assert with_buttons == [world.table_message().id] or with_buttons == []
+    world.acknowledge_refusals()
