@@ -599,6 +599,40 @@ def test_a_raise_forfeited_out_of_turn_stays_in_the_pot_for_the_player_who_is_le
     assert not of_type(hand.events, UncalledBetReturned)
 
 
+def test_a_forfeited_bet_above_what_an_all_in_winner_matched_goes_back_to_its_author() -> None:
+    # p2 all-in for 100, p0 all-in for 50, then p2 leaves and p1 (big blind) folds: p0 wins 50 from p2, the 2
+    # of p1 and their own 50; the 50 of p2 nobody could match goes back ("tu ne peux gagner de chaque
+    # adversaire que le montant que tu as pu égaler", 000).
+    hand = new_hand([50, 100, 100])
+    play(hand, "p2 all_in", "p0 all_in")
+    hand.forfeit(2)
+    play(hand, "p1 fold")
+    assert hand.finishing_stacks == (102, 98, 50)
+    assert of_type(hand.events, UncalledBetReturned) == [UncalledBetReturned(2, 50)]
+
+
+def test_two_forfeited_bets_above_an_all_in_winner_each_go_back_above_what_it_matched() -> None:
+    # Button p3; p2 all-in for 100, p3 calls 100, p0 all-in for 50; p2 and p3 leave; p1 folds.
+    hand = new_hand([50, 100, 100, 100])
+    play(hand, "p2 all_in", "p3 call", "p0 all_in")
+    hand.forfeit(2)
+    hand.forfeit(3)
+    play(hand, "p1 fold")
+    assert hand.finishing_stacks == (152, 98, 50, 50)
+    assert of_type(hand.events, UncalledBetReturned) == [UncalledBetReturned(2, 50), UncalledBetReturned(3, 50)]
+
+
+def test_a_forfeited_bet_above_two_all_in_players_goes_back_and_they_play_for_the_rest() -> None:
+    # p2 all-in for 100, p0 all-in for 50, p2 leaves, p1 all-in for 30: main pot 90, side pot 40 (p0 alone).
+    hand = new_hand([50, 30, 100], ["7c 2d", "Ah Ad", "Kh Kd"], "Kc 9d 4s 5h Jc")
+    play(hand, "p2 all_in", "p0 all_in")
+    hand.forfeit(2)
+    play(hand, "p1 all_in")
+    assert hand.is_complete
+    assert hand.finishing_stacks == (40, 90, 50)
+    assert of_type(hand.events, UncalledBetReturned) == [UncalledBetReturned(2, 50)]
+
+
 def test_forfeit_of_an_all_in_player_gives_their_pots_to_the_others() -> None:
     # p2 all-in for 20 with aces, then leaves; p0 and p1 play on and p0's small pair wins everything.
     hand = new_hand([100, 100, 20], ["7c 7d", "8h 3s", "Ah Ad"], "Kc 9d 4s 5h Jc")
