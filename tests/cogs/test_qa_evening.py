@@ -75,7 +75,8 @@ async def test_a_player_seated_during_a_hand_is_shown_waiting_for_the_next_one(
         ("en", "You leave this table when this hand ends: no rebuy (`/poker join` to sit down again later)"),
         (
             "fr",
-            "Tu quittes cette table à la fin de cette donne\u00a0: pas de recave (`/poker join` pour te rasseoir ensuite)",
+            "Tu quittes cette table à la fin de cette donne\u00a0: pas de recave"
+            " (`/poker join` pour te rasseoir ensuite)",
         ),
     ],
 )
@@ -112,8 +113,8 @@ async def test_a_player_who_leaves_or_is_kicked_during_a_hand_is_refused_a_rebuy
         ("en", "Blind schedule agreed: 1/2 → 2/4 → 500/1,000, ante 100; the blinds go up every 2 hands."),
         (
             "fr",
-            "Niveaux de blinds convenus\u00a0: 1/2 → 2/4 → 500/1\u202f000, ante 100\u202f; les blinds montent toutes les"
-            " 2 donnes.",
+            "Niveaux de blinds convenus\u00a0: 1/2 → 2/4 → 500/1\u202f000, ante 100\u202f;"
+            " les blinds montent toutes les 2 donnes.",
         ),
     ],
 )

@@ -676,6 +676,8 @@ def test_a_forfeited_hand_exports_to_phh_and_replays() -> None:
         play(hand, "check")
     again = replay(loads(dump_hand(hand))[0])
     assert again.finishing_stacks == hand.finishing_stacks and again.folded == hand.folded
+
+
 def test_each_pot_names_the_best_hand_it_was_won_against_among_its_own_claimants() -> None:
     """Rule book 000 §05 side pots (Alice 20, Bob 50, Chloé 50): Bob's kings win the side pot against Chloé's
     queens only — Alice's flush never claimed it —, and Alice's flush wins the main pot against Bob's kings."""
