@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from bot.render.i18n import format_number
+from bot.render.announce import render_level_blinds
 from bot.render.standings import language_in_force
 from bot.storage import GuildSettings
 from bot.tables import CASH, TableOptions
@@ -159,9 +159,6 @@ def parse_levels(text: str) -> tuple[tuple[int, int, int], ...] | None:
 
 
 def levels_text(levels: tuple[tuple[int, int, int], ...], locale: object) -> str:
-    """Levels as the locale writes numbers: "1/2, 2/4, 5/10/1"."""
-    parts = []
-    for small, big, ante in levels:
-        numbers = [small, big, ante] if ante else [small, big]
-        parts.append("/".join(format_number(n, locale) for n in numbers))
-    return ", ".join(parts)
+    """Levels in order, each written as the table and the level-up notices write it: "1/2 → 2/4 → 5/10, ante 1"
+    (never the typed shorthand "5/10/1", whose third number a spectator cannot read)."""
+    return " → ".join(render_level_blinds(level, locale) for level in levels)

@@ -826,23 +826,40 @@ class Hand:
         return True
 
     def _return_uncalled(self) -> None:
-        """Give back the part of the street's top bet that nobody matched (rule book 000 §05)."""
+        """Give back the part of the street's top bet that nobody matched (rule book 000 §05). When its author
+        has folded (a player who left forfeits their hand) it is dead money, never given back ("ne reprends
+        pas les jetons d'une mise après t'être couché", 000), as long as a player still in the hand could have
+        matched it (one with chips behind). If every player still in is all-in for less, nobody can win the
+        folded bets above the biggest of theirs ("tu ne peux gagner de chaque adversaire que le montant que tu
+        as pu égaler"): that part of each goes back to its author."""
         bets = self._bets
         top = max(bets)
         if top == 0:
             return
         holder = bets.index(top)
+        if self._folded[holder]:
+            live = [j for j in range(self._n) if not self._folded[j]]
+            if any(self._stacks[j] > 0 for j in live):
+                return
+            cap = max((bets[j] for j in live), default=0)
+            for j in range(self._n):
+                if self._folded[j] and bets[j] > cap:
+                    self._give_back(j, bets[j] - cap)
+            return
         second = 0
         for j, b in enumerate(bets):
             if j != holder and b > second:
                 second = b
         if second == top:
             return
-        excess = top - second
-        bets[holder] = second
-        self._stacks[holder] += excess
-        self._contrib[holder] -= excess
-        self._events.append(UncalledBetReturned(holder, excess))
+        self._give_back(holder, top - second)
+
+    def _give_back(self, player: int, excess: int) -> None:
+        """Return `excess` chips of `player`'s bet this street to their stack (an uncalled bet)."""
+        self._bets[player] -= excess
+        self._stacks[player] += excess
+        self._contrib[player] -= excess
+        self._events.append(UncalledBetReturned(player, excess))
 
     def _close_round(self) -> None:
         """The betting round is over: return the uncalled bet, then deal on or go to the showdown."""

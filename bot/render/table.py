@@ -124,6 +124,8 @@ def _seat_line(seat: Any, locale: object, in_hand: bool) -> str:
     if seat.bet:
         parts.append(t("table.seat.bet", locale, amount=seat.bet))
     state_key = _STATE_KEYS.get(seat.state)
+    if in_hand and seat.state == WAITING:  # seated (joined or back in) during a hand: not dealt in it
+        state_key = "table.seat.waiting"
     if state_key:
         parts.append(t(state_key, locale))
     if getattr(seat, "leaving", False):
@@ -194,9 +196,10 @@ def _turn_line(view: Any, locale: object) -> str | None:
 
 def render_table(view: Any, locale: object, table_name: str | None = None) -> EmbedSpec:
     """The table message: title with the hand number; blinds, kind and level; the board and pots; one line
-    per seat (▶ actor, Ⓓ button, SB / BB, stack, bet this street, folded / all-in / sitting out); whose turn it
-    is with a relative Discord timestamp of the deadline and the amount to call; the last actions, each with
-    the pot it left. Between hands: when the next hand is dealt, or what the table waits for.
+    per seat (▶ actor, Ⓓ button, SB / BB, stack, bet this street, folded / all-in / sitting out / waiting for
+    the next hand: seated during it); whose turn it is with a relative Discord timestamp of the deadline and the
+    amount to call; the last actions, each with the pot it left. Between hands: when the next hand is dealt, or
+    what the table waits for.
 
     view: a `TableView` or the service's `TableSnapshot`. table_name: shown in the title (plain text:
     embed titles do not render mentions); default "Poker table". Fits Discord's limits for 10 seats with

@@ -38,6 +38,7 @@ MESSAGES: dict[str, str] = {
     "all_in_changed": "All-in is now {amount}: nothing was played, press again",
     "amount_changed": "That button was for another amount: nothing was played",
     "rebuy_at_max": "Your stack is already at the table's maximum ({limit}): nothing to add",
+    "rebuy_leaving": "You leave this table when this hand ends: no rebuy (`/poker join` to sit down again later)",
 }
 
 

@@ -14,7 +14,7 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.poker import (
@@ -460,15 +460,18 @@ class TableRunner:
 
         self._outbox.put(edit)
 
-    def _retire_message(self, result: HandResultAnnouncement | None) -> None:
+    def _retire_message(self, result: HandResultAnnouncement | None, *, showed_hand: bool = True) -> None:
         """Queue the end of the live table message as a table (issue 11 items 1, 11): it becomes one line without
-        buttons — `result`, the summary of its hand, or None: "moved to a newer message" — and is never edited
-        again (edits still queued for it are dropped); the table has no message until the next is posted. Once
-        per hand at most (the hand's end), so an action still costs one table edit."""
+        buttons — `result`, the summary of its hand, or None: "moved to a newer message" (naming the hand
+        being played unless `showed_hand` is False: the message showed the table between hands) — and is never
+        edited again (edits still queued for it are dropped); the table has no message until the next is
+        posted. Once per hand at most (the hand's end), so an action still costs one table edit."""
         notifier = self._outbox.notifier
         self._outbox.pending_edit = False
         self._outbox.generation += 1
         snap = self.snapshot()
+        if not showed_hand:
+            snap = replace(snap, hand_number=0)
 
         async def retire() -> None:
             message_id = self.message_id  # known by now: the job that posted it ran before this one
@@ -483,12 +486,13 @@ class TableRunner:
 
         self._outbox.put(retire)
 
-    def _post_table(self) -> None:
+    def _post_table(self, *, replaces_hand: bool) -> None:
         """Queue a new table message (a new hand, or /poker table); later edits go to it. The message it replaces,
         if any, is retired first (`_retire_message`), so no edit meant for it lands on the new one and no old
-        message keeps live buttons."""
+        message keeps live buttons. replaces_hand: the replaced message showed the hand being played (a
+        /poker table during a hand), not the table between hands (a new deal replaces only such a message)."""
         notifier = self._outbox.notifier
-        self._retire_message(None)
+        self._retire_message(None, showed_hand=replaces_hand)
 
         async def post() -> None:
             await self._posted(await notifier.post_table(self.snapshot()))
@@ -510,7 +514,7 @@ class TableRunner:
         """A new table: store its state and post its first table message."""
         async with self.lock:
             await self._save()
-            self._post_table()
+            self._post_table(replaces_hand=False)
             return self.snapshot()
 
     async def set_language(self, language: str) -> None:
@@ -523,7 +527,7 @@ class TableRunner:
     async def repost(self) -> None:
         """/poker table: post the table message again (the new one is edited from now on)."""
         async with self.lock:
-            self._post_table()
+            self._post_table(replaces_hand=self.hand is not None)
 
     # ------------------------------------------------------------------ seating
 
@@ -583,12 +587,15 @@ class TableRunner:
         a hand the rebuy is accepted for the next hand — kept with the table (restarts keep it), made when the
         hand ends, within the maximum and the balance then (`_make_rebuys`); nothing moves before: returns 0.
         A second request during the hand replaces the first. Raises ServiceError: rebuy_cash_only,
-        not_seated, rebuy_at_max, rebuy_above_max, insufficient_balance."""
+        not_seated, rebuy_leaving (the member leaves, or is kicked, when the hand ends), rebuy_at_max,
+        rebuy_above_max, insufficient_balance."""
         async with self.lock:
             self._check_open()
             if self.options.kind != CASH:
                 raise ServiceError("rebuy_cash_only")
             seat = self._require_seat(user_id)
+            if user_id in self.leaving or user_id in self.kicked:
+                raise ServiceError("rebuy_leaving")
             player = self._player_of(user_id)
             if self.hand is not None and player is not None:
                 room = self.options.max_buy_in - self.hand.stacks[player]
@@ -910,7 +917,7 @@ class TableRunner:
         await self._save()
         if level is not None and previous_level is not None and level > previous_level:
             self._announce_level()
-        self._post_table()
+        self._post_table(replaces_hand=False)
         snap = self.snapshot()
         for player, user in enumerate(users):
             self._send_cards(snap, user, tuple(hand.hole_cards[player]))

@@ -62,7 +62,7 @@ async def test_the_host_agrees_a_tournament_blind_schedule_before_the_first_hand
     assert garbled.response.content.startswith("“one-two” is not a blind schedule")
     agreed = await world.slash("alice", "poker schedule", levels="1/2; 2/4/1", every=1)
     assert not agreed.response.ephemeral
-    assert agreed.response.content == "Blind schedule agreed: 1/2, 2/4/1; the blinds go up every hand."
+    assert agreed.response.content == "Blind schedule agreed: 1/2 → 2/4, ante 1; the blinds go up every hand."
     await world.slash("alice", "poker start")
     assert "Blinds 1/2" in world.table_message().embeds[0].description
     too_late = await world.slash("alice", "poker schedule", levels="5/10")
@@ -91,7 +91,7 @@ async def test_the_host_rule_is_the_host_or_manage_server_everywhere_and_the_ref
     assert world.snapshot().hand_number == 0 and len(world.snapshot().seats) == 3
     admin = world.member("ada", admin=True)  # not the host, not seated: Manage Server
     agreed = await world.slash(admin, "poker schedule", levels="1/2, 2/4", every=5)
-    assert agreed.response.content == "Blind schedule agreed: 1/2, 2/4; the blinds go up every 5 hands."
+    assert agreed.response.content == "Blind schedule agreed: 1/2 → 2/4; the blinds go up every 5 hands."
     kicked = await world.slash(admin, "poker kick", member=world.member("chloe"))
     assert kicked.response.content == "chloe was removed from the table."
     started = await world.slash(admin, "poker start")

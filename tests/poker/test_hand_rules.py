@@ -583,8 +583,54 @@ def test_forfeit_that_leaves_one_player_ends_the_hand_uncontested() -> None:
     play(hand, "p2 fold")
     hand.forfeit(1)  # the big blind leaves while the small blind decides
     assert hand.is_complete
-    # The small blind takes the pot; the unmatched part of the big blind is an uncalled bet, returned (000 §05).
-    assert hand.finishing_stacks == (101, 99, 100)
+    # The small blind takes the whole pot: the big blind folded, so none of it comes back to its author ("ne
+    # reprends pas les jetons d'une mise après t'être couché", 000); it is no uncalled bet.
+    assert hand.finishing_stacks == (102, 98, 100)
+    assert not of_type(hand.events, UncalledBetReturned)
+
+
+def test_a_raise_forfeited_out_of_turn_stays_in_the_pot_for_the_player_who_is_left() -> None:
+    # p2 raises to 10, p0 folds, then p2 leaves while p1 (big blind, 2 in) decides: p1 wins 1 + 2 + 10.
+    hand = new_hand([100, 100, 100])
+    play(hand, "p2 raise 10", "p0 fold")
+    hand.forfeit(2)
+    assert hand.is_complete
+    assert hand.finishing_stacks == (99, 111, 90)
+    assert not of_type(hand.events, UncalledBetReturned)
+
+
+def test_a_forfeited_bet_above_what_an_all_in_winner_matched_goes_back_to_its_author() -> None:
+    # p2 all-in for 100, p0 all-in for 50, then p2 leaves and p1 (big blind) folds: p0 wins 50 from p2, the 2
+    # of p1 and their own 50; the 50 of p2 nobody could match goes back ("tu ne peux gagner de chaque
+    # adversaire que le montant que tu as pu égaler", 000).
+    hand = new_hand([50, 100, 100])
+    play(hand, "p2 all_in", "p0 all_in")
+    hand.forfeit(2)
+    play(hand, "p1 fold")
+    assert hand.finishing_stacks == (102, 98, 50)
+    assert of_type(hand.events, UncalledBetReturned) == [UncalledBetReturned(2, 50)]
+
+
+def test_two_forfeited_bets_above_an_all_in_winner_each_go_back_above_what_it_matched() -> None:
+    # Button p3; p2 all-in for 100, p3 calls 100, p0 all-in for 50; p2 and p3 leave; p1 folds.
+    hand = new_hand([50, 100, 100, 100])
+    play(hand, "p2 all_in", "p3 call", "p0 all_in")
+    hand.forfeit(2)
+    hand.forfeit(3)
+    play(hand, "p1 fold")
+    assert hand.finishing_stacks == (152, 98, 50, 50)
+    assert of_type(hand.events, UncalledBetReturned) == [UncalledBetReturned(2, 50), UncalledBetReturned(3, 50)]
+
+
+def test_a_forfeited_bet_above_two_all_in_players_goes_back_and_they_play_for_the_rest() -> None:
+    # p2 all-in for 100, p0 all-in for 50, p2 leaves, p1 all-in for 30: main pot 90, side pot 40 (p0 alone).
+    hand = new_hand([50, 30, 100], ["7c 2d", "Ah Ad", "Kh Kd"], "Kc 9d 4s 5h Jc")
+    play(hand, "p2 all_in", "p0 all_in")
+    hand.forfeit(2)
+    play(hand, "p1 all_in")
+    assert hand.is_complete
+    assert hand.finishing_stacks == (40, 90, 50)
+    assert of_type(hand.events, UncalledBetReturned) == [UncalledBetReturned(2, 50)]
 
 
 def test_forfeit_of_an_all_in_player_gives_their_pots_to_the_others() -> None:
@@ -630,6 +676,8 @@ def test_a_forfeited_hand_exports_to_phh_and_replays() -> None:
         play(hand, "check")
     again = replay(loads(dump_hand(hand))[0])
     assert again.finishing_stacks == hand.finishing_stacks and again.folded == hand.folded
+
+
 def test_each_pot_names_the_best_hand_it_was_won_against_among_its_own_claimants() -> None:
     """Rule book 000 §05 side pots (Alice 20, Bob 50, Chloé 50): Bob's kings win the side pot against Chloé's
     queens only — Alice's flush never claimed it —, and Alice's flush wins the main pot against Bob's kings."""

@@ -193,7 +193,7 @@ async def test_leaving_after_ones_turn_with_the_best_hand_never_wins_the_pot(
     assert (await storage.audit(GUILD)).ok
 
 
-async def test_a_leaver_whose_raise_nobody_called_gets_it_back_but_not_the_pot(
+async def test_a_leaver_whose_raise_nobody_called_leaves_it_in_the_pot(
     service: TableService, notifier: RecordingNotifier, storage: Storage
 ) -> None:
     small, big, button = await seat_and_start(service)
@@ -202,10 +202,12 @@ async def test_a_leaver_whose_raise_nobody_called_gets_it_back_but_not_the_pot(
     await service.act(CHANNEL, small, ActionKind.FOLD)  # the big blind is the last one in
     await service.get(CHANNEL).drain()
     assert pot_winners(notifier) == {big}
-    assert await storage.balance(GUILD, button) == 998  # the uncalled 8 came back (000 §05), the 2 called did not
+    # He folded by leaving: his bet stays in the pot, none of it comes back ("ne reprends pas les jetons d'une mise
+    # après t'être couché", rule book 000); otherwise leaving would take back any raise not yet called.
+    assert await storage.balance(GUILD, button) == 990
     assert await storage.balance(GUILD, big) == 900  # still seated
     table = await storage.table_for_channel(CHANNEL)
-    assert {s.user_id: s.stack for s in table.seats} == {small: 99, big: 103}
+    assert {s.user_id: s.stack for s in table.seats} == {small: 99, big: 111}
     assert (await storage.audit(GUILD)).ok
 
 
