@@ -75,29 +75,32 @@ class Owed:
 def encode_announcement(announcement: PlayerAnnouncement | TableClosedAnnouncement) -> dict[str, Any]:
     """JSON of a player notice or a table-closed notice (the announcements made of plain values)."""
     if isinstance(announcement, PlayerAnnouncement):
-        return {"kind": "player", **{f: getattr(announcement, f) for f in PlayerAnnouncement.__dataclass_fields__}}
+        fields = {f: getattr(announcement, f) for f in PlayerAnnouncement.__dataclass_fields__}
+        return {"class": "player", "fields": fields}
     return {
-        "kind": "table_closed",
-        "cashed_out": [list(item) for item in announcement.cashed_out],
-        "placings": [list(item) for item in announcement.placings],
-        "voided_hand": announcement.voided_hand,
-        "tournament_over": announcement.tournament_over,
+        "class": "table_closed",
+        "fields": {
+            "cashed_out": [list(item) for item in announcement.cashed_out],
+            "placings": [list(item) for item in announcement.placings],
+            "voided_hand": announcement.voided_hand,
+            "tournament_over": announcement.tournament_over,
+        },
     }
 
 
 def decode_announcement(data: Mapping[str, Any]) -> PlayerAnnouncement | TableClosedAnnouncement:
-    """The announcement `encode_announcement` wrote. Raises ValueError for an unknown kind."""
-    fields = {k: v for k, v in data.items() if k != "kind"}
-    if data.get("kind") == "player":
+    """The announcement `encode_announcement` wrote. Raises ValueError for an unknown class."""
+    fields = dict(data.get("fields") or {})
+    if data.get("class") == "player":
         return PlayerAnnouncement(**fields)
-    if data.get("kind") == "table_closed":
+    if data.get("class") == "table_closed":
         return TableClosedAnnouncement(
             cashed_out=tuple((int(u), str(n), int(c)) for u, n, c in fields["cashed_out"]),
             placings=tuple((int(p), int(u), str(n), int(s)) for p, u, n, s in fields["placings"]),
             voided_hand=fields.get("voided_hand"),
             tournament_over=bool(fields.get("tournament_over")),
         )
-    raise ValueError(f"unknown announcement kind {data.get('kind')!r}")
+    raise ValueError(f"unknown announcement class {data.get('class')!r}")
 
 
 def encode_cards(cards: tuple[Card, ...]) -> list[str]:

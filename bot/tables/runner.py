@@ -89,6 +89,9 @@ RECENT_EVENTS = 40
 FAULT_RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 8.0)
 #: Seconds given to the player to act when a table resumes after a storage fault (their time had already run).
 FAULT_RESUME_GRACE = 2.0
+#: Seconds a storage write may take before the runner gives up waiting (a hung disk): the change is undone in
+#: memory and the table read again from storage later, since the write may still land.
+WRITE_TIMEOUT_S = 5.0
 
 RngFactory = Callable[[], random.Random | None]
 T = TypeVar("T")
@@ -186,6 +189,7 @@ class TableRunner:
         options: TableOptions,
         language: str = "en",
         on_closed: Callable[[TableRunner], None] | None = None,
+        write_timeout_s: float = WRITE_TIMEOUT_S,
     ) -> None:
         self.storage = storage
         self.clock = clock
@@ -224,6 +228,8 @@ class TableRunner:
         self.next_hand_at: float | None = None
         self._outbox = _Outbox(notifier)
         self._on_closed = on_closed
+        self.write_timeout_s = write_timeout_s
+        self._stale = False  # a write timed out: storage may hold more than memory until `_reload`
         self._owed: list[Owed] = []  # what the change being computed owes, stored with its next write
         self._committed: _Memento | None = None
         self._inflight: set[str] = set()  # outbox keys queued for delivery and not yet delivered
@@ -268,8 +274,10 @@ class TableRunner:
             await asyncio.gather(self._marking, return_exceptions=True)
 
     async def drain(self) -> None:
-        """Wait until every announcement queued so far is delivered (tests, shutdown)."""
+        """Wait until every announcement queued so far is delivered, and marked so in storage (tests, shutdown)."""
         await self._outbox.drain()
+        if self._marking is not None:
+            await asyncio.gather(self._marking, return_exceptions=True)
 
     # ------------------------------------------------------------------ state saved with the table
 
@@ -341,8 +349,12 @@ class TableRunner:
     async def _operation(self) -> AsyncIterator[None]:
         """One change of the table, under the lock. If it fails (a refusal, or storage) memory goes back to what
         storage holds (`_rollback`) and nothing it owed is told; after a storage failure the table is read
-        again from storage and resumed a little later (`_resume_later`), so that it never hangs."""
+        again from storage and resumed a little later (`_resume_later`), so that it never hangs. Until then,
+        after a write that timed out (it may still land), every change is refused: ServiceError
+        ("table_recovering")."""
         async with self.lock:
+            if self._stale:
+                raise ServiceError("table_recovering")
             self._owed.clear()
             self._committed = self._memento()
             try:
@@ -362,13 +374,17 @@ class TableRunner:
         and the outbox rows owed so far in its own transaction (`carries=False`: a hand action on the fast path,
         which stores neither: what it owes is only what can be derived again: street lines, notices). On
         success what was owed is queued for delivery and memory is the new committed state; on failure memory
-        goes back to the last committed state and the failure is raised."""
+        goes back to the last committed state and the failure is raised. A write that takes longer than
+        `write_timeout_s` raises TimeoutError (it may still land: `_operation` has the table read again)."""
         owed, self._owed = self._owed, []
         state = self.state_json() if carries else {}
         rows = [o.row() for o in owed if o.payload is not None] if carries else []
         try:
-            result = await write(state, rows)
-        except BaseException:
+            async with asyncio.timeout(self.write_timeout_s):
+                result = await write(state, rows)
+        except BaseException as exc:
+            if isinstance(exc, TimeoutError):
+                self._stale = True  # the write may still land: nothing may change until storage is read again
             self._rollback()
             raise
         self._committed = self._memento()
@@ -464,13 +480,15 @@ class TableRunner:
     async def _reload(self) -> None:
         """Make memory what storage holds (after a failure whose outcome may be unknown, e.g. a timeout), then
         deliver what storage says is owed and not yet delivered."""
-        row = await self.storage.table(self.table_id)
+        async with asyncio.timeout(self.write_timeout_s):
+            row = await self.storage.table(self.table_id)
         if row is None or row.status != "open":
             self._mark_closed()
             return
         self._cancel_timer()
         self.hand, self.hand_id, self.hand_seats, self.hand_users = None, None, (), ()
         await self.restore(row, grace=FAULT_RESUME_GRACE)
+        self._stale = False
         await self.deliver_pending()
 
     # ------------------------------------------------------------------ lookups

@@ -18,7 +18,7 @@ from bot.tables.errors import ServiceError
 from bot.tables.notifier import Notifier, TableClosedAnnouncement, TableSnapshot
 from bot.tables.options import TableOptions
 from bot.tables.outbox import InteractionReply
-from bot.tables.runner import TableRunner
+from bot.tables.runner import WRITE_TIMEOUT_S, TableRunner
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,8 @@ class TableService:
 
     `storage` persists everything; `notifier` is the Discord layer (or a recording fake in tests);
     `clock` gives time and sleeps (a ManualClock in tests); `rng_factory` returns the random generator
-    used to shuffle each hand (None = `secrets.SystemRandom`, the default; tests stack the deck).
+    used to shuffle each hand (None = `secrets.SystemRandom`, the default; tests stack the deck);
+    `write_timeout_s`: how long a table waits for a storage write before undoing the change (see TableRunner).
     """
 
     def __init__(
@@ -38,11 +39,13 @@ class TableService:
         *,
         clock: Clock | None = None,
         rng_factory: Callable[[], random.Random | None] | None = None,
+        write_timeout_s: float = WRITE_TIMEOUT_S,
     ) -> None:
         self.storage = storage
         self.notifier = notifier
         self.clock = clock or SystemClock()
         self.rng_factory = rng_factory or (lambda: None)
+        self.write_timeout_s = write_timeout_s
         self.runners: dict[int, TableRunner] = {}
         self._create_lock = asyncio.Lock()
 
@@ -55,6 +58,7 @@ class TableService:
             clock=self.clock,
             rng_factory=self.rng_factory,
             on_closed=self._forget,
+            write_timeout_s=self.write_timeout_s,
             **kwargs,
         )
         self.runners[runner.channel_id] = runner
