@@ -2,9 +2,10 @@
 and once the fault clears the table carries on (issue 12, items 1-2).
 
 `FailingStorage` wraps the real storage and fails its Nth write: it raises (as a read-only or full disk does), or
-it hangs past the runner's write timeout and then lands late (a stalled disk); the script (joins, a hand with a timer expiry, a leave, a sit-out, a rebuy, the end) is played once for every N.
-After each step the runner's memory is compared with a runner rebuilt from storage alone, and every player notice
-told is one that storage holds.
+it hangs past the runner's write timeout and then lands late (a stalled disk). The script (joins, a hand with a
+timer expiry, a leave, a sit-out, a rebuy, the end) is played once for every N and both kinds of fault. After each
+step the runner's memory is compared with a runner rebuilt from storage alone; at the end the player notices told
+are exactly those stored, the table reached its end and the ledger audit passes.
 """
 
 from __future__ import annotations
