@@ -1,9 +1,9 @@
 """SIGKILL right after each kind of commit, then a restart: every message the commit owed goes out exactly once.
 
-The bot kills itself the moment a storage write has committed (``E2E_KILL_AFTER``, tests/e2e/bot_entry.py), before
-it could tell Discord anything; the new process finds the owed messages in the outbox (docs/outbox.md) and
-delivers them. Checked as the members see it: each DM, notice, showdown and reply once, and no message of the
-table but the live one with live buttons.
+An action, a new hand, a hand's end, `/poker end` and a rebuy: the bot kills itself the moment the storage write
+has committed (``E2E_KILL_AFTER``, tests/e2e/bot_entry.py), before it could tell Discord anything; the new process
+finds the owed messages in the outbox (docs/outbox.md) and delivers them. Checked as the members see it: each DM,
+notice, result and reply once, and no message of the table but the live one with live buttons.
 """
 
 from __future__ import annotations
@@ -146,3 +146,24 @@ async def test_after_a_crash_at_a_rebuy_its_answer_is_delivered_once(world: Worl
     await stub.wait_idle(0.3)
     assert len(stub.followups(rebuy)) == 0 and game.reply(rebuy) == answer
     assert game.spectator.table().stacks["carol"] == 80
+
+
+@pytest.mark.bot_env(E2E_KILL_AFTER="append_action:2")
+async def test_after_a_crash_at_an_action_the_table_shows_it_once(world: World) -> None:
+    game, stub = world.game, world.stub
+    start = await open_table(world)
+    assert start is not None and await start.wait_acked(WAIT)
+    view = await game.act((await game.turn()).actor or "", "call", "button")
+    raiser = view.actor or ""
+    await game.send(raiser, "raise", "modal")  # the form's minimum: 4; stored, then the process dies
+    await died(world)
+    await restart(world)
+    view = await stub.wait_for(
+        lambda: (v := game.spectator.table()).recent and v.recent[-1].endswith("raises to 4") and v,
+        WAIT,
+        what="the raise on the table message after the restart",
+    )
+    assert view.actor != raiser and view.to_call > 0
+    assert [line for line in view.recent if line.endswith("raises to 4")] == [f"{raiser} raises to 4"]
+    only_the_live_table_has_buttons(world)
+    await game.act(view.actor or "", "fold", "button")  # the table plays on (act checks it was accepted)
