@@ -3,9 +3,10 @@ and once the fault clears the table carries on (issue 12, items 1-2).
 
 `FailingStorage` wraps the real storage and fails its Nth write: it raises (as a read-only or full disk does), or
 it hangs past the runner's write timeout and then lands late (a stalled disk). The script (joins, a hand with a
-timer expiry, a leave, a sit-out, a rebuy, the end) is played once for every N and both kinds of fault. After each
-step the runner's memory is compared with a runner rebuilt from storage alone; at the end the player notices told
-are exactly those stored, the table reached its end and the ledger audit passes.
+timer expiry, a leave, a sit-out, a rebuy, a sit-in, a language change, a kick, the end) is played once for every
+N and both kinds of fault. After each step the runner's memory is compared with a runner rebuilt from storage
+alone; at the end the player notices told are exactly those stored, the table reached its end and the ledger
+audit passes.
 """
 
 from __future__ import annotations
@@ -133,7 +134,8 @@ async def stored_picture(storage: Storage, runner: TableRunner) -> tuple[Any, ..
 
 
 async def script(service: TableService, clock: ManualClock, check: Callable[[], Any]) -> None:
-    """Joins, a hand with a timer expiry and a leave, a sit-out, a rebuy between hands, the end. Each step may
+    """Joins, a hand with a timer expiry and a leave, a sit-out, a rebuy between hands, a sit-in, a language, a
+    kick, the end. Each step may
     fail (the injected fault, or a refusal because an earlier step failed); `check` runs after each."""
 
     async def step(work: Callable[[], Any]) -> None:
@@ -163,6 +165,9 @@ async def script(service: TableService, clock: ManualClock, check: Callable[[], 
         await step(lambda actor=actor, kind=kind: service.act(CHANNEL, actor, kind))
     await step(lambda: clock.advance(max(FAULT_RETRY_DELAYS_S) + 1))  # any resume after a fault runs
     await step(lambda: service.rebuy(CHANNEL, CHLOE, 10) if runner.hand is None else settle())
+    await step(lambda: service.sit_in(CHANNEL, BOB))
+    await step(lambda: runner.set_language("fr"))
+    await step(lambda: service.kick(CHANNEL, HOST, CHLOE, is_admin=True))
     for _ in range(2):  # the end itself may be the write that fails: the host tries again
         if not runner.closed:
             await step(lambda: service.end(CHANNEL, HOST, is_admin=True))
@@ -182,7 +187,7 @@ async def count_writes(storage: Storage, clock: ManualClock) -> int:
 
 
 #: The writes of the script after the table's creation (counted by the test below): each one is faulted.
-SCRIPT_WRITES = 21
+SCRIPT_WRITES = 24
 
 
 async def test_the_faulted_runs_cover_every_write_of_the_script(storage: Storage, clock: ManualClock) -> None:
