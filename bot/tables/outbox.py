@@ -8,8 +8,8 @@ not marked delivered are delivered again (`TableRunner.deliver_pending`).
 What is stored is the *meaning* of each message as JSON, not Discord's rendered payload: the service never
 imports discord and the render layer's output depends on the table's language at delivery time. Each kind:
 
-- ``{"type": "announce", "announcement": {...}}``: a `PlayerAnnouncement` or `TableClosedAnnouncement` (plain
-  ints and strings, encoded here);
+- ``{"type": "announce", "announcement": {...}}``: a `PlayerAnnouncement`, `LevelAnnouncement` or
+  `TableClosedAnnouncement` (plain ints and strings, encoded here);
 - ``{"type": "hand_result", "hand_number": n}``: the showdown / "Hand #N is over": built again, on redelivery,
   from the stored hand record by replay (the engine is deterministic), so the evaluator's values need no codec;
 - ``{"type": "hole_cards", "user_id": u, "hand_number": n, "cards": ["Ah", "Kd"]}``: the DM of a new hand, and
@@ -32,7 +32,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.poker import Card, parse_card
-from bot.tables.notifier import Announcement, PlayerAnnouncement, TableClosedAnnouncement, TableSnapshot
+from bot.tables.notifier import (
+    Announcement,
+    LevelAnnouncement,
+    PlayerAnnouncement,
+    TableClosedAnnouncement,
+    TableSnapshot,
+)
+
+#: The announcements stored as such (plain values); a hand's result is stored by its number.
+StoredAnnouncement = PlayerAnnouncement | TableClosedAnnouncement | LevelAnnouncement
 
 #: How long an interaction token can be used to answer (Discord: 15 minutes); a reply row older is dropped.
 REPLY_TOKEN_LIFETIME_S = 15 * 60
@@ -72,11 +81,15 @@ class Owed:
         return {"key": self.key, "payload": dict(self.payload)}
 
 
-def encode_announcement(announcement: PlayerAnnouncement | TableClosedAnnouncement) -> dict[str, Any]:
-    """JSON of a player notice or a table-closed notice (the announcements made of plain values)."""
+def encode_announcement(announcement: StoredAnnouncement) -> dict[str, Any]:
+    """JSON of a player notice, a blind-level notice or a table-closed notice."""
     if isinstance(announcement, PlayerAnnouncement):
         fields = {f: getattr(announcement, f) for f in PlayerAnnouncement.__dataclass_fields__}
         return {"class": "player", "fields": fields}
+    if isinstance(announcement, LevelAnnouncement):
+        fields = {f: getattr(announcement, f) for f in LevelAnnouncement.__dataclass_fields__}
+        fields["next_level"] = None if announcement.next_level is None else list(announcement.next_level)
+        return {"class": "level", "fields": fields}
     return {
         "class": "table_closed",
         "fields": {
@@ -88,11 +101,14 @@ def encode_announcement(announcement: PlayerAnnouncement | TableClosedAnnounceme
     }
 
 
-def decode_announcement(data: Mapping[str, Any]) -> PlayerAnnouncement | TableClosedAnnouncement:
+def decode_announcement(data: Mapping[str, Any]) -> StoredAnnouncement:
     """The announcement `encode_announcement` wrote. Raises ValueError for an unknown class."""
     fields = dict(data.get("fields") or {})
     if data.get("class") == "player":
         return PlayerAnnouncement(**fields)
+    if data.get("class") == "level":
+        nxt = fields.get("next_level")
+        return LevelAnnouncement(**{**fields, "next_level": None if nxt is None else tuple(nxt)})
     if data.get("class") == "table_closed":
         return TableClosedAnnouncement(
             cashed_out=tuple((int(u), str(n), int(c)) for u, n, c in fields["cashed_out"]),

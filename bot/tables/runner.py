@@ -710,10 +710,15 @@ class TableRunner:
         async def edit() -> None:
             if generation != self._outbox.generation:
                 return  # a new table message replaced the one this edit was for
-            self._outbox.pending_edit = False
-            snap = self.snapshot()
+            # The picture is taken with the lock free: then no change is half made (computed, not yet stored).
+            async with self.lock:
+                if generation != self._outbox.generation:
+                    return
+                self._outbox.pending_edit = False
+                snap = self.snapshot()
+                summarised = self.hand is None and (self.closed or self.next_hand_at is not None)
             if snap.message_id is None:
-                if self.hand is None and (self.closed or self.next_hand_at is not None):
+                if summarised:
                     return  # the last hand's message was summarised: the next deal (or the end notice) follows
                 await self._posted(await notifier.post_table(snap))
             else:
@@ -752,7 +757,9 @@ class TableRunner:
         self._retire_message(None)
 
         async def post() -> None:
-            await self._posted(await notifier.post_table(self.snapshot()))
+            async with self.lock:  # a picture of what is stored (see `_refresh`)
+                snap = self.snapshot()
+            await self._posted(await notifier.post_table(snap))
 
         self._outbox.put(post)
 

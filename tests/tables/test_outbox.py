@@ -11,6 +11,7 @@ from bot.storage import Storage
 from bot.tables import (
     HandResultAnnouncement,
     InteractionReply,
+    LevelAnnouncement,
     ManualClock,
     PlayerAnnouncement,
     RecordingNotifier,
@@ -44,6 +45,8 @@ def test_player_and_closed_notices_survive_their_json() -> None:
         PlayerAnnouncement("eliminated", BOB, "Bob", place=3),
         TableClosedAnnouncement(cashed_out=((ALICE, "Alice", 90),), voided_hand=4),
         TableClosedAnnouncement(placings=((1, BOB, "Bob", 300), (2, ALICE, "Alice", 0)), tournament_over=True),
+        LevelAnnouncement(2, 2, 4, 0, (5, 10, 1), 10, "hands"),
+        LevelAnnouncement(3, 5, 10, 1, None, None, "minutes"),
     ]
     assert [decode_announcement(encode_announcement(n)) for n in notices] == notices
 
