@@ -742,7 +742,8 @@ class TableRunner:
                 return
             self.message_id = None
             try:
-                await self.storage.set_table_message(self.table_id, None)
+                if not self.closed:  # a closed table keeps no message to redraw
+                    await self.storage.set_table_message(self.table_id, None)
             except Exception:
                 log.exception("could not forget the table message id of table %s", self.table_id)
             await notifier.retire_table(snap, message_id, result)
