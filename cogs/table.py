@@ -9,6 +9,7 @@ the table's language; answers seen by one person use `interaction.locale`.
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import discord
@@ -40,7 +41,7 @@ from bot.discord_ui.texts import choice, en
 from bot.poker.settings import MAX_PLAYERS, MIN_PLAYERS
 from bot.render import discord_timestamp, escape_name, render_audit, render_settings, t
 from bot.storage import RefillCooldown, RefillDisabled, RefillNotNeeded, Storage
-from bot.tables import CASH, TOURNAMENT, TableSnapshot
+from bot.tables import CASH, TOURNAMENT, InteractionReply, TableSnapshot
 from bot.tables.options import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
 
 log = logging.getLogger(__name__)
@@ -246,8 +247,9 @@ class TableCog(CheckedCog):
         _guild_id, channel_id = _ids(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         is_admin = interaction.permissions.manage_guild
-        await table_service(interaction).end(channel_id, interaction.user.id, is_admin=is_admin)
-        await send_private(interaction, t("end.done", interaction.locale))
+        # The answer is stored with the close and sent by the table's outbox (docs/outbox.md).
+        reply = InteractionReply(interaction.application_id, interaction.token, str(interaction.locale), time.time())
+        await table_service(interaction).end(channel_id, interaction.user.id, is_admin=is_admin, reply=reply)
 
     @poker.command(name="kick", description=en("cmd.poker.kick.desc"))
     @app_commands.describe(member=en("cmd.poker.kick.opt.member.desc"))
@@ -294,15 +296,12 @@ class TableCog(CheckedCog):
     async def rebuy(self, interaction: discord.Interaction[Any], amount: Range[int, 1, CHIPS_MAX]) -> None:
         """Add chips from the balance to the member's stack, up to the maximum buy-in (asked during a hand: made
         when it ends)."""
-        guild_id, channel_id = _ids(interaction)
-        stack = await table_service(interaction).rebuy(channel_id, interaction.user.id, amount)
-        if stack == 0:  # asked during a hand: made when it ends
-            await send_private(interaction, t("rebuy.pending", interaction.locale, amount=amount))
-            return
-        balance = await _storage(interaction).balance(guild_id, interaction.user.id)
-        await send_private(
-            interaction, t("rebuy.done", interaction.locale, amount=amount, stack=stack, balance=balance)
-        )
+        _guild_id, channel_id = _ids(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        # The answer ("done", or "made when the hand ends") is stored with the rebuy and sent by the table's outbox
+        # (docs/outbox.md).
+        reply = InteractionReply(interaction.application_id, interaction.token, str(interaction.locale), time.time())
+        await table_service(interaction).rebuy(channel_id, interaction.user.id, amount, reply)
 
     @poker.command(name="refill", description=en("cmd.poker.refill.desc"))
     async def refill(self, interaction: discord.Interaction[Any]) -> None:

@@ -86,11 +86,27 @@ class DiscordNotifier:
             self._channel_names[channel_id] = name  # a failure too: one try per channel, not one per edit
         return f"#{name}" if name else None
 
-    async def _send(self, snapshot: TableSnapshot, what: str, **kwargs: Any) -> None:
+    async def _send(self, snapshot: TableSnapshot, what: str, nonce: str | None = None, **kwargs: Any) -> None:
         try:
-            await self._channel(snapshot).send(allowed_mentions=NO_MENTIONS, **kwargs)
+            if nonce is None:
+                await self._channel(snapshot).send(allowed_mentions=NO_MENTIONS, **kwargs)
+            else:
+                await self._post_once(snapshot.channel_id, nonce, **kwargs)
         except discord.HTTPException as exc:
             log.warning("could not post %s at table %s: %s", what, snapshot.table_id, exc)
+
+    async def _post_once(
+        self, channel_id: int, nonce: str, content: str | None = None, embed: discord.Embed | None = None
+    ) -> None:
+        """Post with Discord's `nonce` and `enforce_nonce` (discord.py's `send` has no `enforce_nonce`): a post
+        repeated with the same nonce (an outbox row delivered again after a restart) makes no second message."""
+        payload: dict[str, Any] = {"allowed_mentions": NO_MENTIONS.to_dict(), "nonce": nonce, "enforce_nonce": True}
+        if content is not None:
+            payload["content"] = content
+        if embed is not None:
+            payload["embeds"] = [embed.to_dict()]
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
+        await self.client.http.request(route, json=payload)
 
     async def _flush_streets(self, snapshot: TableSnapshot) -> None:
         """Post the streets announced since the last call (one message, one line each)."""
@@ -151,11 +167,12 @@ class DiscordNotifier:
         except discord.HTTPException as exc:
             log.warning("could not retire table message %s of table %s: %s", message_id, snapshot.table_id, exc)
 
-    async def announce(self, snapshot: TableSnapshot, announcement: Announcement) -> None:
+    async def announce(self, snapshot: TableSnapshot, announcement: Announcement, nonce: str | None = None) -> None:
         """Post a new public message: a street, the showdown, a notice about a player, the table's end.
 
         A street waits for the service's next call (the table edit that follows every action), so that the
-        flop, turn and river of a run-out share one message — with the showdown, when it comes next."""
+        flop, turn and river of a run-out share one message — with the showdown, when it comes next. `nonce`: an
+        outbox row's key (posted once however often it is delivered)."""
         language = snapshot.language
         if isinstance(announcement, StreetAnnouncement):
             self._streets.setdefault(snapshot.channel_id, []).append(announcement)
@@ -164,46 +181,57 @@ class DiscordNotifier:
             streets = self._streets.pop(snapshot.channel_id, None)
             embed = to_embed(render_showdown(announcement, language))
             if streets:
-                await self._send(snapshot, "showdown", content=render_streets(streets, language), embed=embed)
+                await self._send(snapshot, "showdown", nonce, content=render_streets(streets, language), embed=embed)
             else:
-                await self._send(snapshot, "showdown", embed=embed)
+                await self._send(snapshot, "showdown", nonce, embed=embed)
             return
         await self._flush_streets(snapshot)
         if isinstance(announcement, PlayerAnnouncement):
             content = render_player_notice(announcement, language)
             if content and announcement.kind == "busted" and snapshot.kind == "cash" and not snapshot.closed:
-                await self._send_busted(snapshot, announcement, content)
+                await self._send_busted(snapshot, announcement, content, nonce)
             elif content:
-                await self._send(snapshot, announcement.kind, content=content)
+                await self._send(snapshot, announcement.kind, nonce, content=content)
         elif isinstance(announcement, LevelAnnouncement):
-            await self._send(snapshot, "level", content=render_level_up(announcement, language))
+            await self._send(snapshot, "level", nonce, content=render_level_up(announcement, language))
         elif isinstance(announcement, TableClosedAnnouncement):
-            await self._send(snapshot, "table closed", embed=to_embed(render_table_closed(announcement, language)))
+            embed = to_embed(render_table_closed(announcement, language))
+            await self._send(snapshot, "table closed", nonce, embed=embed)
         else:
             log.debug("nothing to post for %r", announcement)
 
-    async def _send_busted(self, snapshot: TableSnapshot, announcement: PlayerAnnouncement, content: str) -> None:
-        """The notice of a busted cash player, with their Buy in again button (`BuyInButton`)."""
-        payload = {
+    async def _send_busted(
+        self, snapshot: TableSnapshot, announcement: PlayerAnnouncement, content: str, nonce: str | None = None
+    ) -> None:
+        """The notice of a busted cash player, with their Buy in again button (`BuyInButton`); `nonce` as
+        `announce`."""
+        payload: dict[str, Any] = {
             "content": content,
             "components": buy_in_components(snapshot.channel_id, announcement.user_id, snapshot.language),
             "allowed_mentions": NO_MENTIONS.to_dict(),
         }
+        if nonce is not None:
+            payload.update(nonce=nonce, enforce_nonce=True)
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=snapshot.channel_id)
         try:
             await self.client.http.request(route, json=payload)
         except discord.HTTPException as exc:
             log.warning("could not post busted at table %s: %s", snapshot.table_id, exc)
 
-    async def send_hole_cards(self, snapshot: TableSnapshot, user_id: int, cards: tuple[Card, ...]) -> bool:
+    async def send_hole_cards(
+        self, snapshot: TableSnapshot, user_id: int, cards: tuple[Card, ...], nonce: str | None = None
+    ) -> bool:
         """DM the player their cards with a link to the table's channel; False when the DM is refused
-        (closed DMs: 403/50007) or fails, so that the table can point them to My cards."""
+        (closed DMs: 403/50007) or fails, so that the table can point them to My cards. `nonce`: as `announce`."""
         await self._flush_streets(snapshot)
         locale = self.people.locale(user_id, snapshot.language)
         content = render_hole_cards_dm(cards, snapshot.hand_number, f"<#{snapshot.channel_id}>", locale)
         try:
             channel = await self._dm_channel(user_id)
-            await channel.send(content, allowed_mentions=NO_MENTIONS)
+            if nonce is None:
+                await channel.send(content, allowed_mentions=NO_MENTIONS)
+            else:
+                await self._post_once(channel.id, nonce, content=content)
         except discord.Forbidden:
             log.info("user %s does not accept DMs", user_id)
             return False
@@ -212,6 +240,20 @@ class DiscordNotifier:
             log.warning("could not DM hole cards to user %s: %s", user_id, exc)
             return False
         return True
+
+    async def reply(self, application_id: int, token: str, text: str) -> None:
+        """Answer a deferred interaction by editing its original response (idempotent); an expired or unknown
+        token is logged."""
+        route = Route(
+            "PATCH",
+            "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+            webhook_id=application_id,
+            webhook_token=token,
+        )
+        try:
+            await self.client.http.request(route, json={"content": text, "allowed_mentions": NO_MENTIONS.to_dict()})
+        except discord.HTTPException as exc:
+            log.warning("could not answer an interaction: %s", exc)
 
     async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
         """The DM channel with a user: created once (one REST call), then remembered (a bot's DM channel with a

@@ -94,6 +94,16 @@ class SeatRow:
 
 
 @dataclass(frozen=True)
+class OutboxRow:
+    """A message a committed change owes Discord, not yet delivered (docs/outbox.md): the table's id, the row's
+    unique `key` (the Discord message nonce of a post) and the table service's JSON `payload`."""
+
+    table_id: int
+    key: str
+    payload: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class TableRow:
     """A table in a channel; `settings`/`state` are the JSON the table service saved; seats sorted by number."""
 

@@ -50,6 +50,7 @@ from bot.storage.models import (
     LeaderboardRow,
     LedgerKind,
     LedgerRow,
+    OutboxRow,
     PlayerOutcome,
     SeatRow,
     StatsRow,
@@ -61,6 +62,9 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 _Params = Sequence[Any] | Mapping[str, Any]
 T = TypeVar("T")
+#: The messages a write owes Discord (see `Storage._attach`): JSON objects {"key": unique text, "payload": JSON}, or
+#: a function of the write's result giving them (a reply that quotes the new balance).
+Owed = Sequence[Mapping[str, Any]] | Callable[[Any], Sequence[Mapping[str, Any]]]
 
 _LANGUAGES = ("en", "fr")
 _TABLE_KINDS = ("cash", "tournament")
@@ -623,6 +627,9 @@ class Storage:
         seat: int,
         amount: int,
         kind: LedgerKind = LedgerKind.BUY_IN,
+        *,
+        state: Mapping[str, Any] | None = None,
+        outbox: Owed = (),
     ) -> int:
         """Move `amount` chips from the member's balance to their seat at an open cash table, atomically
         (ledger row + seat stack in one transaction). Returns the new balance.
@@ -632,6 +639,7 @@ class Storage:
         its grant) on first touch. Raises InsufficientBalance, SeatTaken, NotSeated, HandInProgress,
         TableNotFound, WrongTableKind (tournament), ValueError (amount <= 0).
         Table limits (min/max buy-in, between hands) are the table service's to check.
+        `state`/`outbox`: stored in the same transaction (see `_attach`).
         """
         kind = LedgerKind(kind)
         if kind not in _BUY_IN_KINDS:
@@ -668,6 +676,7 @@ class Storage:
                     "UPDATE table_seats SET stack = stack + ? WHERE table_id = ? AND seat = ?",
                     (amount, table_id, seat),
                 )
+            self._attach(db, table_id, state, outbox, balance)
             return balance
 
         return await self._write(work)
@@ -693,12 +702,23 @@ class Storage:
             )
         return stack
 
-    async def cash_out(self, table_id: int, guild_id: int, user_id: int, seat: int) -> int:
+    async def cash_out(
+        self,
+        table_id: int,
+        guild_id: int,
+        user_id: int,
+        seat: int,
+        *,
+        place: int | None = None,
+        state: Mapping[str, Any] | None = None,
+        outbox: Owed = (),
+    ) -> int:
         """The member leaves their seat: on a cash table its whole stack goes back to the balance (a
         CASH_OUT ledger row, none for an empty stack); on a tournament the seat is just removed (tournament
         chips are not balance chips). Returns the new balance. Raises NotSeated, TableNotFound, and
         HandInProgress while the member plays in the table's unfinished hand (fold, finish the hand, then
-        cash out; `close_table` is the way to stop mid-hand)."""
+        cash out; `close_table` is the way to stop mid-hand). `place`: their tournament finishing place, recorded in
+        the same transaction (as `record_place`). `state`/`outbox`: as `_attach`."""
 
         def work(db: sqlite3.Connection) -> int:
             table = self._open_table(db, table_id)
@@ -708,15 +728,28 @@ class Storage:
                 # Their seat's stored stack is the one from the hand's start; the hand must end first.
                 raise HandInProgress(f"user {user_id} is in a hand at table {table_id}: leave after it")
             self._leave(db, table, seat, user_id)
+            if place is not None:
+                self._record_place(db, table_id, user_id, place)
             row = self._one(db, "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
-            return 0 if row is None else int(row["balance"])
+            balance = 0 if row is None else int(row["balance"])
+            self._attach(db, table_id, state, outbox, balance)
+            return balance
 
         return await self._write(work)
 
-    async def join_tournament(self, table_id: int, user_id: int, seat: int, stack: int) -> None:
+    async def join_tournament(
+        self,
+        table_id: int,
+        user_id: int,
+        seat: int,
+        stack: int,
+        *,
+        state: Mapping[str, Any] | None = None,
+        outbox: Owed = (),
+    ) -> None:
         """Seat a member at an open tournament table with `stack` tournament chips (no balance movement; their
         account is opened with its starting grant if they have none, as any first touch). Raises SeatTaken,
-        TableNotFound, WrongTableKind (cash table)."""
+        TableNotFound, WrongTableKind (cash table). `state`/`outbox`: as `_attach`."""
         if stack <= 0:
             raise ValueError("a tournament stack must be positive")
 
@@ -736,6 +769,7 @@ class Storage:
                 "INSERT INTO table_seats (table_id, seat, user_id, stack) VALUES (?, ?, ?, ?)",
                 (table_id, seat, user_id, stack),
             )
+            self._attach(db, table_id, state, outbox, None)
 
         return await self._write(work)
 
@@ -745,20 +779,23 @@ class Storage:
         places may be shared by players who bust in the same hand with equal starting stacks."""
 
         def work(db: sqlite3.Connection) -> None:
-            table = self._one(db, "SELECT kind FROM poker_tables WHERE id = ?", (table_id,))
-            if table is None:
-                raise TableNotFound(f"no table {table_id}")
-            if table["kind"] != "tournament":
-                raise WrongTableKind("places are for tournaments")
-            try:
-                db.execute(
-                    "INSERT INTO tournament_places (table_id, user_id, place) VALUES (?, ?, ?)",
-                    (table_id, user_id, place),
-                )
-            except aiosqlite.IntegrityError as exc:
-                raise StorageError(f"place {place} or user {user_id} already recorded for table {table_id}") from exc
+            self._record_place(db, table_id, user_id, place)
 
         return await self._write(work)
+
+    def _record_place(self, db: sqlite3.Connection, table_id: int, user_id: int, place: int) -> None:
+        table = self._one(db, "SELECT kind FROM poker_tables WHERE id = ?", (table_id,))
+        if table is None:
+            raise TableNotFound(f"no table {table_id}")
+        if table["kind"] != "tournament":
+            raise WrongTableKind("places are for tournaments")
+        try:
+            db.execute(
+                "INSERT INTO tournament_places (table_id, user_id, place) VALUES (?, ?, ?)",
+                (table_id, user_id, place),
+            )
+        except aiosqlite.IntegrityError as exc:
+            raise StorageError(f"place {place} or user {user_id} already recorded for table {table_id}") from exc
 
     async def places(self, table_id: int) -> dict[int, int]:
         """A tournament's recorded places: user id -> place."""
@@ -964,8 +1001,11 @@ class Storage:
 
         return await self._query(work)
 
-    async def save_table_state(self, table_id: int, state: Mapping[str, Any], message_id: int | None = None) -> None:
-        """Store the table service's JSON state of an open table (and its current message id when given)."""
+    async def save_table_state(
+        self, table_id: int, state: Mapping[str, Any], message_id: int | None = None, *, outbox: Owed = ()
+    ) -> None:
+        """Store the table service's JSON state of an open table (and its current message id when given), with the
+        messages the change owes (`outbox`, as `_attach`), in one transaction."""
 
         def work(db: sqlite3.Connection) -> None:
             self._open_table(db, table_id)
@@ -973,6 +1013,7 @@ class Storage:
                 "UPDATE poker_tables SET state = ?, message_id = COALESCE(?, message_id) WHERE id = ?",
                 (_dumps(dict(state)), message_id, table_id),
             )
+            self._attach(db, table_id, None, outbox, None)
 
         return await self._write(work)
 
@@ -986,12 +1027,21 @@ class Storage:
 
         return await self._write(work)
 
-    async def update_table_settings(self, table_id: int, settings: Mapping[str, Any]) -> None:
-        """Replace an open table's settings JSON (e.g. a tournament's blind schedule set before the start)."""
+    async def update_table_settings(
+        self,
+        table_id: int,
+        settings: Mapping[str, Any],
+        *,
+        state: Mapping[str, Any] | None = None,
+        outbox: Owed = (),
+    ) -> None:
+        """Replace an open table's settings JSON (e.g. a tournament's blind schedule set before the start);
+        `state`/`outbox` as `_attach`."""
 
         def work(db: sqlite3.Connection) -> None:
             self._open_table(db, table_id)
             db.execute("UPDATE poker_tables SET settings = ? WHERE id = ?", (_dumps(dict(settings)), table_id))
+            self._attach(db, table_id, state, outbox, None)
 
         return await self._write(work)
 
@@ -1022,10 +1072,14 @@ class Storage:
 
         return await self._write(work)
 
-    async def close_table(self, table_id: int) -> dict[int, int]:
+    async def close_table(
+        self, table_id: int, *, places: Mapping[int, int] | None = None, outbox: Owed = ()
+    ) -> dict[int, int]:
         """Close an open table in one transaction: an unfinished hand is marked aborted (stacks stay as at
         its start), every seat is cashed out (cash tables) or removed (tournaments). Returns
-        {user_id: chips returned to the balance}. Raises TableNotFound."""
+        {user_id: chips returned to the balance}. `places` ({user id: place}): tournament places recorded in the
+        same transaction (as `record_place`); `outbox`: as `_attach` (a function of `outbox` gets the returned
+        chips). Raises TableNotFound."""
 
         self._next_seq.clear()  # its unfinished hand is about to end; the others are read again when needed
 
@@ -1042,15 +1096,72 @@ class Storage:
                 stack = self._leave(db, table, s["seat"], None)
                 if table["kind"] == "cash":
                     returned[s["user_id"]] = stack
+            for user_id, place in (places or {}).items():
+                self._record_place(db, table_id, user_id, place)
             db.execute("UPDATE poker_tables SET status = 'closed', closed_at = ? WHERE id = ?", (now, table_id))
+            self._attach(db, table_id, None, outbox, returned)
             return returned
 
         return await self._write(work)
 
+    # ------------------------------------------------------------------ outbox (docs/outbox.md)
+
+    def _attach(
+        self, db: sqlite3.Connection, table_id: int, state: Mapping[str, Any] | None, outbox: Owed, result: Any
+    ) -> None:
+        """In the caller's transaction: store the table service's state of the table (when given) and the
+        messages the change owes Discord. `outbox`: rows {"key": unique text (the message nonce), "payload": JSON},
+        or a function of the write's `result` returning them. A key used before raises StorageError."""
+        if state is not None:
+            db.execute("UPDATE poker_tables SET state = ? WHERE id = ?", (_dumps(dict(state)), table_id))
+        rows = outbox(result) if callable(outbox) else outbox
+        if not rows:
+            return
+        now = self._clock()
+        try:
+            db.executemany(
+                "INSERT INTO outbox (table_id, key, payload, created_at) VALUES (?, ?, ?, ?)",
+                [(table_id, str(row["key"]), _dumps(row["payload"]), now) for row in rows],
+            )
+        except sqlite3.IntegrityError as exc:
+            raise StorageError(f"an outbox key of table {table_id} is already used: {exc}") from exc
+
+    async def pending_outbox(self, table_id: int | None = None) -> list[OutboxRow]:
+        """The messages owed and not yet delivered, oldest first: of one table, or of every table (open or
+        closed) when `table_id` is None."""
+
+        def work(db: sqlite3.Connection) -> list[OutboxRow]:
+            where = "delivered_at IS NULL" + ("" if table_id is None else " AND table_id = ?")
+            params = () if table_id is None else (table_id,)
+            rows = self._all(db, f"SELECT table_id, key, payload FROM outbox WHERE {where} ORDER BY id", params)
+            return [OutboxRow(r["table_id"], r["key"], _loads(r["payload"])) for r in rows]
+
+        return await self._query(work)
+
+    async def mark_delivered(self, keys: Sequence[str]) -> None:
+        """Mark outbox rows delivered (by key); unknown or already delivered keys are ignored."""
+        if not keys:
+            return
+
+        def work(db: sqlite3.Connection) -> None:
+            db.executemany(
+                "UPDATE outbox SET delivered_at = ? WHERE key = ? AND delivered_at IS NULL",
+                [(self._clock(), key) for key in keys],
+            )
+
+        await self._write(work)
+
     # ------------------------------------------------------------------ hands
 
     async def start_hand(
-        self, table_id: int, number: int, record_json: Mapping[str, Any], seats: Sequence[Mapping[str, int]]
+        self,
+        table_id: int,
+        number: int,
+        record_json: Mapping[str, Any],
+        seats: Sequence[Mapping[str, int]],
+        *,
+        state: Mapping[str, Any] | None = None,
+        outbox: Owed = (),
     ) -> int:
         """Record the start of a hand and return its id.
 
@@ -1058,7 +1169,7 @@ class Storage:
         `seats`: one dict per player in hand order: {"seat", "user_id", "stack"} and optionally "player"
         (the hand's player index; defaults to the position in the list). Raises HandInProgress if the
         table has an unfinished hand, TableNotFound if it is not open, StorageError if `number` is used,
-        ValueError for fewer than two players.
+        ValueError for fewer than two players. `state`/`outbox`: as `_attach` (a function gets the hand id).
         """
         if len(seats) < 2:
             raise ValueError("a hand needs at least two players")
@@ -1085,6 +1196,7 @@ class Storage:
                 ],
             )
             assert hand_id is not None
+            self._attach(db, table_id, state, outbox, hand_id)
             return hand_id
 
         return await self._write(work)
@@ -1272,13 +1384,16 @@ class Storage:
         result: Mapping[str, Any],
         stacks: Mapping[int, int],
         players: Mapping[int, PlayerOutcome] | None = None,
+        *,
+        state: Mapping[str, Any] | None = None,
+        outbox: Owed = (),
     ) -> None:
         """End a hand in one transaction: store its result JSON, set the table's seat stacks
         ({seat: finishing stack}, as set_seat_stacks: total unchanged) and each player's standings row.
 
         Seats not in `stacks` keep their stacks. A player's net is their seat's stack after this minus
-        their starting stack; `players` gives the rest per user id (PlayerOutcome). Raises HandNotFound,
-        ChipsNotConserved, NotSeated; nothing changes when it raises.
+        their starting stack; `players` gives the rest per user id (PlayerOutcome). `state`/`outbox`: as
+        `_attach`. Raises HandNotFound, ChipsNotConserved, NotSeated; nothing changes when it raises.
         """
 
         self._next_seq.pop(hand_id, None)  # no more actions for it (refused by the guarded insert if any come)
@@ -1319,6 +1434,7 @@ class Storage:
                         r["user_id"],
                     ),
                 )
+            self._attach(db, hand["table_id"], state, outbox, None)
 
         return await self._write(work)
 

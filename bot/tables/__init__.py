@@ -19,6 +19,7 @@ from bot.tables.notifier import (
     TableSnapshot,
 )
 from bot.tables.options import CASH, TOURNAMENT, TableOptions
+from bot.tables.outbox import InteractionReply
 from bot.tables.runner import TableRunner
 from bot.tables.service import TableService
 
@@ -28,6 +29,7 @@ __all__ = [
     "Announcement",
     "Clock",
     "HandResultAnnouncement",
+    "InteractionReply",
     "LevelAnnouncement",
     "ManualClock",
     "Notifier",

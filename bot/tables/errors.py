@@ -31,6 +31,7 @@ MESSAGES: dict[str, str] = {
     "already_sitting_out": "You are already sitting out",
     "not_sitting_out": "You are not sitting out",
     "target_not_seated": "<@{user}> is not seated at this table",
+    "table_recovering": "The table is catching up after a storage problem: try again in a few seconds",
     "bad_option": "Invalid setting {option}: allowed is {allowed}",
     "table_closed": "This table has been closed",
     "schedule_after_start": "The blind schedule must be agreed before the first hand",

@@ -194,12 +194,21 @@ class Notifier(Protocol):
         showed no hand), a pointer to the newer message. Called once per message; it is never edited again."""
         ...
 
-    async def announce(self, snapshot: TableSnapshot, announcement: Announcement) -> None:
-        """Post a public message about the table (street, showdown, elimination, end...)."""
+    async def announce(self, snapshot: TableSnapshot, announcement: Announcement, nonce: str | None = None) -> None:
+        """Post a public message about the table (street, showdown, elimination, end...). `nonce`: the outbox
+        key of a message that may be delivered again after a restart: a second post with it must not make a
+        second message (Discord's `nonce` with `enforce_nonce`)."""
         ...
 
-    async def send_hole_cards(self, snapshot: TableSnapshot, user_id: int, cards: tuple[Card, ...]) -> bool:
-        """Send a player their hole cards privately (DM); False if the DM was refused."""
+    async def send_hole_cards(
+        self, snapshot: TableSnapshot, user_id: int, cards: tuple[Card, ...], nonce: str | None = None
+    ) -> bool:
+        """Send a player their hole cards privately (DM); False if the DM was refused. `nonce`: as `announce`."""
+        ...
+
+    async def reply(self, application_id: int, token: str, text: str) -> None:
+        """Answer a deferred interaction (edit its original response: doing it twice shows it once). `text`
+        is already rendered in the member's language."""
         ...
 
 
@@ -231,6 +240,10 @@ class RecordingNotifier:
     edits: list[TableSnapshot] = field(default_factory=list)
     announcements: list[Announcement] = field(default_factory=list)
     hole_cards: list[tuple[int, int, tuple[Card, ...]]] = field(default_factory=list)
+    #: Answers to deferred interactions: (interaction token, text); one per token (a second edit replaces it).
+    replies: dict[str, str] = field(default_factory=dict)
+    #: Nonces of the posts made, as Discord keeps them: a post repeating one makes no second message.
+    nonces: set[str] = field(default_factory=set)
     refuse_dms: set[int] = field(default_factory=set)
     next_message_id: int = 1000
     messages: dict[int, RecordedMessage] = field(default_factory=dict)
@@ -278,16 +291,31 @@ class RecordingNotifier:
         """The live table message (the last posted, unless it was retired)."""
         return self.messages.get(self.live_message_id) if self.live_message_id is not None else None
 
-    async def announce(self, snapshot: TableSnapshot, announcement: Announcement) -> None:
-        """Record the announcement."""
-        self.announcements.append(announcement)
+    def _seen(self, nonce: str | None) -> bool:
+        if nonce is None:
+            return False
+        seen = nonce in self.nonces
+        self.nonces.add(nonce)
+        return seen
 
-    async def send_hole_cards(self, snapshot: TableSnapshot, user_id: int, cards: tuple[Card, ...]) -> bool:
-        """Record the cards (hand number, user, cards); refuse for users in `refuse_dms`."""
+    async def announce(self, snapshot: TableSnapshot, announcement: Announcement, nonce: str | None = None) -> None:
+        """Record the announcement (once per nonce)."""
+        if not self._seen(nonce):
+            self.announcements.append(announcement)
+
+    async def send_hole_cards(
+        self, snapshot: TableSnapshot, user_id: int, cards: tuple[Card, ...], nonce: str | None = None
+    ) -> bool:
+        """Record the cards (hand number, user, cards), once per nonce; refuse for users in `refuse_dms`."""
         if user_id in self.refuse_dms:
             return False
-        self.hole_cards.append((snapshot.hand_number, user_id, cards))
+        if not self._seen(nonce):
+            self.hole_cards.append((snapshot.hand_number, user_id, cards))
         return True
+
+    async def reply(self, application_id: int, token: str, text: str) -> None:
+        """Record the answer to the interaction `token`."""
+        self.replies[token] = text
 
     @property
     def last(self) -> TableSnapshot:

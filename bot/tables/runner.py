@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import itertools
 import logging
 import random
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.poker import (
     ActionKind,
@@ -39,9 +42,11 @@ from bot.poker import (
     TableConfig,
 )
 from bot.render.announce import hand_result_from_events
+from bot.render.i18n import t
 from bot.storage import (
     InsufficientBalance,
     LedgerKind,
+    OutboxRow,
     PlayerOutcome,
     Storage,
     TableRow,
@@ -60,6 +65,16 @@ from bot.tables.notifier import (
     TableSnapshot,
 )
 from bot.tables.options import CASH, TOURNAMENT, TableOptions
+from bot.tables.outbox import (
+    REPLY_TOKEN_LIFETIME_S,
+    InteractionReply,
+    Owed,
+    decode_announcement,
+    decode_cards,
+    encode_announcement,
+    encode_cards,
+    new_key,
+)
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +85,40 @@ RESTORE_GRACE = 15.0
 #: Public events kept in the snapshot for "last actions".
 RECENT_EVENTS = 40
 
+#: Pauses (seconds) before a table whose storage failed is read again from storage and resumed; the last repeats.
+FAULT_RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 8.0)
+#: Seconds given to the player to act when a table resumes after a storage fault (their time had already run).
+FAULT_RESUME_GRACE = 2.0
+#: Seconds a storage write may take before the runner gives up waiting (a hung disk): the change is undone in
+#: memory and the table read again from storage later, since the write may still land.
+WRITE_TIMEOUT_S = 5.0
+
 RngFactory = Callable[[], random.Random | None]
+T = TypeVar("T")
+
+
+@dataclass
+class _Memento:
+    """The runner's state as last committed: what a failed write puts back (see `TableRunner._commit`)."""
+
+    table: dict[str, Any]
+    names: dict[int, str]
+    hand: Hand | None
+    hand_id: int | None
+    hand_number: int
+    hand_seats: tuple[int, ...]
+    hand_users: tuple[int, ...]
+    expiries: dict[int, int]
+    leaving: set[int]
+    kicked: set[int]
+    away: set[int]
+    rebuys: dict[int, int]
+    hand_level: int | None
+    running: bool
+    started_at: float | None
+    language: str
+    options: TableOptions
+    closed: bool
 
 
 @dataclass
@@ -141,6 +189,7 @@ class TableRunner:
         options: TableOptions,
         language: str = "en",
         on_closed: Callable[[TableRunner], None] | None = None,
+        write_timeout_s: float = WRITE_TIMEOUT_S,
     ) -> None:
         self.storage = storage
         self.clock = clock
@@ -179,6 +228,15 @@ class TableRunner:
         self.next_hand_at: float | None = None
         self._outbox = _Outbox(notifier)
         self._on_closed = on_closed
+        self.write_timeout_s = write_timeout_s
+        self._stale = False  # a write timed out: storage may hold more than memory until `_reload`
+        self._owed: list[Owed] = []  # what the change being computed owes, stored with its next write
+        self._committed: _Memento | None = None
+        self._inflight: set[str] = set()  # outbox keys queued for delivery and not yet delivered
+        self._resume: asyncio.Task[None] | None = None
+        self._delivered: list[str] = []  # outbox keys delivered, to mark in storage
+        self._marking: asyncio.Task[None] | None = None
+        self._stopping = False
 
     # ------------------------------------------------------------------ setup
 
@@ -206,15 +264,20 @@ class TableRunner:
 
     async def shutdown(self) -> None:
         """Stop the timers and deliver what is queued; the table stays open in storage (restored at start)."""
-        for task in (self._timer, self._next_hand):
+        self._stopping = True
+        for task in (self._timer, self._next_hand, self._resume):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
-        self._timer = self._next_hand = None
+        self._timer = self._next_hand = self._resume = None
         await self._outbox.stop()
+        if self._marking is not None:
+            await asyncio.gather(self._marking, return_exceptions=True)
 
     async def drain(self) -> None:
-        """Wait until every announcement queued so far is delivered (tests, shutdown)."""
+        """Wait until every announcement queued so far is delivered, and marked so in storage (tests, shutdown)."""
         await self._outbox.drain()
+        if self._marking is not None:
+            await asyncio.gather(self._marking, return_exceptions=True)
 
     # ------------------------------------------------------------------ state saved with the table
 
@@ -236,7 +299,197 @@ class TableRunner:
         }
 
     async def _save(self) -> None:
-        await self.storage.save_table_state(self.table_id, self.state_json(), self.message_id)
+        """Store the runner's state with what the change owes (one transaction)."""
+        await self._commit(
+            lambda state, rows: self.storage.save_table_state(self.table_id, state, self.message_id, outbox=rows)
+        )
+
+    # ------------------------------------------------------------------ commit: what is told is what is stored
+
+    def _memento(self) -> _Memento:
+        return _Memento(
+            table=self.table.to_json(),
+            names=dict(self.names),
+            hand=self.hand,
+            hand_id=self.hand_id,
+            hand_number=self.hand_number,
+            hand_seats=self.hand_seats,
+            hand_users=self.hand_users,
+            expiries=dict(self.expiries),
+            leaving=set(self.leaving),
+            kicked=set(self.kicked),
+            away=set(self.away),
+            rebuys=dict(self.rebuys),
+            hand_level=self.hand_level,
+            running=self.running,
+            started_at=self.started_at,
+            language=self.language,
+            options=self.options,
+            closed=self.closed,
+        )
+
+    def _rollback(self) -> None:
+        """Put memory back as it was at the last successful write and forget what the failed change owed."""
+        self._owed.clear()
+        m = self._committed
+        if m is None:
+            return
+        self.table = Table.from_json(m.table)
+        if m.hand is not None:
+            self.table.resume_hand(m.hand, m.hand_seats)
+        self.names, self.expiries = dict(m.names), dict(m.expiries)
+        self.hand, self.hand_id, self.hand_number = m.hand, m.hand_id, m.hand_number
+        self.hand_seats, self.hand_users = m.hand_seats, m.hand_users
+        self.leaving, self.kicked, self.away = set(m.leaving), set(m.kicked), set(m.away)
+        self.rebuys, self.hand_level = dict(m.rebuys), m.hand_level
+        self.running, self.started_at, self.language = m.running, m.started_at, m.language
+        self.options, self.closed = m.options, m.closed
+
+    @contextlib.asynccontextmanager
+    async def _operation(self) -> AsyncIterator[None]:
+        """One change of the table, under the lock. If it fails (a refusal, or storage) memory goes back to what
+        storage holds (`_rollback`) and nothing it owed is told; after a storage failure the table is read
+        again from storage and resumed a little later (`_resume_later`), so that it never hangs. Until then,
+        after a write that timed out (it may still land), every change is refused: ServiceError
+        ("table_recovering")."""
+        async with self.lock:
+            if self._stale:
+                raise ServiceError("table_recovering")
+            self._owed.clear()
+            self._committed = self._memento()
+            try:
+                yield
+            except PokerError:
+                self._rollback()
+                raise
+            except BaseException:
+                self._rollback()
+                self._resume_later()
+                raise
+
+    async def _commit(
+        self, write: Callable[[dict[str, Any], list[dict[str, Any]]], Awaitable[T]], *, carries: bool = True
+    ) -> T:
+        """Run one storage write of the change being computed. `write(state, rows)` stores the runner's state
+        and the outbox rows owed so far in its own transaction (`carries=False`: a hand action on the fast path,
+        which stores neither: what it owes is only what can be derived again: street lines, notices). On
+        success what was owed is queued for delivery and memory is the new committed state; on failure memory
+        goes back to the last committed state and the failure is raised. A write that takes longer than
+        `write_timeout_s` raises TimeoutError (it may still land: `_operation` has the table read again)."""
+        owed, self._owed = self._owed, []
+        state = self.state_json() if carries else {}
+        rows = [o.row() for o in owed if o.payload is not None] if carries else []
+        try:
+            async with asyncio.timeout(self.write_timeout_s):
+                result = await write(state, rows)
+        except BaseException as exc:
+            if isinstance(exc, TimeoutError):
+                self._stale = True  # the write may still land: nothing may change until storage is read again
+            self._rollback()
+            raise
+        self._committed = self._memento()
+        for item in owed:
+            self._queue(item, durable=carries and item.payload is not None)
+        return result
+
+    def _release_derived(self) -> None:
+        """Tell now what the action just stored owes and is not stored itself (street lines)."""
+        for item in [o for o in self._owed if o.payload is None]:
+            self._owed.remove(item)
+            self._queue(item, durable=False)
+
+    def _queue(self, owed: Owed, *, durable: bool) -> None:
+        if durable:
+            self._inflight.add(owed.key)
+
+        async def deliver() -> None:
+            try:
+                await self._deliver(owed, durable=durable)
+            finally:
+                self._inflight.discard(owed.key)
+
+        self._outbox.put(deliver)
+
+    async def _deliver(self, owed: Owed, *, durable: bool) -> None:
+        """Send one owed message; a stored one is then marked delivered (a failure to send leaves it for the
+        next start). Posts carry the row's key as nonce, so a second delivery makes no second message."""
+        notifier = self._outbox.notifier
+        payload = owed.payload or {}
+        nonce = owed.key if durable else None
+        kind = payload.get("type")
+        if kind == "hole_cards":
+            user = int(payload["user_id"])
+            cards = decode_cards(payload["cards"])
+            delivered = await notifier.send_hole_cards(owed.snapshot, user, cards, nonce=nonce)
+            if delivered:
+                self.dm_refused.discard(user)
+            elif user not in self.dm_refused:
+                self.dm_refused.add(user)
+                notice = PlayerAnnouncement("dm_refused", user, self._name(user))
+                await notifier.announce(owed.snapshot, notice, nonce=None if nonce is None else nonce + "r")
+        elif kind == "closed_table":
+            # Only if it is still the table's message (a message retired meanwhile has no buttons, and is final).
+            if self.message_id == int(payload["message_id"]):
+                await notifier.edit_table(dataclasses.replace(owed.snapshot, message_id=self.message_id))
+        elif kind == "reply":
+            if time.time() - float(payload["created_at"]) < REPLY_TOKEN_LIFETIME_S:
+                text = t(str(payload["key"]), str(payload["locale"]), **dict(payload["params"]))
+                await notifier.reply(int(payload["application_id"]), str(payload["token"]), text)
+        elif owed.announcement is not None:
+            await notifier.announce(owed.snapshot, owed.announcement, nonce=nonce)
+        if durable:
+            self._mark_delivered(owed.key)
+
+    def _mark_delivered(self, key: str) -> None:
+        """Mark a delivered row, in the background and in batches (delivery does not wait for the database)."""
+        self._delivered.append(key)
+        if self._marking is None or self._marking.done():
+            self._marking = asyncio.create_task(self._write_delivered(), name=f"outbox-marks-{self.channel_id}")
+
+    async def _write_delivered(self) -> None:
+        while self._delivered:
+            keys, self._delivered = self._delivered, []
+            try:
+                await self.storage.mark_delivered(keys)
+            except Exception:
+                log.warning(
+                    "table %s: could not mark %s outbox rows delivered", self.table_id, len(keys), exc_info=True
+                )
+                return
+
+    def _resume_later(self) -> None:
+        """After a storage failure: read the table again from storage and resume it (timer re-armed, hand
+        finished, next deal scheduled), after a short pause, retried with a growing pause until storage answers."""
+        if self._stopping or (self._resume is not None and not self._resume.done()):
+            return
+
+        async def resume() -> None:
+            for attempt in itertools.count():
+                delay = FAULT_RETRY_DELAYS_S[min(attempt, len(FAULT_RETRY_DELAYS_S) - 1)]
+                await self.clock.sleep_until(self.clock.time() + delay)
+                try:
+                    async with self.lock:
+                        self._owed.clear()
+                        await self._reload()
+                    return
+                except Exception:
+                    log.warning("table %s: storage still failing, resuming later", self.table_id, exc_info=True)
+
+        self._resume = asyncio.create_task(resume(), name=f"table-resume-{self.channel_id}")
+
+    async def _reload(self) -> None:
+        """Make memory what storage holds (after a failure whose outcome may be unknown, e.g. a timeout), then
+        deliver what storage says is owed and not yet delivered."""
+        async with asyncio.timeout(self.write_timeout_s):
+            row = await self.storage.table(self.table_id)
+        if row is None or row.status != "open":
+            self._mark_closed()
+            return
+        self._cancel_timer()
+        self.hand, self.hand_id, self.hand_seats, self.hand_users = None, None, (), ()
+        await self.restore(row, grace=FAULT_RESUME_GRACE)
+        self._stale = False
+        await self.deliver_pending()
 
     # ------------------------------------------------------------------ lookups
 
@@ -434,9 +687,17 @@ class TableRunner:
     # ------------------------------------------------------------------ outbox helpers
 
     def _announce(self, announcement: Announcement) -> None:
-        snap = self.snapshot()
-        notifier = self._outbox.notifier
-        self._outbox.put(lambda: notifier.announce(snap, announcement))
+        """Owe the channel a message (told once the change is stored, see `_commit`). Player and table-closed
+        notices are stored as such; a hand's result by its number (built again from the stored hand if need be);
+        a street line is not stored (the table message shows the board)."""
+        payload: dict[str, Any] | None
+        if isinstance(announcement, PlayerAnnouncement | TableClosedAnnouncement | LevelAnnouncement):
+            payload = {"type": "announce", "announcement": encode_announcement(announcement)}
+        elif isinstance(announcement, StreetAnnouncement):
+            payload = None
+        else:
+            payload = {"type": "hand_result", "hand_number": announcement.hand_number}
+        self._owed.append(Owed(new_key(), payload, self.snapshot(), announcement))
 
     def _refresh(self) -> None:
         """Queue an edit of the table message; several queued edits become one, with the latest picture."""
@@ -449,10 +710,15 @@ class TableRunner:
         async def edit() -> None:
             if generation != self._outbox.generation:
                 return  # a new table message replaced the one this edit was for
-            self._outbox.pending_edit = False
-            snap = self.snapshot()
+            # The picture is taken with the lock free: then no change is half made (computed, not yet stored).
+            async with self.lock:
+                if generation != self._outbox.generation:
+                    return
+                self._outbox.pending_edit = False
+                snap = self.snapshot()
+                summarised = self.hand is None and (self.closed or self.next_hand_at is not None)
             if snap.message_id is None:
-                if self.hand is None and (self.closed or self.next_hand_at is not None):
+                if summarised:
                     return  # the last hand's message was summarised: the next deal (or the end notice) follows
                 await self._posted(await notifier.post_table(snap))
             else:
@@ -479,7 +745,8 @@ class TableRunner:
                 return
             self.message_id = None
             try:
-                await self.storage.set_table_message(self.table_id, None)
+                if not self.closed:  # a closed table keeps no message to redraw
+                    await self.storage.set_table_message(self.table_id, None)
             except Exception:
                 log.exception("could not forget the table message id of table %s", self.table_id)
             await notifier.retire_table(snap, message_id, result)
@@ -495,7 +762,9 @@ class TableRunner:
         self._retire_message(None, showed_hand=replaces_hand)
 
         async def post() -> None:
-            await self._posted(await notifier.post_table(self.snapshot()))
+            async with self.lock:  # a picture of what is stored (see `_refresh`)
+                snap = self.snapshot()
+            await self._posted(await notifier.post_table(snap))
 
         self._outbox.put(post)
 
@@ -512,14 +781,14 @@ class TableRunner:
 
     async def opened(self) -> TableSnapshot:
         """A new table: store its state and post its first table message."""
-        async with self.lock:
+        async with self._operation():
             await self._save()
             self._post_table(replaces_hand=False)
             return self.snapshot()
 
     async def set_language(self, language: str) -> None:
         """Speak `language` ("en"/"fr") in this table's public messages from now on (stored for restarts)."""
-        async with self.lock:
+        async with self._operation():
             self.language = language
             await self._save()
             self._refresh()
@@ -542,8 +811,9 @@ class TableRunner:
         """Sit a member down; returns the seat. Cash tables buy in from the balance (between the table's
         min and max, default `options.buy_in`); tournaments give `options.starting_stack` and refuse
         entries after the first hand. Raises ServiceError: already_seated, seat_taken, seat_out_of_range,
-        table_full, buy_in_range, insufficient_balance, tournament_started."""
-        async with self.lock:
+        table_full, buy_in_range, insufficient_balance, tournament_started. A join that cannot be stored
+        changes nothing and is not announced."""
+        async with self._operation():
             self._check_open()
             current = self._seat_of(user_id)
             if current is not None:
@@ -563,33 +833,44 @@ class TableRunner:
                 if buy_in is not None and buy_in != self.options.starting_stack:
                     raise ServiceError("tournament_stack", stack=self.options.starting_stack)
                 stack = self.options.starting_stack
-                await self.storage.join_tournament(self.table_id, user_id, seat, stack)
             else:
                 stack = self.options.buy_in if buy_in is None else buy_in
                 if not self.options.min_buy_in <= stack <= self.options.max_buy_in:
                     raise ServiceError("buy_in_range", min=self.options.min_buy_in, max=self.options.max_buy_in)
-                try:
-                    await self.storage.buy_in(self.table_id, self.guild_id, user_id, seat, stack)
-                except InsufficientBalance as exc:
-                    raise ServiceError("insufficient_balance", balance=exc.balance, needed=exc.needed) from exc
             self.table.sit(seat, user_id, stack)
             self.names[user_id] = name
             self.expiries.pop(user_id, None)
-            await self._save()
             self._announce(PlayerAnnouncement("joined", user_id, name, seat=seat, chips=stack))
+            if self.options.kind == TOURNAMENT:
+                await self._commit(
+                    lambda state, rows: self.storage.join_tournament(
+                        self.table_id, user_id, seat, stack, state=state, outbox=rows
+                    )
+                )
+            else:
+                try:
+                    await self._commit(
+                        lambda state, rows: self.storage.buy_in(
+                            self.table_id, self.guild_id, user_id, seat, stack, state=state, outbox=rows
+                        )
+                    )
+                except InsufficientBalance as exc:
+                    raise ServiceError("insufficient_balance", balance=exc.balance, needed=exc.needed) from exc
             self._refresh()
             self._maybe_schedule_next_hand()
             return seat
 
-    async def rebuy(self, user_id: int, amount: int) -> int:
+    async def rebuy(self, user_id: int, amount: int, reply: InteractionReply | None = None) -> int:
         """Add chips from the balance to the member's stack, up to the maximum buy-in (rule book 002: rebuys
         between hands). Between hands (or when not dealt in) the chips move at once: returns the new stack. In
         a hand the rebuy is accepted for the next hand — kept with the table (restarts keep it), made when the
         hand ends, within the maximum and the balance then (`_make_rebuys`); nothing moves before: returns 0.
-        A second request during the hand replaces the first. Raises ServiceError: rebuy_cash_only,
-        not_seated, rebuy_leaving (the member leaves, or is kicked, when the hand ends), rebuy_at_max,
-        rebuy_above_max, insufficient_balance."""
-        async with self.lock:
+        A second request during the hand replaces the first. `reply`: a deferred interaction to answer
+        ("rebuy.done" with the new stack and balance, or "rebuy.pending") through the outbox, stored with the
+        rebuy, so that it is answered even if the process dies right after. Raises ServiceError:
+        rebuy_cash_only, not_seated, rebuy_leaving (the member leaves, or is kicked, when the hand ends),
+        rebuy_at_max, rebuy_above_max, insufficient_balance."""
+        async with self._operation():
             self._check_open()
             if self.options.kind != CASH:
                 raise ServiceError("rebuy_cash_only")
@@ -607,6 +888,9 @@ class TableRunner:
                 if balance < amount:
                     raise ServiceError("insufficient_balance", balance=balance, needed=amount)
                 self.rebuys[user_id] = amount
+                if reply is not None:
+                    payload = self._reply_payload(reply, "rebuy.pending", {"amount": amount})
+                    self._owed.append(Owed(new_key(), payload, self.snapshot()))
                 await self._save()
                 return 0
             stack = self.table.seats[seat].stack
@@ -615,12 +899,38 @@ class TableRunner:
                 raise ServiceError("rebuy_at_max", limit=self.options.max_buy_in)
             if amount < 1 or amount > room:
                 raise ServiceError("rebuy_above_max", max=max(room, 0), limit=self.options.max_buy_in)
+            self.table.add_chips(seat, amount)
+            snap = self.snapshot()
+            owed: list[Owed] = []
+
+            def rows_with_reply(base: list[dict[str, Any]]) -> Callable[[Any], list[dict[str, Any]]]:
+                def rows(balance: int) -> list[dict[str, Any]]:
+                    if reply is None:
+                        return base
+                    params = {"amount": amount, "stack": stack + amount, "balance": balance}
+                    item = Owed(new_key(), self._reply_payload(reply, "rebuy.done", params), snap)
+                    owed.append(item)
+                    return [*base, item.row()]
+
+                return rows
+
             try:
-                await self.storage.buy_in(self.table_id, self.guild_id, user_id, seat, amount, kind=LedgerKind.REBUY)
+                await self._commit(
+                    lambda state, rows: self.storage.buy_in(
+                        self.table_id,
+                        self.guild_id,
+                        user_id,
+                        seat,
+                        amount,
+                        kind=LedgerKind.REBUY,
+                        state=state,
+                        outbox=rows_with_reply(rows),
+                    )
+                )
             except InsufficientBalance as exc:
                 raise ServiceError("insufficient_balance", balance=exc.balance, needed=exc.needed) from exc
-            self.table.add_chips(seat, amount)
-            await self._save()
+            for item in owed:
+                self._queue(item, durable=True)
             self._refresh()
             self._maybe_schedule_next_hand()
             return stack + amount
@@ -637,30 +947,39 @@ class TableRunner:
             chips = min(amount, self.options.max_buy_in - self.table.seats[seat].stack)
             if chips <= 0:
                 continue
-            try:
-                await self.storage.buy_in(self.table_id, self.guild_id, user, seat, chips, kind=LedgerKind.REBUY)
-            except InsufficientBalance:
-                self._announce(PlayerAnnouncement("rebuy_failed", user, self._name(user), chips=chips))
-                continue
             self.table.add_chips(seat, chips)
             stack = self.table.seats[seat].stack
             self._announce(PlayerAnnouncement("rebuy", user, self._name(user), seat=seat, chips=chips, stack=stack))
+            try:
+                await self._commit(self._rebuy_write(user, seat, chips))
+            except InsufficientBalance:  # memory is back as before this rebuy (`_commit`)
+                self._announce(PlayerAnnouncement("rebuy_failed", user, self._name(user), chips=chips))
         self.rebuys.clear()
+
+    def _rebuy_write(
+        self, user: int, seat: int, chips: int
+    ) -> Callable[[dict[str, Any], list[dict[str, Any]]], Awaitable[int]]:
+        def write(state: dict[str, Any], rows: list[dict[str, Any]]) -> Awaitable[int]:
+            return self.storage.buy_in(
+                self.table_id, self.guild_id, user, seat, chips, kind=LedgerKind.REBUY, state=state, outbox=rows
+            )
+
+        return write
 
     async def leave(self, user_id: int) -> bool:
         """Stand up. Between hands (or when not dealt in) the seat is freed at once and a cash stack goes back
         to the balance: returns True. In a hand, the member forfeits it at once — their hand is folded
         whoever is to act and even when checking is free (`Hand.forfeit`), announced once — and leaves when
         the hand ends, with what is left of their stack: returns False. Raises ServiceError("not_seated")."""
-        async with self.lock:
+        async with self._operation():
             self._check_open()
             self._require_seat(user_id)
             player = self._player_of(user_id)
             if player is not None and self.hand is not None:
                 self.leaving.add(user_id)
-                await self._save()
-                # The one notice of this departure (the seat is freed silently when the hand ends).
+                # The one notice of this departure (the seat is freed silently when the hand ends), stored with it.
                 self._announce(PlayerAnnouncement("forfeited", user_id, self._name(user_id), action="fold"))
+                await self._save()
                 if self.hand.can_forfeit(player):
                     await self._apply(player, ActionKind.FOLD, None, by="forfeit")
                 else:  # already folded: nothing to play
@@ -675,15 +994,15 @@ class TableRunner:
         """Host or admin removes a player. Between hands (or when not dealt in) the seat is freed at once:
         returns True. A player in the hand being played keeps playing it — a kick never folds a live hand —
         and leaves when it ends: returns False. Raises ServiceError: not_host, target_not_seated."""
-        async with self.lock:
+        async with self._operation():
             self._check_open()
             self._check_host(by_user, is_admin)
             if self._seat_of(target) is None:
                 raise ServiceError("target_not_seated", user=target)
             if self._player_of(target) is not None and self.hand is not None:
                 self.kicked.add(target)
-                await self._save()
                 self._announce(PlayerAnnouncement("leaving", target, self._name(target)))
+                await self._save()
                 self._refresh()
                 return False
             await self._stand(target, kind="kicked")
@@ -691,52 +1010,55 @@ class TableRunner:
             self._refresh()
             return True
 
-    async def _stand(self, user_id: int, kind: str, *, announce: bool = True) -> None:
+    async def _stand(self, user_id: int, kind: str, *, announce: bool = True, place: int | None = None) -> None:
         """Free the user's seat now (no hand of theirs in progress): cash out, forget their flags; announce it
-        (`kind`: left, kicked, busted) unless `announce` is False (already announced)."""
+        (`kind`: left, kicked, busted) unless `announce` is False (already announced); `place`: a tournament
+        place to record with it (an elimination). One transaction."""
         seat = self._require_seat(user_id)
         stack = self.table.seats[seat].stack
         if self.options.kind == TOURNAMENT and self.hand_number > 0 and stack > 0:
             # Leaving a tournament that has started is finishing it: the worst place among those with chips.
             place = sum(1 for occupant in self.table.seats.values() if occupant.stack > 0)
-            await self.storage.record_place(self.table_id, user_id, place)
-        await self.storage.cash_out(self.table_id, self.guild_id, user_id, seat)
         self.table.stand(seat)
         self.leaving.discard(user_id)
         self.kicked.discard(user_id)
         self.rebuys.pop(user_id, None)
         self.away.discard(user_id)
         self.expiries.pop(user_id, None)
-        await self._save()
         # A kicked player's cash stack goes back to their balance (the notice says so); tournament chips do not.
         chips = None if kind == "kicked" and self.options.kind == TOURNAMENT else stack
         if announce:
             self._announce(PlayerAnnouncement(kind, user_id, self._name(user_id), seat=seat, chips=chips))
+        await self._commit(
+            lambda state, rows: self.storage.cash_out(
+                self.table_id, self.guild_id, user_id, seat, place=place, state=state, outbox=rows
+            )
+        )
 
     async def sit_out(self, user_id: int) -> None:
         """Stop being dealt in (cash) or auto-fold/check at once (tournament) from the next decision; the seat
         and chips stay. Raises ServiceError: not_seated, already_sitting_out."""
-        async with self.lock:
+        async with self._operation():
             self._check_open()
             seat = self._require_seat(user_id)
             if user_id in self.away:
                 raise ServiceError("already_sitting_out")
             self._set_away(user_id, seat, True)
-            await self._save()
             self._announce(PlayerAnnouncement("sat_out", user_id, self._name(user_id)))
+            await self._save()
             self._refresh()
 
     async def sit_in(self, user_id: int) -> None:
         """Be dealt in again from the next hand. Raises ServiceError: not_seated, not_sitting_out."""
-        async with self.lock:
+        async with self._operation():
             self._check_open()
             seat = self._require_seat(user_id)
             if user_id not in self.away:
                 raise ServiceError("not_sitting_out")
             self._set_away(user_id, seat, False)
             self.expiries.pop(user_id, None)
-            await self._save()
             self._announce(PlayerAnnouncement("sat_in", user_id, self._name(user_id)))
+            await self._save()
             self._refresh()
             self._maybe_schedule_next_hand()
 
@@ -760,7 +1082,7 @@ class TableRunner:
         """Deal the first hand; from then on hands follow by themselves. At a tournament the host or a member
         with Manage Server (`is_admin`) may start; at a cash table also any seated player. Raises
         ServiceError: already_running, not_enough_players, not_host, not_seated."""
-        async with self.lock:
+        async with self._operation():
             self._check_open()
             if self.options.kind == TOURNAMENT:
                 self._check_host(user_id, is_admin)
@@ -782,13 +1104,12 @@ class TableRunner:
         option agreed before playing): `levels` of (small blind, big blind, ante), each lasting `length`
         hands or minutes (`by`). An empty `levels` removes the schedule. Returns the new options.
         Raises ServiceError: not_host, schedule_after_start, bad_option."""
-        async with self.lock:
+        async with self._operation():
             self._check_open()
             self._check_host(user_id, is_admin)
             if self.hand_number > 0:
                 raise ServiceError("schedule_after_start")
             options = self.options.with_changes(blind_levels=tuple(levels), level_by=by, level_length=length)
-            await self.storage.update_table_settings(self.table_id, options.to_json())
             seated = self.table.seats
             self.options = options
             self.table = Table(self._table_config(options))
@@ -796,22 +1117,33 @@ class TableRunner:
                 self.table.sit(seat, occupant.player_id, occupant.stack)
                 if occupant.sitting_out:
                     self.table.set_sitting_out(seat, True)
-            await self._save()
+            await self._commit(
+                lambda state, rows: self.storage.update_table_settings(
+                    self.table_id, options.to_json(), state=state, outbox=rows
+                )
+            )
             self._refresh()
             return options
 
-    async def end(self, user_id: int, *, is_admin: bool) -> TableClosedAnnouncement:
+    async def end(
+        self, user_id: int, *, is_admin: bool, reply: InteractionReply | None = None
+    ) -> TableClosedAnnouncement:
         """Close the table (host or Manage Server). A hand in progress is refunded (every player gets back
         their stack as it was at the start of the hand); cash stacks go back to balances; a tournament is
-        ranked by stack (rule book 000 §07, the agreed time). Raises ServiceError("not_host")."""
-        async with self.lock:
+        ranked by stack (rule book 000 §07, the agreed time). `reply`: the host's deferred interaction, answered
+        ("end.done") through the outbox with the close. Raises ServiceError("not_host")."""
+        async with self._operation():
             self._check_open()
             self._check_host(user_id, is_admin)
-            return await self._close()
+            return await self._close(reply=reply)
 
-    async def _close(self, *, last_player_standing: bool = False) -> TableClosedAnnouncement:
+    async def _close(
+        self, *, last_player_standing: bool = False, reply: InteractionReply | None = None
+    ) -> TableClosedAnnouncement:
         """Close the table. A tournament is over when one player holds every chip (`last_player_standing`);
-        otherwise the host stopped it (the agreed time) and players are ranked by stack (rule book 000 §07)."""
+        otherwise the host stopped it (the agreed time) and players are ranked by stack (rule book 000 §07).
+        The close, the places, the "table closed" notice, the edit that takes the buttons off the table message
+        and the answer to `reply` are stored in one transaction."""
         voided = self.hand_number if self.hand is not None else None
         if self.hand is not None:
             stacks = dict(zip(self.hand_seats, self.hand.starting_stacks, strict=True))
@@ -821,41 +1153,71 @@ class TableRunner:
             occupant.player_id: stacks.get(seat, occupant.stack) for seat, occupant in self.table.seats.items()
         }
         placings: tuple[tuple[int, int, str, int], ...] = ()
+        places: dict[int, int] = {}
         if self.options.kind == TOURNAMENT and self.hand_number > 0:
-            placings = await self._record_final_places(stacks_by_user)
-        returned = await self.storage.close_table(self.table_id)
-        self.closed = True
-        self._cancel_timer()
-        if self._next_hand is not None and self._next_hand is not asyncio.current_task():
-            self._next_hand.cancel()
-        self.hand = None
-        self.hand_id = None
+            placings, places = await self._final_places(stacks_by_user)
+        # What close_table gives back to balances: each cash seat's stack (as at the start of a voided hand).
+        returned = stacks_by_user if self.options.kind == CASH else {}
         announcement = TableClosedAnnouncement(
             cashed_out=tuple((u, self._name(u), chips) for u, chips in sorted(returned.items())),
             placings=placings,
             voided_hand=voided,
             tournament_over=self.options.kind == TOURNAMENT and last_player_standing,
         )
+        self.closed = True
+        self.hand = None
+        self.hand_id = None
         self._announce(announcement)
-        self._refresh()
-        if self._on_closed is not None:
-            self._on_closed(self)
+        snap = self.snapshot()
+        if self.message_id is not None:
+            self._owed.append(Owed(new_key(), {"type": "closed_table", "message_id": self.message_id}, snap))
+        if reply is not None:
+            self._owed.append(Owed(new_key(), self._reply_payload(reply, "end.done", {}), snap))
+        await self._commit(lambda state, rows: self.storage.close_table(self.table_id, places=places, outbox=rows))
+        self._mark_closed()
         return announcement
 
-    async def _record_final_places(self, stacks_by_user: dict[int, int]) -> tuple[tuple[int, int, str, int], ...]:
+    def _mark_closed(self) -> None:
+        """The table is closed in storage: stop its timers and leave the registry."""
+        self.closed = True
+        self._cancel_timer()
+        if self._next_hand is not None and self._next_hand is not asyncio.current_task():
+            self._next_hand.cancel()
+        self.hand = None
+        self.hand_id = None
+        if self._on_closed is not None:
+            self._on_closed(self)
+
+    @staticmethod
+    def _reply_payload(reply: InteractionReply, key: str, params: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "type": "reply",
+            "application_id": reply.application_id,
+            "token": reply.token,
+            "locale": reply.locale,
+            "created_at": reply.created_at,
+            "key": key,
+            "params": params,
+        }
+
+    async def _final_places(
+        self, stacks_by_user: dict[int, int]
+    ) -> tuple[tuple[tuple[int, int, str, int], ...], dict[int, int]]:
         """Places for everyone still seated, by stack (ties share the better place order by seat); the busted
-        players keep the places they got when eliminated."""
+        players keep the places they got when eliminated. Returns the placings to show, and the places to record
+        ({user: place}, those not recorded yet)."""
         ranked = sorted(stacks_by_user.items(), key=lambda item: -item[1])
         recorded = await self.storage.places(self.table_id)
         placings = []
+        new: dict[int, int] = {}
         for place, (user, stack) in enumerate(ranked, start=1):
             if user not in recorded:
-                await self.storage.record_place(self.table_id, user, place)
+                new[user] = place
             placings.append((place, user, self._name(user), stack))
         for user, place in sorted(recorded.items(), key=lambda item: item[1]):
             if user not in stacks_by_user:
                 placings.append((place, user, self._name(user), 0))
-        return tuple(sorted(placings))
+        return tuple(sorted(placings)), new
 
     # ------------------------------------------------------------------ hands
 
@@ -871,20 +1233,22 @@ class TableRunner:
 
         async def deal_later() -> None:
             await self.clock.sleep_until(when)
-            async with self.lock:
-                self._next_hand = None
-                self.next_hand_at = None
-                if self.running and not self.closed and self.hand is None and self.table.can_start_hand():
-                    await self._start_hand()
-                elif self.hand is None and not self.closed:
-                    self._refresh()  # no deal after all: the table message says what the table waits for
+            try:
+                async with self._operation():
+                    self._next_hand = None
+                    self.next_hand_at = None
+                    if self.running and not self.closed and self.hand is None and self.table.can_start_hand():
+                        await self._start_hand()
+                    elif self.hand is None and not self.closed:
+                        self._refresh()  # no deal after all: the table message says what the table waits for
+            except Exception:
+                log.exception("table %s: the next hand could not be dealt (resumed later)", self.table_id)
 
         self._next_hand = asyncio.create_task(deal_later(), name=f"next-hand-{self.channel_id}")
 
     async def _start_hand(self) -> None:
         """Deal a new hand: the engine moves the button and posts blinds; the record is stored before anyone
         sees the hand; then the new table message and the hole cards (DM) go out."""
-        saved = self.table.to_json()
         number = self.hand_number + 1
         previous_level = self.hand_level
         schedule = self.table.config.schedule
@@ -898,8 +1262,28 @@ class TableRunner:
         seats = tuple(self.table.hand_seats)
         users = tuple(self.table.seats[s].player_id for s in seats)
         record = {"record": hand.record().to_json(), "seats": list(seats), "users": list(users)}
-        try:
-            hand_id = await self.storage.start_hand(
+        self.hand, self.hand_number = hand, number
+        self.hand_seats, self.hand_users = seats, users
+        self.hand_level = level
+        if level is not None and previous_level is not None and level > previous_level:
+            self._announce_level()
+        snap = self.snapshot()
+        # The hole-card DMs (and "press My cards" when refused) are stored with the hand, told after its table message.
+        dms = [
+            Owed(
+                new_key(),
+                {
+                    "type": "hole_cards",
+                    "user_id": user,
+                    "hand_number": number,
+                    "cards": encode_cards(tuple(hand.hole_cards[player])),
+                },
+                snap,
+            )
+            for player, user in enumerate(users)
+        ]
+        hand_id = await self._commit(
+            lambda state, rows: self.storage.start_hand(
                 self.table_id,
                 number,
                 record,
@@ -907,20 +1291,15 @@ class TableRunner:
                     {"seat": seat, "user_id": user, "stack": stack, "player": index}
                     for index, (seat, user, stack) in enumerate(zip(seats, users, hand.starting_stacks, strict=True))
                 ],
+                state=state,
+                outbox=[*rows, *(dm.row() for dm in dms)],
             )
-        except Exception:
-            self.table = Table.from_json(saved)
-            raise
-        self.hand, self.hand_id, self.hand_number = hand, hand_id, number
-        self.hand_seats, self.hand_users = seats, users
-        self.hand_level = level
-        await self._save()
-        if level is not None and previous_level is not None and level > previous_level:
-            self._announce_level()
+        )
+        self.hand_id = hand_id
+        self._committed = self._memento()
         self._post_table(replaces_hand=False)
-        snap = self.snapshot()
-        for player, user in enumerate(users):
-            self._send_cards(snap, user, tuple(hand.hole_cards[player]))
+        for dm in dms:
+            self._queue(dm, durable=True)
         self._start_turn()
         await self._auto_act_if_needed()
 
@@ -946,19 +1325,6 @@ class TableRunner:
         """Minutes-based blind levels count from the first deal."""
         return self.clock.time() - (self.started_at or self.clock.time())
 
-    def _send_cards(self, snap: TableSnapshot, user_id: int, cards: tuple[Any, ...]) -> None:
-        notifier = self._outbox.notifier
-
-        async def send() -> None:
-            delivered = await notifier.send_hole_cards(snap, user_id, cards)
-            if delivered:
-                self.dm_refused.discard(user_id)
-            elif user_id not in self.dm_refused:
-                self.dm_refused.add(user_id)
-                await notifier.announce(snap, PlayerAnnouncement("dm_refused", user_id, self._name(user_id)))
-
-        self._outbox.put(send)
-
     def _start_turn(self, deadline: float | None = None) -> None:
         """Arm the turn timer for whoever is to act now (or stop it when nobody is)."""
         self._cancel_timer()
@@ -972,9 +1338,12 @@ class TableRunner:
 
         async def expire() -> None:
             await self.clock.sleep_until(when)
-            async with self.lock:
-                if turn == self._turn and not self.closed:
-                    await self._expire()
+            try:
+                async with self._operation():
+                    if turn == self._turn and not self.closed:
+                        await self._expire()
+            except Exception:
+                log.exception("table %s: a turn timeout could not be stored (resumed later)", self.table_id)
 
         self._timer = asyncio.create_task(expire(), name=f"turn-timer-{self.channel_id}")
 
@@ -1031,7 +1400,7 @@ class TableRunner:
         and Bet/Raise to N: the street total) — refused when it is no longer the amount (`check_expected`).
         Raises ServiceError (see `check_turn`), or the engine's PokerError saying what is allowed ("Minimum
         raise is to 22"). Nothing changes then."""
-        async with self.lock:
+        async with self._operation():
             player = self.check_turn(user_id, hand_number)
             if expected is not None:
                 self.check_expected(kind, amount, expected)
@@ -1063,10 +1432,9 @@ class TableRunner:
             hand.verify_forfeit(player)
         else:
             hand.verify_action(kind, amount)
-        await self.storage.append_action(
-            self.hand_id,
-            {"player": player, "kind": kind.value, "amount": amount, "at": self.clock.time(), "by": by},
-        )
+        hand_id = self.hand_id
+        action = {"player": player, "kind": kind.value, "amount": amount, "at": self.clock.time(), "by": by}
+        await self._commit(lambda _state, _rows: self.storage.append_action(hand_id, action), carries=False)
         before = len(hand.events)
         acted = hand.forfeit(player) if forfeit else hand.act(kind, amount)
         new_events = hand.events[before:]
@@ -1074,6 +1442,7 @@ class TableRunner:
             if isinstance(event, StreetDealt):
                 street = StreetAnnouncement(self.hand_number, event.street, event.cards, event.board, hand.pots())
                 self._announce(street)
+        self._release_derived()
         if hand.is_complete:
             await self._finish_hand()
         else:
@@ -1105,14 +1474,19 @@ class TableRunner:
         stacks = dict(zip(self.hand_seats, finishing, strict=True))
         result = self._result(hand)
         outcomes = self._outcomes(hand)
-        await self.storage.finish_hand(self.hand_id, result["json"], stacks, outcomes)
+        hand_id = self.hand_id
         busted = self.table.end_hand(hand)
         self._announce(result["announcement"])
-        self._retire_message(result["announcement"])
         users, seats = self.hand_users, self.hand_seats
         self.hand = None
         self.hand_id = None
         self.hand_seats = self.hand_users = ()
+        await self._commit(
+            lambda state, rows: self.storage.finish_hand(
+                hand_id, result["json"], stacks, outcomes, state=state, outbox=rows
+            )
+        )
+        self._retire_message(result["announcement"])
         await self._after_hand(busted, users, seats, hand)
 
     async def _after_hand(
@@ -1125,11 +1499,12 @@ class TableRunner:
             busted = tuple(s for s in busted if s in self.table.seats and self.table.seats[s].stack == 0)
         seat_user = dict(zip(seats, users, strict=True))
         busted_users = [seat_user[s] for s in busted]
-        places = self._places_of_busts(busted_users, {u: hand.starting_stacks[users.index(u)] for u in busted_users})
-        for user in sorted(busted_users, key=lambda u: -places[u]):  # the worst place is announced first
-            place = places[user] if self.options.kind == TOURNAMENT else None
+        ranks = self._places_of_busts(busted_users, {u: hand.starting_stacks[users.index(u)] for u in busted_users})
+        places: dict[int, int | None] = {}  # recorded with each one's seat freed (`_stand`), one transaction each
+        for user in sorted(busted_users, key=lambda u: -ranks[u]):  # the worst place is announced first
+            place = ranks[user] if self.options.kind == TOURNAMENT else None
             if place is not None:
-                await self.storage.record_place(self.table_id, user, place)
+                places[user] = place
                 self._announce(PlayerAnnouncement("eliminated", user, self._name(user), place=place))
         for user in busted_users:
             seat = self._seat_of(user)
@@ -1137,7 +1512,7 @@ class TableRunner:
                 # Cash: one notice, "out of chips, left the table, buy in again with /poker join" (and a button);
                 # none for a player who had left during the hand (told then).
                 announce = self.options.kind == CASH and user not in self.leaving
-                await self._stand(user, kind="busted", announce=announce)
+                await self._stand(user, kind="busted", announce=announce, place=places.get(user))
         for user in sorted(self.leaving | self.kicked):
             if self._seat_of(user) is not None:
                 # A kick was announced as pending ("leaving"): now it is done. A leaver was told at once.
@@ -1227,10 +1602,10 @@ class TableRunner:
 
     # ------------------------------------------------------------------ restore after a restart
 
-    async def restore(self, row: TableRow) -> None:
+    async def restore(self, row: TableRow, *, grace: float = RESTORE_GRACE) -> None:
         """Rebuild the table from storage: seats and stacks, names and flags, and the unfinished hand by
-        replaying its record; the turn deadline is restored (at least RESTORE_GRACE seconds from now) and the
-        table message refreshed."""
+        replaying its record; the turn deadline is restored (at least `grace` seconds from now) and the
+        table message refreshed. Then call `deliver_pending` for what was owed and not delivered."""
         state = dict(row.state or {})
         open_hand = await self.storage.open_hand(self.table_id)
         if "table" in state:
@@ -1263,11 +1638,58 @@ class TableRunner:
             self.hand_seats = tuple(open_hand.record["seats"])
             self.hand_users = tuple(open_hand.record["users"])
             self.table.resume_hand(hand, self.hand_seats)
+            self._committed = self._memento()
             if hand.is_complete:
                 await self._finish_hand()
             else:
-                deadline = max(last_at + self.options.turn_timeout, self.clock.time() + RESTORE_GRACE)
+                deadline = max(last_at + self.options.turn_timeout, self.clock.time() + grace)
                 self._start_turn(deadline)
         self._refresh()
         if self.hand is None:
             self._maybe_schedule_next_hand()
+
+    async def deliver_pending(self, rows: list[OutboxRow] | None = None) -> int:
+        """Queue the delivery of what storage says this table owes and was not delivered (after a restart, or a
+        storage fault whose outcome was unknown): `rows`, or read from storage. Rows already queued in this
+        process are skipped; each post carries its row's key as nonce. Returns how many were queued."""
+        if rows is None:
+            rows = await self.storage.pending_outbox(self.table_id)
+        snap = self.snapshot()
+        queued = 0
+        for row in rows:
+            if row.key in self._inflight:
+                continue
+            payload = row.payload
+            announcement: Announcement | None = None
+            try:
+                if payload.get("type") == "announce":
+                    announcement = decode_announcement(payload["announcement"])
+                elif payload.get("type") == "hand_result":
+                    announcement = await self._stored_result(int(payload["hand_number"]))
+            except Exception:
+                log.exception("table %s: outbox row %s cannot be read; dropped", self.table_id, row.key)
+                await self.storage.mark_delivered([row.key])
+                continue
+            self._queue(Owed(row.key, payload, snap, announcement), durable=True)
+            queued += 1
+        return queued
+
+    async def _stored_result(self, number: int) -> Announcement:
+        """A finished hand's result, built again from its stored record (the engine replays it exactly)."""
+        row = await self.storage.hand_by_number(self.table_id, number)
+        if row is None:
+            raise ValueError(f"no hand {number} at table {self.table_id}")
+        hand = Hand.from_record(HandRecord.from_json(row.record["record"]))
+        for action in row.actions:
+            hand.act(ActionKind(action["kind"]), action.get("amount"))
+        users = tuple(int(u) for u in row.record["users"])
+        names = tuple(self._name(u) for u in users)
+        return hand_result_from_events(number, hand.events, names, users)
+
+    def load_closed(self, row: TableRow) -> None:
+        """A closed table, only to deliver what it still owes (its names and language from storage)."""
+        state = dict(row.state or {})
+        self.names = {int(k): v for k, v in state.get("names", {}).items()}
+        self.hand_number = int(state.get("hand_number", 0))
+        self.message_id = row.message_id
+        self.closed = True

@@ -17,7 +17,8 @@ from bot.tables.clock import Clock, SystemClock
 from bot.tables.errors import ServiceError
 from bot.tables.notifier import Notifier, TableClosedAnnouncement, TableSnapshot
 from bot.tables.options import TableOptions
-from bot.tables.runner import TableRunner
+from bot.tables.outbox import InteractionReply
+from bot.tables.runner import WRITE_TIMEOUT_S, TableRunner
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +28,8 @@ class TableService:
 
     `storage` persists everything; `notifier` is the Discord layer (or a recording fake in tests);
     `clock` gives time and sleeps (a ManualClock in tests); `rng_factory` returns the random generator
-    used to shuffle each hand (None = `secrets.SystemRandom`, the default; tests stack the deck).
+    used to shuffle each hand (None = `secrets.SystemRandom`, the default; tests stack the deck);
+    `write_timeout_s`: how long a table waits for a storage write before undoing the change (see TableRunner).
     """
 
     def __init__(
@@ -37,11 +39,13 @@ class TableService:
         *,
         clock: Clock | None = None,
         rng_factory: Callable[[], random.Random | None] | None = None,
+        write_timeout_s: float = WRITE_TIMEOUT_S,
     ) -> None:
         self.storage = storage
         self.notifier = notifier
         self.clock = clock or SystemClock()
         self.rng_factory = rng_factory or (lambda: None)
+        self.write_timeout_s = write_timeout_s
         self.runners: dict[int, TableRunner] = {}
         self._create_lock = asyncio.Lock()
 
@@ -54,6 +58,7 @@ class TableService:
             clock=self.clock,
             rng_factory=self.rng_factory,
             on_closed=self._forget,
+            write_timeout_s=self.write_timeout_s,
             **kwargs,
         )
         self.runners[runner.channel_id] = runner
@@ -66,7 +71,8 @@ class TableService:
 
     async def restore(self) -> int:
         """Rebuild every open table from storage (after a restart); returns how many. A table that fails
-        to restore is logged and left for the next start (its chips stay in storage)."""
+        to restore is logged and left for the next start (its chips stay in storage). Then what the stored
+        changes still owe Discord (the outbox, docs/outbox.md) is delivered, for open and closed tables."""
         count = 0
         for row in await self.storage.open_tables():
             if row.channel_id in self.runners:
@@ -88,7 +94,45 @@ class TableService:
             except Exception:
                 log.exception("could not restore table %s in channel %s", row.id, row.channel_id)
                 self.runners.pop(row.channel_id, None)
+        await self._deliver_pending()
         return count
+
+    async def _deliver_pending(self) -> None:
+        """Deliver the outbox rows left by the previous process: through each open table's runner, and for a
+        table closed meanwhile (its "table closed" notice, the edit of its last message, the host's reply)
+        through a runner made only for that, stopped once they are out."""
+        pending = await self.storage.pending_outbox()
+        open_runners = {runner.table_id: runner for runner in self.runners.values()}
+        for table_id in sorted({row.table_id for row in pending}):
+            rows = [row for row in pending if row.table_id == table_id]
+            runner = open_runners.get(table_id)
+            try:
+                if runner is not None:
+                    async with runner.lock:
+                        await runner.deliver_pending(rows)
+                    continue
+                table = await self.storage.table(table_id)
+                if table is None:
+                    continue
+                closed = TableRunner(
+                    storage=self.storage,
+                    notifier=self.notifier,
+                    clock=self.clock,
+                    rng_factory=self.rng_factory,
+                    table_id=table.id,
+                    guild_id=table.guild_id,
+                    channel_id=table.channel_id,
+                    host_id=table.host_id,
+                    options=TableOptions.from_json(dict(table.settings)),
+                    language=(table.state or {}).get("language", "en"),
+                )
+                closed.load_closed(table)
+                closed.start()
+                await closed.deliver_pending(rows)
+                await closed.drain()
+                await closed.shutdown()
+            except Exception:
+                log.exception("could not deliver what table %s owes", table_id)
 
     async def close(self) -> None:
         """Stop every runner's timers and flush its announcements (tables stay open in storage)."""
@@ -161,9 +205,9 @@ class TableService:
         """See TableRunner.kick."""
         return await self.get(channel_id).kick(by_user, target, is_admin=is_admin)
 
-    async def rebuy(self, channel_id: int, user_id: int, amount: int) -> int:
+    async def rebuy(self, channel_id: int, user_id: int, amount: int, reply: InteractionReply | None = None) -> int:
         """See TableRunner.rebuy."""
-        return await self.get(channel_id).rebuy(user_id, amount)
+        return await self.get(channel_id).rebuy(user_id, amount, reply)
 
     async def start(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> None:
         """See TableRunner.start_game (`is_admin`: the member has Manage Server)."""
@@ -190,9 +234,11 @@ class TableService:
         """See TableRunner.set_blind_schedule."""
         return await self.get(channel_id).set_blind_schedule(user_id, levels, by, length, is_admin=is_admin)
 
-    async def end(self, channel_id: int, user_id: int, *, is_admin: bool) -> TableClosedAnnouncement:
+    async def end(
+        self, channel_id: int, user_id: int, *, is_admin: bool, reply: InteractionReply | None = None
+    ) -> TableClosedAnnouncement:
         """See TableRunner.end."""
-        return await self.get(channel_id).end(user_id, is_admin=is_admin)
+        return await self.get(channel_id).end(user_id, is_admin=is_admin, reply=reply)
 
     async def repost(self, channel_id: int) -> None:
         """See TableRunner.repost."""

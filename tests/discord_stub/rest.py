@@ -306,7 +306,17 @@ class Rest:
         if problems:
             stub.violations_from(problems, request)
             return invalid_form(problems)
+        nonce = payload.get("nonce")
+        if nonce is not None and payload.get("enforce_nonce"):
+            # Discord: a post with a nonce already used in this channel by this author (within a few minutes)
+            # returns the message made the first time instead of creating another.
+            earlier = stub.nonces.get((channel.id, str(nonce)))
+            if earlier is not None:
+                stub.touch()
+                return json_response(earlier.payload(stub.users))
         message = stub.create_message(channel, payload, files=files)
+        if nonce is not None and payload.get("enforce_nonce"):
+            stub.nonces[(channel.id, str(nonce))] = message
         return json_response(message.payload(stub.users))
 
     async def patch_message(self, request: web.Request) -> web.Response:

@@ -136,6 +136,8 @@ class DiscordStub(UserActions):
         self.request_total = 0
         self.violations: list[Violation] = []
         self.refused_dms: list[tuple[int, int]] = []
+        #: Posts made with `enforce_nonce`, by (channel id, nonce): a post repeating one returns the first message.
+        self.nonces: dict[tuple[int, str], Message] = {}
         self.ready_pings = 0
         self.seq = 0
         self.faults = Faults()

@@ -11,6 +11,9 @@ unchanged: these hooks exist only in this process.
   default, would make a ten-hand game wait 50 s for nothing).
 - ``E2E_HOLD_FINISH_HAND``: when "1", `Storage.finish_hand` never returns (the hand's last action is stored,
   its result is not), so that a test can SIGKILL the process exactly at the showdown.
+- ``E2E_KILL_AFTER``: ``"<Storage method>[:n]"``, e.g. ``"close_table"`` or ``"buy_in:4"``: the process SIGKILLs
+  itself as soon as the n-th call (1 by default) of that storage write has committed, before anything else runs,
+  so that a test can crash the bot right after each kind of commit (docs/outbox.md).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import itertools
 import logging
 import os
 import random
+import signal
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -60,6 +64,22 @@ def _install_hooks() -> None:
             await asyncio.Event().wait()
 
         Storage.finish_hand = hold_finish_hand  # type: ignore[method-assign]
+
+    kill_after = os.environ.get("E2E_KILL_AFTER")
+    if kill_after:
+        name, _, nth = kill_after.partition(":")
+        original = getattr(Storage, name)
+        calls = itertools.count(1)
+        target = int(nth or 1)
+
+        async def then_die(self: Storage, *args: Any, **kwargs: Any) -> Any:
+            result = await original(self, *args, **kwargs)
+            if next(calls) == target:
+                log.warning("e2e hook: %s committed, killing the process", name)
+                os.kill(os.getpid(), signal.SIGKILL)
+            return result
+
+        setattr(Storage, name, then_die)
 
 
 def main() -> None:

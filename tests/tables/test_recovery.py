@@ -135,6 +135,7 @@ async def test_leaving_a_started_tournament_takes_the_worst_place_and_the_last_p
     for user in (ALICE, BOB, CHLOE):
         await service.join(CHANNEL, user, NAMES[user])
     await service.start(CHANNEL, HOST)
+    runner = service.get(CHANNEL)
     await service.act(CHANNEL, actor(service), ActionKind.FOLD)
     await service.act(CHANNEL, actor(service), ActionKind.FOLD)  # hand 1 over, the next one not dealt yet
     leaver = ALICE

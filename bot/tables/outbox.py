@@ -1,0 +1,129 @@
+"""The messages a committed change owes Discord: what the table service stores in the durable outbox (docs/outbox.md).
+
+A runner operation collects what it owes while it computes the change; the storage call that commits the change
+stores those rows in the same transaction (`Storage._attach`), and only then are they handed to the delivery
+queue. A change that could not be stored owes nothing: its rows are dropped with it. After a restart, the rows
+not marked delivered are delivered again (`TableRunner.deliver_pending`).
+
+What is stored is the *meaning* of each message as JSON, not Discord's rendered payload: the service never
+imports discord and the render layer's output depends on the table's language at delivery time. Each kind:
+
+- ``{"type": "announce", "announcement": {...}}``: a `PlayerAnnouncement`, `LevelAnnouncement` or
+  `TableClosedAnnouncement` (plain ints and strings, encoded here);
+- ``{"type": "hand_result", "hand_number": n}``: the showdown / "Hand #N is over": built again, on redelivery,
+  from the stored hand record by replay (the engine is deterministic), so the evaluator's values need no codec;
+- ``{"type": "hole_cards", "user_id": u, "hand_number": n, "cards": ["Ah", "Kd"]}``: the DM of a new hand, and
+  when it is refused, the public "press My cards" notice;
+- ``{"type": "closed_table", "message_id": m}``: the edit that takes the buttons off the table message of a
+  closed table;
+- ``{"type": "reply", "application_id": a, "token": t, "locale": l, "key": k, "params": {...}}``: the answer to
+  a deferred interaction (edit of its original response: an edit is idempotent), while its token is valid.
+
+Every row has a unique `key` (17 characters): the Discord message nonce of the posts it makes (with
+`enforce_nonce`), so that a row delivered twice (the process died after posting, before marking it) is posted
+once. Street lines and the per-action table edit are not rows (see docs/outbox.md: derivable, hot path).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.poker import Card, parse_card
+from bot.tables.notifier import (
+    Announcement,
+    LevelAnnouncement,
+    PlayerAnnouncement,
+    TableClosedAnnouncement,
+    TableSnapshot,
+)
+
+#: The announcements stored as such (plain values); a hand's result is stored by its number.
+StoredAnnouncement = PlayerAnnouncement | TableClosedAnnouncement | LevelAnnouncement
+
+#: How long an interaction token can be used to answer (Discord: 15 minutes); a reply row older is dropped.
+REPLY_TOKEN_LIFETIME_S = 15 * 60
+
+
+def new_key() -> str:
+    """A fresh outbox key (also a valid Discord nonce: at most 25 characters)."""
+    return "o" + secrets.token_hex(8)
+
+
+@dataclass(frozen=True)
+class InteractionReply:
+    """Where to answer an interaction that was deferred: the application id and the interaction token (valid 15
+    minutes from `created_at`, Unix seconds), and the member's locale for the text."""
+
+    application_id: int
+    token: str
+    locale: str
+    created_at: float
+
+
+@dataclass
+class Owed:
+    """One message owed by the change being computed: its `key`, its JSON `payload` (None for a message that is
+    not stored: a street line or an action's notice, released with the action's commit), the snapshot to show it
+    with (taken when it was owed) and, for live delivery, the announcement object itself (which a payload of
+    type "hand_result" does not carry)."""
+
+    key: str
+    payload: Mapping[str, Any] | None
+    snapshot: TableSnapshot
+    announcement: Announcement | None = None
+
+    def row(self) -> dict[str, Any]:
+        """The storage row: {"key", "payload"}."""
+        assert self.payload is not None
+        return {"key": self.key, "payload": dict(self.payload)}
+
+
+def encode_announcement(announcement: StoredAnnouncement) -> dict[str, Any]:
+    """JSON of a player notice, a blind-level notice or a table-closed notice."""
+    if isinstance(announcement, PlayerAnnouncement):
+        fields = {f: getattr(announcement, f) for f in PlayerAnnouncement.__dataclass_fields__}
+        return {"class": "player", "fields": fields}
+    if isinstance(announcement, LevelAnnouncement):
+        fields = {f: getattr(announcement, f) for f in LevelAnnouncement.__dataclass_fields__}
+        fields["next_level"] = None if announcement.next_level is None else list(announcement.next_level)
+        return {"class": "level", "fields": fields}
+    return {
+        "class": "table_closed",
+        "fields": {
+            "cashed_out": [list(item) for item in announcement.cashed_out],
+            "placings": [list(item) for item in announcement.placings],
+            "voided_hand": announcement.voided_hand,
+            "tournament_over": announcement.tournament_over,
+        },
+    }
+
+
+def decode_announcement(data: Mapping[str, Any]) -> StoredAnnouncement:
+    """The announcement `encode_announcement` wrote. Raises ValueError for an unknown class."""
+    fields = dict(data.get("fields") or {})
+    if data.get("class") == "player":
+        return PlayerAnnouncement(**fields)
+    if data.get("class") == "level":
+        nxt = fields.get("next_level")
+        return LevelAnnouncement(**{**fields, "next_level": None if nxt is None else tuple(nxt)})
+    if data.get("class") == "table_closed":
+        return TableClosedAnnouncement(
+            cashed_out=tuple((int(u), str(n), int(c)) for u, n, c in fields["cashed_out"]),
+            placings=tuple((int(p), int(u), str(n), int(s)) for p, u, n, s in fields["placings"]),
+            voided_hand=fields.get("voided_hand"),
+            tournament_over=bool(fields.get("tournament_over")),
+        )
+    raise ValueError(f"unknown announcement class {data.get('class')!r}")
+
+
+def encode_cards(cards: tuple[Card, ...]) -> list[str]:
+    """Cards as their two-character texts ("Ah")."""
+    return [str(card) for card in cards]
+
+
+def decode_cards(texts: list[str]) -> tuple[Card, ...]:
+    """The cards `encode_cards` wrote."""
+    return tuple(parse_card(text) for text in texts)
