@@ -2,7 +2,7 @@
 
 Pure: standard library and phevaluator only; no discord, no asyncio, no I/O (PHH file reading
 lives in `bot.poker.phh`, imported on demand, and the `python -m bot.poker replay` command).
-The public API is re-exported here; see /work/CONTRACTS.md "bot.poker".
+The public API is re-exported here; its contract is in docs/architecture.md ("Layers", "The hand is its history").
 """
 
 from bot.poker.cards import CARDS, Card, CardParseError, format_cards, full_deck, parse_card, parse_cards, shuffled_deck

@@ -130,7 +130,7 @@ def shuffled_deck(rng: random.Random | None = None) -> list[Card]:
     """A new list of the 52 cards in random order (uniform Fisher-Yates: `rng.shuffle`).
 
     Args:
-        rng: the generator; default `secrets.SystemRandom()` (DESIGN.md: never the `random` module's
+        rng: the generator; default `secrets.SystemRandom()` (docs/architecture.md: never the `random` module's
             shared generator). Pass a seeded `random.Random` for a reproducible deal; a subclass that
             overrides `shuffle` can stack the deck in tests.
     """

@@ -118,7 +118,8 @@ class LegalActions:
 
 @dataclass(frozen=True, slots=True)
 class HandRecord:
-    """Everything that defines a hand (DESIGN.md "The hand is its history"): rebuild it with `Hand.from_record`.
+    """Everything that defines a hand (docs/architecture.md, "The hand is its history"): rebuild it with
+    `Hand.from_record`.
 
     Attributes:
         settings: the hand's settings.

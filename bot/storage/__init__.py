@@ -1,6 +1,7 @@
 """Persistence: SQLite through one aiosqlite connection; the chip ledger, tables, hands and standings.
 
-All SQL of the bot lives in this package. See `Storage` for the API and CONTRACTS.md for the contract.
+All SQL of the bot lives in this package. See `Storage` for the API and docs/architecture.md ("Chips",
+"Standings") and docs/outbox.md for the contract.
 """
 
 from bot.storage.errors import (

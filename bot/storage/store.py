@@ -809,7 +809,7 @@ class Storage:
     # ------------------------------------------------------------------ audit
 
     async def audit(self, guild_id: int) -> AuditReport:
-        """Check the ledger invariant for one server (DESIGN.md "Chips").
+        """Check the ledger invariant for one server (docs/architecture.md, "Chips").
 
         balances + chips on the seats of open cash tables == chips issued (GRANT + REFILL + ADJUSTMENT);
         also: each balance equals the sum of its ledger rows and each row's balance_after follows from the

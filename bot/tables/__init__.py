@@ -1,6 +1,6 @@
 """The table service: one runner per channel, turn timers, next-hand scheduling, chips with the ledger.
 
-Never imports discord: the Discord layer calls `TableService` and implements `Notifier` (DESIGN.md).
+Never imports discord: the Discord layer calls `TableService` and implements `Notifier` (docs/architecture.md).
 """
 
 from bot.render.announce import PotResult, ShownHand

@@ -2,7 +2,7 @@
 
 Everything that changes a table — a command, a button press, a timer expiry, the next deal — runs under
 `TableRunner.lock`, so two presses at the same instant give one action and one refusal. Every action is
-appended to the hand's record in storage before anything is announced (DESIGN.md, "The hand is its
+appended to the hand's record in storage before anything is announced (docs/architecture.md, "The hand is its
 history"); announcements go through an ordered outbox so that slow Discord calls never hold the lock,
 and consecutive table-message edits are merged into one.
 """

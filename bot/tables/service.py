@@ -1,6 +1,6 @@
 """The table service: the registry of table runners (one per channel) and the entry points the cogs call.
 
-It speaks in plain ints (guild, channel and user ids; chips) and never imports discord (DESIGN.md layers).
+It speaks in plain ints (guild, channel and user ids; chips) and never imports discord (docs/architecture.md, "Layers").
 """
 
 from __future__ import annotations

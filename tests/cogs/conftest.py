@@ -335,8 +335,8 @@ def make_bot(settings: Settings, clock: SimClock, decks: StackedDecks) -> PokerB
 
 @pytest.fixture
 def outbox_waits(monkeypatch: pytest.MonkeyPatch) -> list[Env]:
-    """Declare the table outbox's idle wait (`queue.get()` on an empty queue) to SimCord; see the request in
-    /work/CONTRACTS.md ("Requests to tables"). Harmless once the outbox no longer idles."""
+    """Declare the table outbox's idle wait (`queue.get()` on an empty queue) to SimCord, whose virtual clock
+    must know that the worker is idle rather than busy. Harmless once the outbox no longer idles."""
     holder: list[Env] = []
     outbox = getattr(runner_module, "_Outbox", None)
     if outbox is None or not hasattr(outbox, "start"):

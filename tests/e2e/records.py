@@ -1,6 +1,6 @@
 """What the bot stored, read back in the test process through `bot.storage` and replayed with the engine.
 
-The bot writes every action before announcing it (DESIGN.md, "The hand is its history"); these helpers
+The bot writes every action before announcing it (docs/architecture.md, "The hand is its history"); these helpers
 rebuild each hand from its stored record and actions with `bot.poker`, so the tests can compare what the
 channel showed with what the engine computes. SQLite in WAL mode lets a second connection read while the
 bot runs.

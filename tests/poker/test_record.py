@@ -1,4 +1,4 @@
-"""A hand is its history: record, JSON, exact rebuild (DESIGN.md)."""
+"""A hand is its history: record, JSON, exact rebuild (docs/architecture.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Restart mid-hand: a new service over the same database resumes the hand exactly (DESIGN.md, "The hand is
+"""Restart mid-hand: a new service over the same database resumes the hand exactly (docs/architecture.md, "The hand is
 its history"), and a tournament is played to its end with places recorded."""
 
 from __future__ import annotations
