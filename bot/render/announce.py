@@ -190,7 +190,8 @@ def render_player_notice(announcement: Any, locale: object) -> str:
     """A public line about one player, from the service's `PlayerAnnouncement` (`kind`, `name`, `place`,
     `action`, `sat_out`, `seat`, `chips`): eliminated, timed_out, dm_refused, joined, left, sat_out, sat_in,
     kicked, auto_folded, forfeited (left during a hand: folded at once), busted (cash: out of chips, unseated),
-    rebuy, rebuy_failed. An unknown kind gives an empty string (nothing to post)."""
+    finished (left a started tournament: the place it gives), rebuy, rebuy_failed. An unknown kind gives an
+    empty string (nothing to post)."""
     a = announcement
     name = escape_name(a.name)
     kind = a.kind
@@ -212,6 +213,8 @@ def render_player_notice(announcement: Any, locale: object) -> str:
         return t(key, locale, name=name, stack=a.chips or 0)
     if kind == "busted":
         return t("notice.busted", locale, name=name)
+    if kind == "finished":
+        return t("notice.finished", locale, name=name, place=ordinal(a.place or 0, locale))
     if kind == "rebuy":
         return t("notice.rebuy", locale, name=name, amount=a.chips or 0, stack=getattr(a, "stack", None) or 0)
     if kind == "rebuy_failed":

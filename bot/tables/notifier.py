@@ -128,7 +128,9 @@ class PlayerAnnouncement:
     "kicked", "busted" (a cash player out of chips, unseated: how to buy in again), "rebuy" (made at the end of
     the hand it was asked in: chips added, stack the new stack), "rebuy_failed" (the balance no longer had
     `chips`), "leaving" (kicked during a hand: leaves when it ends), "auto_folded" (sitting out a tournament
-    hand: folded), "forfeited" (left during a hand: folded at once, seat freed when the hand ends).
+    hand: folded), "forfeited" (left during a hand: folded at once, seat freed when the hand ends), "finished"
+    (left, or was removed from, a started tournament with chips: `place`, the worst among players with chips).
+    Tournament chips never go to a balance: "left" and "kicked" carry chips only at cash tables.
     """
 
     kind: str

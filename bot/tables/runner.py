@@ -1016,7 +1016,8 @@ class TableRunner:
         place to record with it (an elimination). One transaction."""
         seat = self._require_seat(user_id)
         stack = self.table.seats[seat].stack
-        if self.options.kind == TOURNAMENT and self.hand_number > 0 and stack > 0:
+        finished = self.options.kind == TOURNAMENT and self.hand_number > 0 and stack > 0
+        if finished:
             # Leaving a tournament that has started is finishing it: the worst place among those with chips.
             place = sum(1 for occupant in self.table.seats.values() if occupant.stack > 0)
         self.table.stand(seat)
@@ -1025,10 +1026,12 @@ class TableRunner:
         self.rebuys.pop(user_id, None)
         self.away.discard(user_id)
         self.expiries.pop(user_id, None)
-        # A kicked player's cash stack goes back to their balance (the notice says so); tournament chips do not.
-        chips = None if kind == "kicked" and self.options.kind == TOURNAMENT else stack
+        # A cash stack goes back to the balance (the notice says how much); tournament chips never do.
+        chips = None if self.options.kind == TOURNAMENT else stack
         if announce:
             self._announce(PlayerAnnouncement(kind, user_id, self._name(user_id), seat=seat, chips=chips))
+        if finished:  # the place is public, also when the leave itself was announced earlier (a forfeit)
+            self._announce(PlayerAnnouncement("finished", user_id, self._name(user_id), place=place))
         await self._commit(
             lambda state, rows: self.storage.cash_out(
                 self.table_id, self.guild_id, user_id, seat, place=place, state=state, outbox=rows

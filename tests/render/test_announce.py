@@ -179,6 +179,11 @@ def test_showdown_with_ten_long_names_fits_discord_limits():
             "Bob was removed from the table (stack of 80 back to their balance).",
             "Bob a été retiré de la table (sa pile de 80 revient sur son solde).",
         ),
+        (
+            PlayerAnnouncement("finished", 1, "Bob", place=3),
+            "Bob leaves the tournament and finishes in 3rd place.",
+            "Bob quitte le tournoi et termine à la 3e place.",
+        ),
         (PlayerAnnouncement("sat_out", 1, "Bob"), "Bob sits out.", "Bob fait une pause."),
         (PlayerAnnouncement("sat_in", 1, "Bob"), "Bob is back in.", "Bob revient en jeu."),
         (PlayerAnnouncement("auto_folded", 1, "Bob"), "Bob's hand is folded.", "La main de Bob est couchée."),

@@ -319,3 +319,30 @@ async def test_two_busts_in_one_hand_with_players_left_take_the_last_places_bigg
     await service.get(CHANNEL).drain()
     assert [(a.user_id, a.place) for a in about(notifier, "eliminated")] == [(button, 4), (first, 3)]
     assert sorted(s.user_id for s in service.snapshot(CHANNEL).seats) == sorted([small, big])
+
+
+async def test_a_player_leaving_a_started_tournament_is_told_their_place_once_and_takes_no_chips_away_as_cash(
+    service: TableService, notifier: RecordingNotifier, clock: ManualClock, storage: Storage
+) -> None:
+    """QA: leaving a running tournament posted no place. The leaver finishes in the worst place among the players
+    with chips (4th of 4 here), once, whether they leave between hands or forfeit a hand being played; the notice
+    of the leave names no chips (tournament chips never go to a balance)."""
+    await open_table(service, users=(ALICE, BOB, CHLOE, DAVID), kind="tournament")
+    await service.start(CHANNEL, HOST)
+    await play_to_end_of_hand(service)
+    await service.get(CHANNEL).drain()
+    assert service.snapshot(CHANNEL).street is None  # between hands
+    assert await service.leave(CHANNEL, DAVID)
+    await service.get(CHANNEL).drain()
+    assert [(a.user_id, a.place) for a in about(notifier, "finished")] == [(DAVID, 4)]
+    assert [a.chips for a in about(notifier, "left")] == [None]
+    assert (await storage.places(service.get(CHANNEL).table_id))[DAVID] == 4
+    # During a hand: the forfeit notice, then the place when the seat is freed at the hand's end.
+    await next_hand(service, clock)
+    leaver = next(u for u in service.get(CHANNEL).hand_users if u != actor(service))
+    assert not await service.leave(CHANNEL, leaver)
+    await play_to_end_of_hand(service)
+    await service.get(CHANNEL).drain()
+    finished = about(notifier, "finished")
+    assert [(a.user_id, a.place) for a in finished] == [(DAVID, 4), (leaver, 3)]
+    assert len(about(notifier, "forfeited")) == 1
