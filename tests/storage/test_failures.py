@@ -70,13 +70,15 @@ async def test_a_storage_dropped_unclosed_lets_its_database_thread_stop(tmp_path
     """The database thread keeps its last call, and that call's outcome, alive: neither may keep the connection alive
     too (a failure's traceback runs through the call's closure, and so the Storage), or an unclosed Storage (a test
     world, a crashed start) would keep its non-daemon thread, and the process, running."""
-    before = {t.ident for t in threading.enumerate()}
     store = await Storage.open(tmp_path / "dropped.sqlite3")
+    # aiosqlite's worker thread (pinned versions: `Connection._thread`); found by object, not by ident, which the
+    # threads of other tests ending meanwhile may reuse on a loaded machine.
+    thread = store._db._thread
+    assert isinstance(thread, threading.Thread) and thread.is_alive() and not thread.daemon
     assert await store.ensure_account(GUILD, ALICE) == 1000
     if last_call_fails:
         with pytest.raises(TableNotFound):
             await store.cash_out(999, GUILD, ALICE, 1)
-    (thread,) = [t for t in threading.enumerate() if t.ident not in before]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ResourceWarning)  # aiosqlite's "deleted before being closed"
         del store
