@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.poker import ActionKind, LegalActions, PlayerActed
-from bot.storage import Storage, TableExists
+from bot.storage import Storage, TableExists, TableRow
 from bot.tables.clock import Clock, SystemClock
 from bot.tables.errors import ServiceError
 from bot.tables.notifier import Notifier, TableClosedAnnouncement, TableSnapshot
@@ -51,6 +51,23 @@ class TableService:
 
     # ------------------------------------------------------------------ lifecycle
 
+    def _new_runner(self, row: TableRow, **kwargs: Any) -> TableRunner:
+        """A runner for stored table `row` (its ids, options and language), not registered nor started."""
+        return TableRunner(
+            storage=self.storage,
+            notifier=self.notifier,
+            clock=self.clock,
+            rng_factory=self.rng_factory,
+            write_timeout_s=self.write_timeout_s,
+            table_id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            host_id=row.host_id,
+            options=TableOptions.from_json(dict(row.settings)),
+            language=(row.state or {}).get("language", "en"),
+            **kwargs,
+        )
+
     def _runner(self, **kwargs: Any) -> TableRunner:
         runner = TableRunner(
             storage=self.storage,
@@ -61,6 +78,9 @@ class TableService:
             write_timeout_s=self.write_timeout_s,
             **kwargs,
         )
+        return self._register(runner)
+
+    def _register(self, runner: TableRunner) -> TableRunner:
         self.runners[runner.channel_id] = runner
         runner.start()
         return runner
@@ -78,16 +98,7 @@ class TableService:
             if row.channel_id in self.runners:
                 continue
             try:
-                options = TableOptions.from_json(dict(row.settings))
-                language = (row.state or {}).get("language", "en")
-                runner = self._runner(
-                    table_id=row.id,
-                    guild_id=row.guild_id,
-                    channel_id=row.channel_id,
-                    host_id=row.host_id,
-                    options=options,
-                    language=language,
-                )
+                runner = self._register(self._new_runner(row, on_closed=self._forget))
                 async with runner.lock:
                     await runner.restore(row)
                 count += 1
@@ -114,18 +125,7 @@ class TableService:
                 table = await self.storage.table(table_id)
                 if table is None:
                     continue
-                closed = TableRunner(
-                    storage=self.storage,
-                    notifier=self.notifier,
-                    clock=self.clock,
-                    rng_factory=self.rng_factory,
-                    table_id=table.id,
-                    guild_id=table.guild_id,
-                    channel_id=table.channel_id,
-                    host_id=table.host_id,
-                    options=TableOptions.from_json(dict(table.settings)),
-                    language=(table.state or {}).get("language", "en"),
-                )
+                closed = self._new_runner(table)
                 closed.load_closed(table)
                 closed.start()
                 await closed.deliver_pending(rows)
