@@ -220,8 +220,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "uncalled-bet-not-returned",
         "engine",
         HAND,
-        "        if second == top:\n            return\n        excess",
-        "        if True:\n            return\n        excess",
+        "        if second == top:\n            return\n        self._give_back(holder, top - second)",
+        "        if True:\n            return\n        self._give_back(holder, top - second)",
         (RULES, PHH, DIFFERENTIAL),
     ),
     Mutant(
@@ -377,14 +377,15 @@ MUTANTS: tuple[Mutant, ...] = (
         "refused-action-stored-first",
         "flow",
         RUNNER,
-        "        hand.verify_action(kind, amount)\n        await self.storage.append_action(\n"
-        "            self.hand_id,\n"
-        '            {"player": player, "kind": kind.value, "amount": amount, "at": self.clock.time(), "by": by},\n'
-        "        )\n",
-        "        await self.storage.append_action(\n"
-        "            self.hand_id,\n"
-        '            {"player": player, "kind": kind.value, "amount": amount, "at": self.clock.time(), "by": by},\n'
-        "        )\n        hand.verify_action(kind, amount)\n",
+        "        else:\n            hand.verify_action(kind, amount)\n        hand_id = self.hand_id\n"
+        '        action = {"player": player, "kind": kind.value, "amount": amount, "at": self.clock.time(), "by": by}\n'
+        "        await self._commit(lambda _state, _rows: self.storage.append_action(hand_id, action), "
+        "carries=False)\n",
+        "        hand_id = self.hand_id\n"
+        '        action = {"player": player, "kind": kind.value, "amount": amount, "at": self.clock.time(), "by": by}\n'
+        "        await self._commit(lambda _state, _rows: self.storage.append_action(hand_id, action), "
+        "carries=False)\n"
+        "        if not forfeit:\n            hand.verify_action(kind, amount)\n",
         (SERVICE, FLOW),
     ),
     Mutant(
@@ -400,7 +401,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "busted-players-stay-seated",
         "flow",
         RUNNER,
-        '                await self._stand(user, kind="busted", announce=announce)',
+        '                await self._stand(user, kind="busted", announce=announce, place=places.get(user))',
         "                pass",
         (TURNS, RECOVERY, FLOW),
     ),
