@@ -44,6 +44,7 @@ from bot.poker import (
 from bot.render.announce import hand_result_from_events
 from bot.render.i18n import t
 from bot.storage import (
+    HandRow,
     InsufficientBalance,
     LedgerKind,
     OutboxRow,
@@ -1647,9 +1648,31 @@ class TableRunner:
             else:
                 deadline = max(last_at + self.options.turn_timeout, self.clock.time() + grace)
                 self._start_turn(deadline)
+        elif last and last[0].ended_at is not None and self._after_hand_unfinished(last[0]):
+            # The process stopped between storing a hand's end and what follows it (busted players unseated,
+            # leavers and kicked players gone, rebuys made): do it now, so that no notice owed is lost.
+            self._committed = self._memento()
+            ended = last[0]
+            seats, users = tuple(ended.record["seats"]), tuple(ended.record["users"])
+            busted = tuple(s for s, u in zip(seats, users, strict=True) if self._seat_holds(s, u, stack=0))
+            hand = Hand.from_record(HandRecord.from_json(ended.record["record"]))
+            await self._after_hand(busted, users, seats, hand)
         self._refresh()
         if self.hand is None:
             self._maybe_schedule_next_hand()
+
+    def _seat_holds(self, seat: int, user: int, *, stack: int | None = None) -> bool:
+        """Seat `seat` is held by `user` (with exactly `stack` chips, when given)."""
+        occupant = self.table.seats.get(seat)
+        return occupant is not None and occupant.player_id == user and (stack is None or occupant.stack == stack)
+
+    def _after_hand_unfinished(self, ended: HandRow) -> bool:
+        """After finished hand `ended`, is what follows a hand's end still to do? (A player of it still seated
+        without chips, a leaver or a kicked player still seated, or a rebuy still pending: `_after_hand` clears
+        all of them.)"""
+        seats, users = ended.record.get("seats", ()), ended.record.get("users", ())
+        busted = any(self._seat_holds(s, u, stack=0) for s, u in zip(seats, users, strict=True))
+        return busted or bool(self.leaving or self.kicked or self.rebuys)
 
     async def deliver_pending(self, rows: list[OutboxRow] | None = None) -> int:
         """Queue the delivery of what storage says this table owes and was not delivered (after a restart, or a

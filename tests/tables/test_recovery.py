@@ -3,6 +3,7 @@ its history"), and a tournament is played to its end with places recorded."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,20 @@ from bot.tables import (
     TableService,
 )
 from bot.tables.clock import settle
-from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, DAVID, DEFAULTS, GUILD, HOST, NAMES, Decks, actor
+from tests.tables.conftest import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    CHLOE,
+    DAVID,
+    DEFAULTS,
+    GUILD,
+    HOST,
+    NAMES,
+    Decks,
+    actor,
+    deck_for,
+)
 
 
 def picture(service: TableService) -> tuple:
@@ -148,3 +162,62 @@ async def test_leaving_a_started_tournament_takes_the_worst_place_and_the_last_p
     await runner.drain()
     closed = [a for a in notifier.announcements if isinstance(a, TableClosedAnnouncement)]
     assert len(closed) == 1 and closed[0].tournament_over
+
+
+class StopsAtCashOut:
+    """The real storage, except that a `cash_out` never returns: the process "dies" right after a hand's end was
+    stored and before the busted player's seat is freed (`reached` is set when it gets there)."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+        self.reached = asyncio.Event()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._storage, name)
+
+    async def cash_out(self, *args: object, **kwargs: object) -> None:
+        self.reached.set()
+        await asyncio.Event().wait()
+
+
+async def test_a_crash_between_a_hands_end_and_freeing_the_busted_seat_is_finished_at_the_restart(
+    db_path: Path, clock: ManualClock
+) -> None:
+    """Issue 12 (nothing stored that is never told): the busted cash player is unseated with their notice (and its
+    Buy in again button) after the restart, not left seated with no chips until some later hand ends."""
+    storage = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
+    decks = Decks()
+    # Player 0 (small blind) has aces, player 1 (big blind) loses everything to them; the button folds.
+    decks.queue.append(deck_for(["AsAh", "7c2d", "8c3d"], "KsKdQh5s6h"))
+    stopping = StopsAtCashOut(storage)
+    service = TableService(stopping, RecordingNotifier(), clock=clock, rng_factory=decks)  # type: ignore[arg-type]
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
+    for user in (ALICE, BOB, CHLOE):
+        await service.join(CHANNEL, user, NAMES[user])
+    await service.start(CHANNEL, ALICE)
+    runner = service.get(CHANNEL)
+    small, big, button = runner.hand_users
+    await service.act(CHANNEL, button, ActionKind.FOLD)
+    await service.act(CHANNEL, small, ActionKind.ALL_IN)
+    last = asyncio.create_task(service.act(CHANNEL, big, ActionKind.CALL))
+    await asyncio.wait_for(stopping.reached.wait(), 5)
+    ended = (await storage.hands_for_table(runner.table_id, limit=1))[0]
+    assert ended.ended_at is not None  # the hand's end is stored; the busted seat is not freed yet
+    assert {s.user_id: s.stack for s in (await storage.table(runner.table_id)).seats}[big] == 0
+
+    storage2 = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
+    notifier2 = RecordingNotifier()
+    service2 = TableService(storage2, notifier2, clock=clock, rng_factory=Decks())
+    try:
+        assert await service2.restore() == 1
+        await service2.get(CHANNEL).drain()
+        assert big not in {s.user_id for s in service2.snapshot(CHANNEL).seats}
+        assert big not in {s.user_id for s in (await storage2.table(runner.table_id)).seats}
+        busted = [a for a in notifier2.announcements if isinstance(a, PlayerAnnouncement) and a.kind == "busted"]
+        assert [a.user_id for a in busted] == [big]
+        assert (await storage2.audit(GUILD)).ok
+    finally:
+        last.cancel()
+        await service2.close()
+        await storage2.close()
+        await storage.close()
