@@ -51,14 +51,21 @@ class TableService:
 
     # ------------------------------------------------------------------ lifecycle
 
-    def _new_runner(self, row: TableRow, **kwargs: Any) -> TableRunner:
-        """A runner for stored table `row` (its ids, options and language), not registered nor started."""
+    def _make_runner(self, **kwargs: Any) -> TableRunner:
+        """A runner with this service's storage, notifier, clock, rng and write timeout; not registered nor
+        started. `kwargs`: the table's own (ids, options, language, on_closed)."""
         return TableRunner(
             storage=self.storage,
             notifier=self.notifier,
             clock=self.clock,
             rng_factory=self.rng_factory,
             write_timeout_s=self.write_timeout_s,
+            **kwargs,
+        )
+
+    def _new_runner(self, row: TableRow, **kwargs: Any) -> TableRunner:
+        """A runner for stored table `row` (its ids, options and language), not registered nor started."""
+        return self._make_runner(
             table_id=row.id,
             guild_id=row.guild_id,
             channel_id=row.channel_id,
@@ -69,16 +76,8 @@ class TableService:
         )
 
     def _runner(self, **kwargs: Any) -> TableRunner:
-        runner = TableRunner(
-            storage=self.storage,
-            notifier=self.notifier,
-            clock=self.clock,
-            rng_factory=self.rng_factory,
-            on_closed=self._forget,
-            write_timeout_s=self.write_timeout_s,
-            **kwargs,
-        )
-        return self._register(runner)
+        """A new table's runner, registered and started."""
+        return self._register(self._make_runner(on_closed=self._forget, **kwargs))
 
     def _register(self, runner: TableRunner) -> TableRunner:
         self.runners[runner.channel_id] = runner
