@@ -285,22 +285,24 @@ def render_hand_summary(hand_number: int, result: Any, locale: object) -> str:
     as a history): "Hand #3 · Alice wins 24 with Pair of kings · K♠ 9♦ 4♣ 2♥ A♣".
 
     result: the hand's `HandResult` (winners summed over every pot, each with the hand that won their
-    biggest pot when there was a showdown), or None when the message was replaced before its hand ended
-    (`/poker table`) or showed no hand: it then says the table moved to a newer message."""
+    biggest pot when there was a showdown, named with the kicker that decided it, as the showdown does), or
+    None when the message was replaced before its hand ended (`/poker table`) or showed no hand: it then says
+    the table moved to a newer message."""
     if result is None:
         if hand_number:
             return clamp(t("summary.moved_hand", locale, number=hand_number), CONTENT_MAX)
         return clamp(t("summary.moved", locale), CONTENT_MAX)
-    won: dict[int, list[Any]] = {}  # user id -> [name, chips, value of the biggest pot won]
+    # user id -> [name, chips, value of the biggest pot won, the best hand that pot was won against]
+    won: dict[int, list[Any]] = {}
     for pot in sorted(result.pots, key=lambda p: p.amount, reverse=True):
         for user_id, name, chips in pot.winners:
-            entry = won.setdefault(user_id, [name, 0, pot.value])
+            entry = won.setdefault(user_id, [name, 0, pot.value, pot.beaten])
             entry[1] += chips
     parts = [
-        t("summary.win_with", locale, name=escape_name(name), amount=chips, hand=hand_name(value, locale))
+        t("summary.win_with", locale, name=escape_name(name), amount=chips, hand=hand_name(value, locale, [beaten]))
         if value is not None and result.showdown
         else t("summary.win", locale, name=escape_name(name), amount=chips)
-        for name, chips, value in won.values()
+        for name, chips, value, beaten in won.values()
     ]
     line = t("summary.hand", locale, number=hand_number, winners=", ".join(parts))
     if result.board:

@@ -114,3 +114,6 @@ async def test_a_whole_hand_reads_right_and_fits_discord(
     kicker = {"en": "Two pair, tens and threes, jack kicker", "fr": "Deux paires, dix et trois, kicker valet"}
     assert kicker[language] in showdown
     assert {"en": "nine kicker", "fr": "kicker neuf"}[language] in showdown
+    # The old table message's summary names what decided the main pot, as the showdown does (issue 11 item 5).
+    assert f"{NAMES[ALICE]} {'wins' if language == 'en' else 'gagne'} 160 " in summary
+    assert summary.count(kicker[language]) == 1
