@@ -219,6 +219,7 @@ class Hand:
         "_contrib",
         "_current_bet",
         "_dead",
+        "_dealing_second",
         "_dealt",
         "_decisions",
         "_deck",
@@ -286,6 +287,7 @@ class Hand:
         self._runs = 1
         self._run_from = Street.PREFLOP
         self._board2: list[Card] = []
+        self._dealing_second = False
         self._shown_by_choice: list[tuple[int, tuple[Card, ...]]] = []
         self._last_aggressor: int | None = None
         self._min_bet = forced.min_bet
@@ -916,6 +918,9 @@ class Hand:
         """Deal the next streets (stopping for a betting round) until the showdown."""
         while True:
             if self._street >= Street.RIVER:
+                if self._explicit and self._runs == 2 and len(self._board2) < 5:
+                    self._await_second_run()
+                    return
                 self._start_showdown()
                 return
             nxt = Street(self._street + 1)
@@ -953,7 +958,7 @@ class Hand:
         if self._explicit:
             self._settle_if_decided()
             return
-        if self._runs == 2:
+        if self._runs == 2 and len(self._board2) < 5:
             self._deal_second_run()
         board = self._board
         order = self._showdown_order()
@@ -1096,6 +1101,30 @@ class Hand:
         self._advance()
         return event
 
+    def run_twice_agreed(self) -> None:
+        """Explicit dealing (hand-history replay): every player still in agreed to run it twice; the next
+        board cards complete the first board, then the second board's cards follow (`deal_board`).
+
+        Raises:
+            DealingError: not explicit dealing, or the betting is not closed with a player all-in and cards
+                to come.
+        """
+        if not self._explicit or not self._runout or self._actor is not None or self._street >= Street.RIVER:
+            raise DealingError("dealing", detail="running it twice needs an all-in with cards to come")
+        if self._runs == 2:
+            raise DealingError("dealing", detail="the board is already run twice")
+        self._runs = 2
+        self._run_from = self._street
+        self._events.append(RunCountChosen(2))
+
+    def _await_second_run(self) -> None:
+        """Explicit dealing: the first board is complete; wait for the second board's next street."""
+        if not self._dealing_second:
+            shared = {Street.PREFLOP: 0, Street.FLOP: 3, Street.TURN: 4}[self._run_from]
+            self._board2 = list(self._board[:shared])
+            self._dealing_second = True
+        self._awaiting_street = {0: Street.FLOP, 3: Street.TURN, 4: Street.RIVER}[len(self._board2)]
+
     def _deal_second_run(self) -> None:
         """Deal the second run-out from the deck (a burn card before each street, as the first) onto a copy of
         the cards both boards share."""
@@ -1189,7 +1218,7 @@ class Hand:
     # ------------------------------------------------------------------ explicit dealing (replay)
 
     def _known_cards(self) -> set[Card]:
-        known = set(self._board)
+        known = set(self._board) | set(self._board2)
         for cards in self._hole:
             known.update(cards)
         return known
@@ -1239,6 +1268,12 @@ class Hand:
         if clash:
             raise DealingError("dealing", detail=f"{format_cards(sorted(clash))} already dealt")
         self._awaiting_street = None
+        if self._dealing_second:
+            self._board2.extend(dealt)
+            second = StreetDealt(street, dealt, tuple(self._board2), 2)
+            self._events.append(second)
+            self._advance()
+            return second
         self._deal_street(street, dealt)
         event = self._events[-1]
         assert isinstance(event, StreetDealt)
@@ -1349,7 +1384,10 @@ class Hand:
                     shown.append(HandShown(i, self._hole[i], value))
             else:
                 shown.append(HandMucked(i))
-        self._award(values, shown)
+        second = None
+        if self._runs == 2:
+            second = {i: evaluate((*self._hole[i], *self._board2)) for i in values}
+        self._award(values, shown, second)
 
     # ------------------------------------------------------------------ record and replay
 
