@@ -32,6 +32,8 @@ from itertools import combinations
 
 from bot.poker.cards import Card
 from bot.poker.evaluation import class7_of_indexes
+from bot.poker.events import ActionKind, PlayerActed, Street, StreetDealt
+from bot.poker.hand import Hand
 
 __all__ = [
     "DEFAULT_TRIALS",
@@ -40,10 +42,12 @@ __all__ = [
     "Odds",
     "PlayerOdds",
     "PotOdds",
+    "StreetOdds",
     "all_in_odds",
     "equity_vs_random",
     "equity_vs_range",
     "margin_for",
+    "runout_odds",
 ]
 
 #: Monte Carlo run-outs drawn by default: a 95 % margin of ±0.49 % on every chance (`margin_for`).
@@ -407,3 +411,61 @@ def equity_vs_range(
             ties += 1
             shared += 1 / (theirs.count(best) + 1)
     return HandOdds(wins / trials, ties / trials, (wins + shared) / trials, margin_for(trials), trials)
+
+
+@dataclass(frozen=True, slots=True)
+class StreetOdds:
+    """The all-in odds of a hand at one point of its run-out.
+
+    Attributes:
+        street: the street just dealt (or where the betting closed, for the first entry).
+        board: the board then.
+        odds: `all_in_odds` of the hands still in, with each `PotOdds.players` given as the hand's player
+            indexes, one entry per pot of the hand (main pot first).
+    """
+
+    street: Street
+    board: tuple[Card, ...]
+    odds: Odds
+
+
+def runout_odds(
+    hand: Hand, *, rng: random.Random | None = None, trials: int = DEFAULT_TRIALS
+) -> tuple[StreetOdds, ...]:
+    """The odds of a hand whose betting closed with two or more players in and one of them all-in, with cards
+    to come (the hands are then turned face up, as card rooms do): one `StreetOdds` where the betting closed
+    (preflop: an estimate; also while the players are asked whether to run it twice) and one after each street
+    of the (first) run-out before the river. () for a hand
+    that had no such run-out, or whose hands in contention are not all known.
+
+    Works on a hand being played or complete (e.g. replayed from its record for the hand history).
+    """
+    if hand.actor is not None:
+        return ()  # the betting is still open
+    events = hand.events
+    last_decision = max((k for k, e in enumerate(events) if isinstance(e, PlayerActed)), default=-1)
+    folded: set[int] = set()
+    for event in events:
+        if isinstance(event, PlayerActed) and event.action is ActionKind.FOLD:
+            folded.add(event.player)
+    contenders = [i for i in range(hand.player_count) if i not in folded]
+    holes = hand.hole_cards
+    if len(contenders) < 2 or any(len(holes[i]) != 2 for i in contenders):
+        return ()
+    streets = [e for e in events[last_decision + 1 :] if isinstance(e, StreetDealt) and e.run == 1]
+    if streets:
+        closed_at = Street(streets[0].street - 1)
+        start_board = streets[0].board[: len(streets[0].board) - len(streets[0].cards)]
+    elif hand.run_twice_pending:  # the players are being asked whether to run it twice: nothing dealt yet
+        closed_at, start_board = hand.street, hand.board
+    else:
+        return ()
+    pot_sets = [[contenders.index(p) for p in pot.eligible if p in contenders] for pot in hand.pots()]
+    pot_sets = [s for s in pot_sets if s]
+    points = [(closed_at, start_board)] + [(e.street, e.board) for e in streets if e.street < Street.RIVER]
+    out = []
+    for street, board in points:
+        odds = all_in_odds([holes[i] for i in contenders], board, pots=pot_sets, rng=rng, trials=trials)
+        mapped = tuple(PotOdds(tuple(contenders[i] for i in pot.players), pot.odds) for pot in odds.pots)
+        out.append(StreetOdds(street, tuple(board), Odds(mapped, odds.exact, odds.margin, odds.runouts)))
+    return tuple(out)

@@ -184,3 +184,40 @@ def test_exact_odds_agree_with_a_slow_brute_force(deck: list[Card], players: int
             assert got.win == pytest.approx(wins / runouts)
             assert got.tie == pytest.approx(ties / runouts)
             assert got.share == pytest.approx(share / runouts)
+
+
+def test_runout_odds_of_an_all_in_on_the_flop_with_a_side_pot() -> None:
+    """Player 0 all-in short on the flop; players 1 and 2 all-in for more: the flop and turn figures, per pot."""
+    from bot.poker import Hand, HandSettings
+    from bot.poker.equity import runout_odds
+    from bot.poker.events import Street
+    from tests.poker.helpers import play, stacked_deck
+
+    holes = ["QcQd", "AsAh", "KsKh", "7c2d"]
+    hand = Hand(HandSettings(), [50, 200, 200, 200], deck=stacked_deck(holes, "2c7d9hJc3s"))
+    play(hand, "p2 call", "p3 fold", "p0 call", "p1 check")
+    assert runout_odds(hand) == ()  # betting still open
+    play(hand, "p0 all_in", "p1 all_in", "p2 call")
+    assert hand.is_complete
+    points = runout_odds(hand)
+    assert [p.street for p in points] == [Street.FLOP, Street.TURN]
+    flop = points[0]
+    assert flop.odds.exact and [str(c) for c in flop.board] == ["2c", "7d", "9h"]
+    main, side = flop.odds.pots
+    assert main.players == (0, 1, 2) and side.players == (1, 2)
+    expected = all_in_odds(cards("QcQd", "AsAh", "KsKh"), parse_cards("2c7d9h"), pots=[(0, 1, 2), (1, 2)])
+    assert main.odds == expected.pots[0].odds and side.odds == expected.pots[1].odds
+    # The folded hand's cards are not known to anyone: they stay in the deck.
+    assert flop.odds.runouts == 903
+
+
+def test_runout_odds_preflop_is_an_estimate() -> None:
+    from bot.poker import Hand, HandSettings
+    from bot.poker.equity import runout_odds
+    from tests.poker.helpers import play, stacked_deck
+
+    hand = Hand(HandSettings(), [100, 100], deck=stacked_deck(["KsKh", "AsAh"], "2c7d9hJc3s"))
+    play(hand, "p1 all_in", "p0 call")
+    before, flop, turn = runout_odds(hand, rng=random.Random(3), trials=4000)
+    assert not before.odds.exact and before.board == () and before.odds.margin == pytest.approx(margin_for(4000))
+    assert flop.odds.exact and turn.odds.exact and turn.odds.runouts == 44

@@ -178,3 +178,14 @@ def test_showing_by_choice_is_refused_during_the_hand_and_for_hands_shown_at_sho
 def test_actions_during_the_question_are_refused() -> None:
     hand = heads_up_all_in_preflop()
     assert not hand.can_act(ActionKind.CHECK, player=0)
+
+
+def test_the_odds_are_known_while_the_players_are_asked() -> None:
+    import random
+
+    from bot.poker.equity import runout_odds
+
+    hand = heads_up_all_in_preflop()
+    (point,) = runout_odds(hand, rng=random.Random(1), trials=2000)
+    assert point.board == () and point.odds.pots[0].players == (0, 1)
+    assert point.odds.pots[0].of(1).win > 0.7
