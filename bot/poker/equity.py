@@ -430,7 +430,7 @@ class StreetOdds:
 
 
 def runout_odds(
-    hand: Hand, *, rng: random.Random | None = None, trials: int = DEFAULT_TRIALS
+    hand: Hand, *, rng: random.Random | None = None, trials: int = DEFAULT_TRIALS, streets_only: bool = False
 ) -> tuple[StreetOdds, ...]:
     """The odds of a hand whose betting closed with two or more players in and one of them all-in, with cards
     to come (the hands are then turned face up, as card rooms do): one `StreetOdds` where the betting closed
@@ -439,6 +439,8 @@ def runout_odds(
     that had no such run-out, or whose hands in contention are not all known.
 
     Works on a hand being played or complete (e.g. replayed from its record for the hand history).
+    `streets_only`: leave out the point where the betting closed (so every figure is exact, a few
+    milliseconds: what a street message of the run-out needs without blocking the event loop).
     """
     if hand.actor is not None:
         return ()  # the betting is still open
@@ -462,8 +464,9 @@ def runout_odds(
         return ()
     pot_sets = [[contenders.index(p) for p in pot.eligible if p in contenders] for pot in hand.pots()]
     pot_sets = [s for s in pot_sets if s]
-    points = [(closed_at, start_board)] + [(e.street, e.board) for e in streets if e.street < Street.RIVER]
-    out = []
+    points = [] if streets_only else [(closed_at, start_board)]
+    points += [(e.street, e.board) for e in streets if e.street < Street.RIVER]
+    out: list[StreetOdds] = []
     for street, board in points:
         odds = all_in_odds([holes[i] for i in contenders], board, pots=pot_sets, rng=rng, trials=trials)
         mapped = tuple(PotOdds(tuple(contenders[i] for i in pot.players), pot.odds) for pot in odds.pots)

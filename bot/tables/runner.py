@@ -52,6 +52,7 @@ from bot.storage import (
     Storage,
     TableRow,
 )
+from bot.tables.allin import street_announcements
 from bot.tables.clock import Clock
 from bot.tables.errors import ServiceError
 from bot.tables.notifier import (
@@ -1442,10 +1443,8 @@ class TableRunner:
         before = len(hand.events)
         acted = hand.forfeit(player) if forfeit else hand.act(kind, amount)
         new_events = hand.events[before:]
-        for event in new_events:
-            if isinstance(event, StreetDealt):
-                street = StreetAnnouncement(self.hand_number, event.street, event.cards, event.board, hand.pots())
-                self._announce(street)
+        for street in street_announcements(hand, new_events, self.hand_number, self._hand_names()):
+            self._announce(street)
         self._release_derived()
         if hand.is_complete:
             await self._finish_hand()
@@ -1454,6 +1453,10 @@ class TableRunner:
             await self._auto_act_if_needed()
         self._refresh()
         return acted
+
+    def _hand_names(self) -> tuple[str, ...]:
+        """Display names by hand player index."""
+        return tuple(self._name(user) for user in self.hand_users)
 
     async def _auto_act_if_needed(self) -> None:
         """Check (when free) or fold for a tournament player sitting out, without waiting: their seat and chips
