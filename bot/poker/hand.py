@@ -1151,14 +1151,20 @@ class Hand:
         Raises:
             IllegalActionError ("cannot_show"): any of these does not hold.
         """
-        if self._street is not Street.COMPLETE or not 0 <= player < self._n or not self._hole_known[player]:
+        if self._street is not Street.COMPLETE or not 0 <= player < self._n:
             raise IllegalActionError("cannot_show")
         if any(isinstance(e, HandShown) and e.player == player for e in self._events):
             raise IllegalActionError("cannot_show")
         already = {c for p, shown in self._shown_by_choice if p == player for c in shown}
         wanted = [CARDS[c.index] for c in cards]
-        if not wanted or len(set(wanted)) != len(wanted):
+        if not wanted or len(wanted) > 2 or len(set(wanted)) != len(wanted) or len(already) + len(wanted) > 2:
             raise IllegalActionError("cannot_show")
+        if not self._hole_known[player]:
+            # A replayed history that gives this player's cards as unknown (????): the cards shown must be
+            # none of the cards known to be elsewhere.
+            if not self._explicit or set(wanted) & (self._known_cards() | already):
+                raise IllegalActionError("cannot_show")
+            return
         for card in wanted:
             if card not in self._hole[player] or card in already:
                 raise IllegalActionError("cannot_show")
@@ -1175,7 +1181,8 @@ class Hand:
         """After the hand, `player` shows one or both hole cards their hand did not show (see
         `verify_show_by_choice`). Recorded in the hand (`record().shown`). Returns the `ShownByChoice` event."""
         self.verify_show_by_choice(player, cards)
-        ordered = tuple(c for c in self._hole[player] if c in {CARDS[x.index] for x in cards})
+        wanted = [CARDS[x.index] for x in cards]
+        ordered = tuple(c for c in self._hole[player] if c in wanted) if self._hole_known[player] else tuple(wanted)
         self._shown_by_choice.append((player, ordered))
         event = ShownByChoice(player, ordered)
         self._events.append(event)

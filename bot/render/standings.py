@@ -262,7 +262,7 @@ def _history_sections(
         line = render_event_line(event, names, locale, pot_count=pot_count, shown=shown)
         if line is None:
             continue
-        if kind in ("HandShown", "HandMucked", "UncalledBetReturned"):
+        if kind in ("HandShown", "HandMucked", "UncalledBetReturned", "ShownByChoice"):
             result.append(line)
         else:
             sections[-1][1].append(line)

@@ -189,3 +189,30 @@ def test_the_odds_are_known_while_the_players_are_asked() -> None:
     (point,) = runout_odds(hand, rng=random.Random(1), trials=2000)
     assert point.board == () and point.odds.pots[0].players == (0, 1)
     assert point.odds.pots[0].of(1).win > 0.7
+
+
+def test_cards_shown_by_choice_are_written_in_the_phh_export_and_read_back() -> None:
+    from bot.poker.phh import dump_hand, loads, replay
+
+    deck = stacked_deck(["KsKh", "AsAh", "7c2d"], "")
+    hand = Hand(HandSettings(), [100, 100, 100], deck=deck)
+    play(hand, "p2 fold", "p0 raise 6", "p1 fold")
+    hand.show_by_choice(1, parse_cards("As"))
+    text = dump_hand(hand)
+    assert '"p2 sm As # shown by choice"' in text
+    again = replay(loads(text)[0])
+    assert of_type(again.events, ShownByChoice) == [ShownByChoice(1, parse_cards("As"))]
+
+
+def test_a_history_that_hides_a_hand_still_replays_the_cards_shown_from_it() -> None:
+    from bot.poker.phh import dump_hand, loads, replay
+
+    deck = stacked_deck(["KsKh", "AsAh", "7c2d"], "")
+    hand = Hand(HandSettings(), [100, 100, 100], deck=deck)
+    play(hand, "p2 fold", "p0 raise 6", "p1 fold")
+    hand.show_by_choice(1, parse_cards("As"))
+    text = dump_hand(hand).replace('"d dh p2 AsAh"', '"d dh p2 ????"')
+    again = replay(loads(text)[0])
+    assert of_type(again.events, ShownByChoice) == [ShownByChoice(1, parse_cards("As"))]
+    with pytest.raises(IllegalActionError):
+        again.show_by_choice(1, parse_cards("Ks"))  # a card known to be elsewhere

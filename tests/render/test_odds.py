@@ -31,3 +31,16 @@ def test_an_estimate_is_marked_with_its_margin_and_ties_are_named_when_possible(
     french = render_odds(odds, NAMES, {0: parse_cards("AhKd"), 1: parse_cards("AcKs")}, "fr")
     assert french[0].startswith("Cartes retournées · chances estimées (≈, marge ±1,5")
     assert "de gagner, ≈ " in french[1] and french[1].endswith("de partager")
+
+
+def test_run_it_twice_and_shows_by_choice_have_a_line_in_both_languages() -> None:
+    from bot.poker.events import RunCountChosen, RunTwiceAnswered, ShownByChoice
+    from bot.render import render_event_line
+
+    names = ["Alice", "Bob"]
+    assert render_event_line(RunTwiceAnswered(0, True), names, "en") == "Alice agrees to run it twice"
+    assert render_event_line(RunTwiceAnswered(1, False), names, "fr") == "Bob refuse de tirer deux boards"
+    assert render_event_line(RunCountChosen(2), names, "en") == "Everyone agreed: the rest of the board is dealt twice"
+    assert render_event_line(RunCountChosen(1), names, "fr") == "La suite du board est tirée une seule fois"
+    shown = render_event_line(ShownByChoice(1, parse_cards("As")), names, "fr")
+    assert shown == "Bob montre " + cards_text(parse_cards("As"))
