@@ -3,7 +3,8 @@
     python benchmarks/equity.py [--repeat 5] [--quick]
 
 For 2, 3 and 6 players, preflop, on the flop and on the turn: the median time of one `all_in_odds` call (exact
-on the flop and the turn; preflop a Monte Carlo estimate over DEFAULT_TRIALS run-outs, margin printed), and of
+on the flop and the turn; preflop a Monte Carlo estimate over DEFAULT_TRIALS run-outs, margin printed, and
+exact by rank patterns with `exact_preflop=True`), and of
 PokerKit 0.7.7's `calculate_equities` asked for as many samples as we enumerate or draw (PokerKit only samples),
 with the ratio PokerKit / ours (> 1: we are faster). Then the longest stall of an asyncio event loop while a
 preflop estimate runs in a thread executor (the way the table service runs it), against the 20 ms goal.
@@ -29,7 +30,7 @@ from pokerkit import Card as PKCard
 from pokerkit import Deck, StandardHighHand, calculate_equities
 
 from bot.poker.cards import parse_cards
-from bot.poker.equity import DEFAULT_TRIALS, all_in_odds
+from bot.poker.equity import all_in_odds
 
 HANDS = ["AsAh", "KsKh", "8c7c", "QdJd", "5h5c", "Ad9s"]
 BOARDS = {"preflop": "", "flop": "2d7s9h", "turn": "2d7s9hTc"}
@@ -88,8 +89,11 @@ def main() -> None:
             cards = [parse_cards(h) for h in hands]
             board = parse_cards(board_text)
             rng = random.Random(1)
-            odds = all_in_odds(cards, board, rng=rng)
-            ours = timed(lambda cards=cards, board=board, rng=rng: all_in_odds(cards, board, rng=rng), args.repeat)
+            odds = all_in_odds(cards, board, rng=rng, exact_preflop=False)
+            ours = timed(
+                lambda cards=cards, board=board, rng=rng: all_in_odds(cards, board, rng=rng, exact_preflop=False),
+                args.repeat,
+            )
             results[(players, street)] = ours
             how = "exact" if odds.exact else f"≈ ±{odds.margin * 100:.2f} %"
             how += f", {odds.runouts} run-outs"
@@ -97,8 +101,14 @@ def main() -> None:
             scale = 10 if args.quick else 1
             peer = timed(pokerkit_call(hands, board_text, samples), max(1, args.repeat // 2)) * scale
             print(f"{players} players {street:<7}{ours:>9.1f} {how:>22}{peer:>14.1f}{peer / ours:>8.1f}")
+    exact_hu = 0.0
+    for players in (2, 3, 6):
+        cards = [parse_cards(h) for h in HANDS[:players]]
+        ours = timed(lambda cards=cards: all_in_odds(cards, exact_preflop=True), max(1, args.repeat // 2))
+        exact_hu = exact_hu or ours
+        print(f"{players} players preflop, exact by rank patterns: {ours:.1f} ms")
     worst, elapsed = asyncio.run(
-        longest_stall(lambda: all_in_odds([parse_cards("AsAh"), parse_cards("KsKh")], trials=DEFAULT_TRIALS))
+        longest_stall(lambda: all_in_odds([parse_cards("AsAh"), parse_cards("KsKh")], exact_preflop=False))
     )
     print(f"event loop, heads-up preflop in a thread executor: longest stall {worst:.1f} ms over {elapsed:.0f} ms")
     print("goals:")
@@ -107,6 +117,7 @@ def main() -> None:
     print(f"  flop/turn exact, <= 3 players: {flop_turn:.1f} ms (goal < 20 ms): {verdict}")
     hu = results[(2, "preflop")]
     print(f"  preflop heads-up: {hu:.1f} ms (goal <= 50 ms at ±0.5 %): {'met' if hu <= 50 else 'NOT met'}")
+    print(f"  preflop heads-up exact: {exact_hu:.1f} ms (goal <= 50 ms): {'met' if exact_hu <= 50 else 'NOT met'}")
     print(f"  event loop stall: {worst:.1f} ms (goal <= 20 ms): {'met' if worst <= 20 else 'NOT met'}")
 
 

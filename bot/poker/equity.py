@@ -9,8 +9,9 @@ Two questions are answered:
   side pot is passed as the indexes of the players eligible for it), each eligible player's chance to win it
   alone, to tie for it (share it with at least one other), and their expected share of it. **Exact** when the
   run-outs to enumerate are at most `max_exact` (every flop, turn and river spot with up to 10 players: at most
-  C(45, 2) = 990 run-outs); otherwise (preflop: C(48, 5) = 1,712,304 boards heads-up) a Monte Carlo estimate
-  over `trials` uniformly drawn run-outs, with `exact=False` and its `margin`.
+  C(45, 2) = 990 run-outs); preflop (C(48, 5) = 1,712,304 boards heads-up) exact too, by counting the
+  boards by rank pattern (`_exact_full_board`), or with `exact_preflop=False` a Monte Carlo estimate over
+  `trials` uniformly drawn run-outs, with `exact=False` and its `margin`.
 - `equity_vs_random(hand, opponents, board, dead)` and `equity_vs_range(hand, ranges, board, dead)`: one known
   hand against N unknown hands (uniformly random, or drawn from stated lists of two-card combinations), always
   by Monte Carlo. For the computer players and the coach.
@@ -28,10 +29,10 @@ import math
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from bot.poker.cards import Card
-from bot.poker.evaluation import class7_of_indexes
+from bot.poker.evaluation import class7_of_indexes, strength_of_indexes
 from bot.poker.events import ActionKind, PlayerActed, Street, StreetDealt
 from bot.poker.hand import Hand
 
@@ -160,6 +161,7 @@ def all_in_odds(
     rng: random.Random | None = None,
     trials: int = DEFAULT_TRIALS,
     max_exact: int = MAX_EXACT_RUNOUTS,
+    exact_preflop: bool = True,
 ) -> Odds:
     """Each player's chance to win and to tie each pot, the hands being known (an all-in with cards to come).
 
@@ -172,6 +174,8 @@ def all_in_odds(
         rng: the generator for an estimate; default a fresh `random.Random()`.
         trials: run-outs to draw for an estimate (see `margin_for`).
         max_exact: enumerate every run-out when there are at most this many.
+        exact_preflop: with no board card, count every board exactly by rank patterns (`_exact_full_board`,
+            0.1-0.5 s here, about as long as the estimate or less, benchmarks/equity.py); False: estimate.
 
     Returns:
         `Odds`, with `exact` and `margin` saying how the figures were obtained.
@@ -189,14 +193,17 @@ def all_in_odds(
     missing = 5 - len(fixed)
     total = math.comb(len(rest), missing)
     runouts: Iterable[tuple[int, ...]]
-    if total <= max_exact:
+    if total > max_exact and exact_preflop and missing == 5:
+        tallies, count, exact = _exact_full_board(holes, rest, pot_players), total, True
+    elif total <= max_exact:
         runouts, count, exact = combinations(rest, missing), total, True
+        tallies = _tally(holes, fixed, runouts, pot_players)
     else:
         if trials < 1:
             raise ValueError("trials must be at least 1")
         runouts = _draws(rest, missing, rng if rng is not None else random.Random(), trials)
         count, exact = trials, False
-    tallies = _tally(holes, fixed, runouts, pot_players)
+        tallies = _tally(holes, fixed, runouts, pot_players)
     result = tuple(
         _pot_odds(players, wins, splits, count) for players, (wins, splits) in zip(pot_players, tallies, strict=True)
     )
@@ -430,7 +437,11 @@ class StreetOdds:
 
 
 def runout_odds(
-    hand: Hand, *, rng: random.Random | None = None, trials: int = DEFAULT_TRIALS, streets_only: bool = False
+    hand: Hand,
+    *,
+    rng: random.Random | None = None,
+    trials: int = DEFAULT_TRIALS,
+    streets_only: bool = False,
 ) -> tuple[StreetOdds, ...]:
     """The odds of a hand whose betting closed with two or more players in and one of them all-in, with cards
     to come (the hands are then turned face up, as card rooms do): one `StreetOdds` where the betting closed
@@ -441,6 +452,8 @@ def runout_odds(
     Works on a hand being played or complete (e.g. replayed from its record for the hand history).
     `streets_only`: leave out the point where the betting closed (so every figure is exact, a few
     milliseconds: what a street message of the run-out needs without blocking the event loop).
+    A preflop point is counted exactly (`all_in_odds`'s default: a few tenths of a second, so callers on an
+    event loop run it in an executor).
     """
     if hand.actor is not None:
         return ()  # the betting is still open
@@ -468,7 +481,120 @@ def runout_odds(
     points += [(e.street, e.board) for e in streets if e.street < Street.RIVER]
     out: list[StreetOdds] = []
     for street, board in points:
-        odds = all_in_odds([holes[i] for i in contenders], board, pots=pot_sets, rng=rng, trials=trials)
+        hands = [holes[i] for i in contenders]
+        odds = all_in_odds(hands, board, pots=pot_sets, rng=rng, trials=trials)
         mapped = tuple(PotOdds(tuple(contenders[i] for i in pot.players), pot.odds) for pot in odds.pots)
         out.append(StreetOdds(street, tuple(board), Odds(mapped, odds.exact, odds.margin, odds.runouts)))
     return tuple(out)
+
+
+def _rank_multisets(avail: Sequence[int], size: int) -> list[tuple[tuple[int, ...], int]]:
+    """Every multiset of `size` ranks (0..12, ascending tuples) that the deck can still deal, with the number of
+    ways to deal it: the product over its ranks of C(cards of that rank left, copies)."""
+    out = []
+    for ranks in combinations_with_replacement(range(13), size):
+        ways = 1
+        k = 0
+        while k < size:
+            rank = ranks[k]
+            copies = 1
+            while k + copies < size and ranks[k + copies] == rank:
+                copies += 1
+            ways *= math.comb(avail[rank], copies)
+            if not ways:
+                break
+            k += copies
+        if ways:
+            out.append((ranks, ways))
+    return out
+
+
+def _exact_full_board(
+    holes: Sequence[tuple[int, ...]], rest: Sequence[int], pot_players: Sequence[tuple[int, ...]]
+) -> list[_Tally]:
+    """Exact tallies over every five-card board (preflop) without enumerating the C(n, 5) boards one by one.
+
+    Without a flush a hand's value depends only on the ranks of its seven cards, so the boards are counted by
+    their rank multiset (at most 6,175, each weighted by how many boards have those ranks), each player
+    evaluated once per multiset with suits that make no flush. Then the boards holding three or more cards of
+    one suit s that give someone a flush are counted again, by their s-cards (the set S) and the ranks of the
+    others: for them the flushers' values are their flush (with five or more cards of one suit among seven
+    there is neither four of a kind nor a full house), the others' stay the rank values; the tally moves
+    those boards from the rank outcome to the true one. Checked against plain enumeration (dead cards make
+    it small) in tests/poker/test_equity.py.
+    """
+    ev7 = class7_of_indexes
+    avail = [0] * 13
+    suited = [[False] * 13 for _ in range(4)]
+    for card in rest:
+        rank, suit = divmod(card, 4)
+        avail[rank] += 1
+        suited[suit][rank] = True
+    hole_ranks = [sorted((h[0] // 4, h[1] // 4)) for h in holes]
+
+    def outcome(values: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        """Who wins each pot: the positions (in the pot's players) of its best hands."""
+        key = []
+        for players in pot_players:
+            mine = [values[p] for p in players]
+            best = min(mine)
+            key.append(
+                (mine.index(best),) if mine.count(best) == 1 else tuple(i for i, v in enumerate(mine) if v == best)
+            )
+        return tuple(key)
+
+    single = len(pot_players) == 1
+    counts: dict[tuple[tuple[int, ...], ...], int] = {}
+    by_ranks: dict[tuple[int, ...], tuple[list[int], tuple[tuple[int, ...], ...]]] = {}
+    for ranks, ways in _rank_multisets(avail, 5):
+        values = []
+        for a, b in hole_ranks:
+            seven = sorted((a, b, *ranks))
+            # Suits in turn over the sorted ranks: copies of a rank get different suits, no suit gets 3 cards.
+            values.append(
+                ev7(
+                    seven[0] * 4,
+                    seven[1] * 4 + 1,
+                    seven[2] * 4 + 2,
+                    seven[3] * 4 + 3,
+                    seven[4] * 4,
+                    seven[5] * 4 + 1,
+                    seven[6] * 4 + 2,
+                )
+            )
+        key = outcome(values)
+        by_ranks[ranks] = (values, key)
+        counts[key] = counts.get(key, 0) + ways
+    for suit in range(4):
+        held = [sum(1 for c in h if c % 4 == suit) for h in holes]
+        suit_ranks = [r for r in range(13) if suited[suit][r]]
+        others = [avail[r] - suited[suit][r] for r in range(13)]
+        for count in (3, 4, 5):
+            flushers = [p for p in range(len(holes)) if held[p] + count >= 5]
+            if not flushers:
+                continue
+            rest_ranks = _rank_multisets(others, 5 - count)
+            own = {p: [c for c in holes[p] if c % 4 == suit] for p in flushers}
+            for chosen in combinations(suit_ranks, count):
+                cards = [r * 4 + suit for r in chosen]
+                flush = [(p, 7463 - strength_of_indexes(*own[p], *cards)) for p in flushers]
+                best_flush = min(value for _p, value in flush)
+                for ranks, ways in rest_ranks:
+                    base, base_key = by_ranks[tuple(sorted(chosen + ranks))]
+                    if single and best_flush > min(base):
+                        continue  # one pot, and no flush reaches its best hand: nothing changes
+                    true = list(base)
+                    for p, value in flush:
+                        true[p] = value
+                    key = outcome(true)
+                    if key != base_key:
+                        counts[key] = counts.get(key, 0) + ways
+                        counts[base_key] -= ways
+    tallies: list[_Tally] = [([0] * len(players), {}) for players in pot_players]
+    for key, ways in counts.items():
+        for (wins, splits), winners in zip(tallies, key, strict=True):
+            if len(winners) == 1:
+                wins[winners[0]] += ways
+            else:
+                splits[winners] = splits.get(winners, 0) + ways
+    return tallies

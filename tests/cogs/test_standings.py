@@ -293,7 +293,7 @@ async def test_history_lists_a_hand_cancelled_by_the_end_of_the_table_as_cancell
 
 
 async def test_history_of_an_all_in_hand_shows_the_odds_street_by_street(world: World) -> None:
-    """Issue 15: the same figures as the run-out's street messages, plus the estimate where the betting closed."""
+    """Issue 15: the same figures as the run-out's street messages, plus those where the betting closed."""
     world.decks.queue(["AhAd", "7c2d"], "Kc9d4s2h3c")  # button bob: alice is player 0 (BB)
     await world.seat({"alice": 100, "bob": 100})
     await world.slash("alice", "poker start")
@@ -304,11 +304,12 @@ async def test_history_of_an_all_in_hand_shows_the_odds_street_by_street(world: 
     embed = shown.response.embeds[0]
     fields = {f.name.split(" ")[0]: f.value for f in embed.fields}
     aces, junk = " ".join(cards_of("AhAd")), " ".join(cards_of("7c2d"))
-    assert "chances estimated (≈, margin ±0.5%)" in fields["Preflop"]
-    assert f"alice {aces}: ≈ " in fields["Preflop"] and f"bob {junk}: ≈ " in fields["Preflop"]
-    assert "chances over every run-out" in fields["Flop"] and "chances over every run-out" in fields["Turn"]
-    assert "chances" not in fields["River"]
+    # Heads-up preflop is counted exactly too (every one of the 1,712,304 boards, by rank patterns).
+    for street in ("Preflop", "Flop", "Turn"):
+        assert "chances over every run-out" in fields[street]
+    assert f"alice {aces}: " in fields["Preflop"] and f"bob {junk}: " in fields["Preflop"]
+    assert "≈" not in fields["Preflop"] and "chances" not in fields["River"]
     world.speaks("alice", "fr")
     french = await world.slash("alice", "history", hand=1)
     text = embed_text(french.response.embeds[0])
-    assert "chances estimées (≈, marge ±0,5" in text and "de gagner" in text
+    assert text.count("chances sur tous les tirages") == 3 and "de gagner" in text

@@ -50,7 +50,7 @@ def cards(*texts: str) -> list[tuple[Card, ...]]:
 
 def test_aces_against_kings_preflop_exact_reference() -> None:
     """A♠A♥ against K♠K♥: 1,410,336 boards win, 292,660 lose, 9,308 split (82.36 % / 17.09 % / 0.54 %)."""
-    odds = all_in_odds(cards("AsAh", "KsKh"), max_exact=ALL_BOARDS)
+    odds = all_in_odds(cards("AsAh", "KsKh"), max_exact=ALL_BOARDS)  # every board, one by one
     assert odds.exact and odds.margin == 0.0 and odds.runouts == ALL_BOARDS
     aces, kings = odds.pots[0].odds
     assert aces.win * ALL_BOARDS == pytest.approx(1_410_336)
@@ -60,7 +60,7 @@ def test_aces_against_kings_preflop_exact_reference() -> None:
 
 
 def test_preflop_is_an_estimate_within_its_margin_of_the_exact_figures() -> None:
-    odds = all_in_odds(cards("AsAh", "KsKh"), rng=random.Random(7))
+    odds = all_in_odds(cards("AsAh", "KsKh"), rng=random.Random(7), exact_preflop=False)
     assert not odds.exact and odds.runouts == DEFAULT_TRIALS
     assert odds.margin == pytest.approx(margin_for(DEFAULT_TRIALS)) and odds.margin <= 0.005
     aces, kings = odds.pots[0].odds
@@ -68,7 +68,7 @@ def test_preflop_is_an_estimate_within_its_margin_of_the_exact_figures() -> None
     assert abs(kings.win - 292_660 / ALL_BOARDS) <= odds.margin
     assert abs(aces.tie - 9_308 / ALL_BOARDS) <= odds.margin
     # Seeded: the same figures again.
-    assert all_in_odds(cards("AsAh", "KsKh"), rng=random.Random(7)) == odds
+    assert all_in_odds(cards("AsAh", "KsKh"), rng=random.Random(7), exact_preflop=False) == odds
 
 
 def test_known_flop_spot_is_exact() -> None:
@@ -211,13 +211,38 @@ def test_runout_odds_of_an_all_in_on_the_flop_with_a_side_pot() -> None:
     assert flop.odds.runouts == 903
 
 
-def test_runout_odds_preflop_is_an_estimate() -> None:
+def test_runout_odds_preflop_is_exact() -> None:
     from bot.poker import Hand, HandSettings
     from bot.poker.equity import runout_odds
     from tests.poker.helpers import play, stacked_deck
 
     hand = Hand(HandSettings(), [100, 100], deck=stacked_deck(["KsKh", "AsAh"], "2c7d9hJc3s"))
     play(hand, "p1 all_in", "p0 call")
-    before, flop, turn = runout_odds(hand, rng=random.Random(3), trials=4000)
-    assert not before.odds.exact and before.board == () and before.odds.margin == pytest.approx(margin_for(4000))
+    before, flop, turn = runout_odds(hand)
+    assert before.odds.exact and before.board == () and before.odds.runouts == ALL_BOARDS
     assert flop.odds.exact and turn.odds.exact and turn.odds.runouts == 44
+
+
+def test_exact_preflop_by_rank_patterns_gives_the_reference_counts() -> None:
+    odds = all_in_odds(cards("AsAh", "KsKh"), exact_preflop=True)
+    assert odds.exact and odds.runouts == ALL_BOARDS and odds.margin == 0.0
+    aces, kings = odds.pots[0].odds
+    assert round(aces.win * ALL_BOARDS) == 1_410_336 and round(kings.win * ALL_BOARDS) == 292_660
+    assert round(aces.tie * ALL_BOARDS) == 9_308
+
+
+@settings(max_examples=12, deadline=None)
+@given(deck=st.permutations(CARDS), players=st.integers(2, 4), side=st.booleans())
+def test_exact_preflop_by_rank_patterns_agrees_with_enumerating_every_board(
+    deck: list[Card], players: int, side: bool
+) -> None:
+    """Dead cards make plain enumeration cheap: both ways must give the same counts, pot by pot."""
+    hands = [tuple(deck[2 * i : 2 * i + 2]) for i in range(players)]
+    dead = deck[2 * players : 2 * players + 24]
+    pots = [tuple(range(players))] + ([tuple(range(1, players))] if side else [])
+    by_ranks = all_in_odds(hands, (), dead, pots=pots, max_exact=0, exact_preflop=True)
+    enumerated = all_in_odds(hands, (), dead, pots=pots, max_exact=10**7)
+    assert by_ranks.exact and enumerated.exact and by_ranks.runouts == enumerated.runouts
+    for mine, theirs in zip(by_ranks.pots, enumerated.pots, strict=True):
+        for a, b in zip(mine.odds, theirs.odds, strict=True):
+            assert a.win == pytest.approx(b.win) and a.tie == pytest.approx(b.tie) and a.share == pytest.approx(b.share)
