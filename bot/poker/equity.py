@@ -253,19 +253,6 @@ def _tally(
     ev = class7_of_indexes
     pairs = [(h[0], h[1]) for h in holes]
     tallies: list[_Tally] = [([0] * len(players), {}) for players in pot_players]
-    everybody = len(pot_players) == 1 and len(pot_players[0]) == len(holes)
-    if everybody:
-        wins, splits = tallies[0]
-        for runout in runouts:
-            b0, b1, b2, b3, b4 = fixed + runout
-            values = [ev(x, y, b0, b1, b2, b3, b4) for x, y in pairs]
-            best = min(values)
-            if values.count(best) == 1:
-                wins[values.index(best)] += 1
-            else:
-                key = tuple(i for i, v in enumerate(values) if v == best)
-                splits[key] = splits.get(key, 0) + 1
-        return tallies
     for runout in runouts:
         b0, b1, b2, b3, b4 = fixed + runout
         values = [ev(x, y, b0, b1, b2, b3, b4) for x, y in pairs]
@@ -293,6 +280,19 @@ def _pot_odds(players: tuple[int, ...], wins: list[int], splits: dict[tuple[int,
     return PotOdds(players, odds)
 
 
+def _one_hand(
+    hand: Sequence[Card], opponents: int, board: Sequence[Card], dead: Sequence[Card], trials: int
+) -> tuple[tuple[int, ...], tuple[int, ...], list[int]]:
+    """Check the arguments of a known hand against unknown ones: (hole, board, deck left) as card numbers."""
+    if not 1 <= opponents <= 9:
+        raise ValueError(f"1 to 9 opponents, got {opponents}")
+    if trials < 1:
+        raise ValueError("trials must be at least 1")
+    hole = _indexes(hand)
+    fixed = _indexes(board)
+    return hole, fixed, _check_cards([hole], fixed, _indexes(dead))
+
+
 def equity_vs_random(
     hand: Sequence[Card],
     opponents: int,
@@ -316,13 +316,7 @@ def equity_vs_random(
     Raises:
         ValueError: bad cards (as `all_in_odds`), `opponents` outside 1..9, `trials` < 1.
     """
-    if not 1 <= opponents <= 9:
-        raise ValueError(f"1 to 9 opponents, got {opponents}")
-    if trials < 1:
-        raise ValueError("trials must be at least 1")
-    hole = _indexes(hand)
-    fixed = _indexes(board)
-    rest = _check_cards([hole], fixed, _indexes(dead))
+    hole, fixed, rest = _one_hand(hand, opponents, board, dead, trials)
     missing = 5 - len(fixed)
     need = 2 * opponents + missing
     if len(rest) < need:
@@ -368,13 +362,7 @@ def equity_vs_range(
         ValueError: bad cards, no opponent or more than 9, a range with no combination that fits the known cards,
             `trials` < 1.
     """
-    if not 1 <= len(ranges) <= 9:
-        raise ValueError(f"1 to 9 opponents, got {len(ranges)}")
-    if trials < 1:
-        raise ValueError("trials must be at least 1")
-    hole = _indexes(hand)
-    fixed = _indexes(board)
-    rest = _check_cards([hole], fixed, _indexes(dead))
+    hole, fixed, rest = _one_hand(hand, len(ranges), board, dead, trials)
     free = set(rest)
     combos: list[list[tuple[int, int]]] = []
     for cards in ranges:

@@ -20,15 +20,10 @@ from tests.requirements import require_module
 
 pokerkit = require_module("pokerkit")
 
-AUTOMATIONS = (
-    pokerkit.Automation.ANTE_POSTING,
-    pokerkit.Automation.BET_COLLECTION,
-    pokerkit.Automation.BLIND_OR_STRADDLE_POSTING,
-    pokerkit.Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-    pokerkit.Automation.HAND_KILLING,
-    pokerkit.Automation.CHIPS_PUSHING,
-    pokerkit.Automation.CHIPS_PULLING,
-)
+from tests.poker.test_differential_pokerkit import AUTOMATIONS as DIFFERENTIAL_AUTOMATIONS  # noqa: E402
+
+# The differential test's automations, and PokerKit pays the pots itself here (no harness settlement).
+AUTOMATIONS = (*DIFFERENTIAL_AUTOMATIONS, pokerkit.Automation.CHIPS_PUSHING, pokerkit.Automation.CHIPS_PULLING)
 
 
 def random_run_twice_hand(rng: random.Random) -> Hand:
