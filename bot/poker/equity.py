@@ -3,7 +3,7 @@
 Pure (no I/O). Cards go in as `Card`s and are turned into the evaluator's card numbers once; the inner loops
 call phevaluator's seven-card function on plain ints (`evaluation.class7_of_indexes`) and tally who wins.
 
-Two questions are answered:
+What it answers:
 
 - `all_in_odds(hands, board, dead, pots=...)`: the hands are known (an all-in, cards face up). For each pot (a
   side pot is passed as the indexes of the players eligible for it), each eligible player's chance to win it
@@ -15,6 +15,8 @@ Two questions are answered:
 - `equity_vs_random(hand, opponents, board, dead)` and `equity_vs_range(hand, ranges, board, dead)`: one known
   hand against N unknown hands (uniformly random, or drawn from stated lists of two-card combinations), always
   by Monte Carlo. For the computer players and the coach.
+- `runout_odds(hand)`: `all_in_odds` at each point of a hand's all-in run-out (where the betting closed, the
+  flop, the turn), for the street messages and the hand history.
 
 The margin of an estimate is the half-width of a 95 % confidence interval on any of its chances, taken at its
 worst case (a chance of one half): `1.96 * 0.5 / sqrt(trials)`, so 0.0049 (±0.49 %) at the default 40,000.
