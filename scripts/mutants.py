@@ -376,8 +376,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "next-hand-delay-ignored",
         "flow",
         RUNNER,
-        "        when = clock.time() + (state.options.next_hand_delay if delay is None else delay)",
-        "        when = clock.time() + 10 * (state.options.next_hand_delay if delay is None else delay)",
+        "        when = clock.time() + delay\n",
+        "        when = clock.time() + 10 * delay\n",
         (SERVICE, TURNS, FLOW),
     ),
     Mutant(

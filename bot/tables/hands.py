@@ -68,8 +68,9 @@ class Hands:
         schedule = state.table.config.schedule
         now = state.level_clock(core.clock.time())
         level = schedule.level_index(state.table.hands_played, now) if schedule else None
+        deck = core.deck_factory() if state.table.can_start_hand() else None
         try:
-            hand = state.table.start_hand(now=now, rng=core.rng_factory())
+            hand = state.table.start_hand(now=now, deck=deck, rng=core.rng_factory())
         except PokerError:
             log.info("table %s cannot deal hand %s", state.ids.table_id, number)
             core.delivery.refresh()

@@ -21,8 +21,8 @@ from typing import Any
 from bot.poker import ActionKind, Card, Hand, LegalActions, PlayerActed, PokerError
 from bot.storage import OutboxRow, Storage, TableRow
 from bot.tables.clock import Clock
-from bot.tables.core import RngFactory, TableCore
-from bot.tables.delivery import Delivery
+from bot.tables.core import DeckFactory, RngFactory, TableCore
+from bot.tables.delivery import Delivery, IdleWait
 from bot.tables.errors import ServiceError
 from bot.tables.hands import Hands
 from bot.tables.host import Host
@@ -69,18 +69,34 @@ class TableRunner:
         language: str = "en",
         on_closed: Callable[[TableRunner], None] | None = None,
         write_timeout_s: float = WRITE_TIMEOUT_S,
+        deck_factory: DeckFactory = lambda: None,
+        next_hand_delay_s: float | None = None,
+        idle_wait: IdleWait | None = None,
     ) -> None:
+        """`rng_factory` / `deck_factory`: the next hand's randomness and deck order (None: `secrets.SystemRandom`,
+        a shuffled deck); `next_hand_delay_s`: seconds between a hand's end and the next deal, for every table
+        (None: the table's `options.next_hand_delay`); `idle_wait`: how the delivery worker waits for work
+        (`delivery.IdleWait`); `write_timeout_s`: how long a storage write may take (`WRITE_TIMEOUT_S`)."""
         self.lock = asyncio.Lock()
         self._state = state = TableState(TableIds(table_id, guild_id, channel_id, host_id), options, language)
-        self._outbox = Delivery(notifier=notifier, storage=storage, state=state, lock=self.lock, picture=self.snapshot)
+        self._outbox = Delivery(
+            notifier=notifier,
+            storage=storage,
+            state=state,
+            lock=self.lock,
+            picture=self.snapshot,
+            **({} if idle_wait is None else {"idle": idle_wait}),
+        )
         self._core = TableCore(
             state=state,
             storage=storage,
             clock=clock,
             delivery=self._outbox,
             rng_factory=rng_factory,
+            deck_factory=deck_factory,
             write_timeout_s=write_timeout_s,
         )
+        self._next_hand_delay_s = next_hand_delay_s
         self._seating = Seating(self._core, self)
         self._host = Host(self._core, self)
         self._hands = Hands(self._core, self, self._seating, self._host)
@@ -283,10 +299,8 @@ class TableRunner:
         self._timer = None
 
     def schedule_next_hand(self) -> None:
-        """Deal the next hand after the table's delay, if the game runs and a hand can be dealt."""
-        self._maybe_schedule_next_hand()
-
-    def _maybe_schedule_next_hand(self, delay: float | None = None) -> None:
+        """Deal the next hand after the table's delay (`next_hand_delay_s`, else the table's option), if the game
+        runs and a hand can be dealt."""
         state, clock = self._state, self._core.clock
         if not state.running or state.closed or state.hand is not None:
             return
@@ -294,7 +308,8 @@ class TableRunner:
             return
         if not state.table.can_start_hand():
             return  # the table message says what it waits for (`waiting`); a join or sit-in calls again
-        when = clock.time() + (state.options.next_hand_delay if delay is None else delay)
+        delay = state.options.next_hand_delay if self._next_hand_delay_s is None else self._next_hand_delay_s
+        when = clock.time() + delay
         state.next_hand_at = when
 
         async def deal_later() -> None:

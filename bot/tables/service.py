@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
-from collections.abc import Callable
 from typing import Any
 
 from bot.poker import ActionKind, LegalActions, PlayerActed
 from bot.storage import Storage, TableExists, TableRow
 from bot.tables.clock import Clock, SystemClock
+from bot.tables.core import DeckFactory, RngFactory
+from bot.tables.delivery import IdleWait
 from bot.tables.errors import ServiceError
 from bot.tables.notifier import Notifier, TableClosedAnnouncement, TableSnapshot
 from bot.tables.options import TableOptions
@@ -28,7 +28,10 @@ class TableService:
 
     `storage` persists everything; `notifier` is the Discord layer (or a recording fake in tests);
     `clock` gives time and sleeps (a ManualClock in tests); `rng_factory` returns the random generator
-    used to shuffle each hand (None = `secrets.SystemRandom`, the default; tests stack the deck);
+    used to shuffle each hand (None = `secrets.SystemRandom`, the default); `deck_factory` returns the next
+    hand's deck order, or None to shuffle (the default; tests stack the deck); `next_hand_delay_s`: seconds
+    between a hand's end and the next deal at every table (None: each table's `options.next_hand_delay`);
+    `idle_wait`: how a table's delivery worker waits for work (a simulator declares that wait);
     `write_timeout_s`: how long a table waits for a storage write before undoing the change (see TableRunner).
     """
 
@@ -38,13 +41,19 @@ class TableService:
         notifier: Notifier,
         *,
         clock: Clock | None = None,
-        rng_factory: Callable[[], random.Random | None] | None = None,
+        rng_factory: RngFactory | None = None,
+        deck_factory: DeckFactory | None = None,
+        next_hand_delay_s: float | None = None,
+        idle_wait: IdleWait | None = None,
         write_timeout_s: float = WRITE_TIMEOUT_S,
     ) -> None:
         self.storage = storage
         self.notifier = notifier
         self.clock = clock or SystemClock()
-        self.rng_factory = rng_factory or (lambda: None)
+        self.rng_factory: RngFactory = rng_factory or (lambda: None)
+        self.deck_factory: DeckFactory = deck_factory or (lambda: None)
+        self.next_hand_delay_s = next_hand_delay_s
+        self.idle_wait = idle_wait
         self.write_timeout_s = write_timeout_s
         self.runners: dict[int, TableRunner] = {}
         self._create_lock = asyncio.Lock()
@@ -59,6 +68,9 @@ class TableService:
             notifier=self.notifier,
             clock=self.clock,
             rng_factory=self.rng_factory,
+            deck_factory=self.deck_factory,
+            next_hand_delay_s=self.next_hand_delay_s,
+            idle_wait=self.idle_wait,
             write_timeout_s=self.write_timeout_s,
             **kwargs,
         )
