@@ -168,6 +168,37 @@ class Hands:
         if kind in (ActionKind.BET, ActionKind.RAISE) and amount is not None and amount != expected:
             raise ServiceError("amount_changed", amount=expected)
 
+    def amount_suggestions(self, user_id: int) -> list[tuple[str, int]]:
+        """See `TableRunner.amount_suggestions`."""
+        state = self._state
+        hand = state.hand
+        player = state.player_of(user_id)
+        if hand is None or player is None or hand.actor != player:
+            return []
+        legal = hand.legal_actions()
+        if legal.min_raise_to is None or legal.max_raise_to is None:
+            return []
+        low, high = legal.min_raise_to, legal.max_raise_to
+        pot = sum(p.amount for p in hand.pots()) + sum(hand.bets)
+        facing = max(hand.bets)
+        mine = hand.bets[legal.player]
+        # A pot-sized raise: call first, then raise by the pot after the call.
+        pot_raise = facing + (pot + (facing - mine))
+        half_raise = facing + (pot + (facing - mine)) // 2
+        options = [
+            ("min", low),
+            ("half_pot", half_raise),
+            ("pot", pot_raise),
+            ("all_in", high),
+        ]
+        seen: set[int] = set()
+        result: list[tuple[str, int]] = []
+        for key, amount in options:
+            if low <= amount <= high and amount not in seen:
+                seen.add(amount)
+                result.append((key, amount))
+        return result
+
     async def act(
         self, user_id: int, kind: ActionKind, amount: int | None, *, hand_number: int | None, expected: int | None
     ) -> PlayerActed:

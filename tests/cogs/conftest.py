@@ -132,7 +132,7 @@ class World:
     def table_message(self) -> discord.Message:
         """The current table message (the one the service edits)."""
         runner = self.service.runners[self.channel.id]
-        return next(m for m in self.messages() if m.id == runner.message_id)
+        return next(m for m in self.messages() if m.id == runner.view().message_id)
 
     def button_labels(self) -> list[str]:
         return [c.label for row in self.table_message().components for c in row.children]  # type: ignore[attr-defined]
@@ -184,7 +184,7 @@ class World:
         return self.bot.tables
 
     def snapshot(self) -> Any:
-        return self.service.snapshot(self.channel.id)
+        return self.service.get(self.channel.id).snapshot()
 
     def actor(self) -> str:
         """The name of the member whose turn it is."""

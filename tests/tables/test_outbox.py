@@ -3,6 +3,7 @@ when the process could not deliver it, exactly once, and never again once delive
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,20 +24,32 @@ from bot.tables.outbox import decode_announcement, encode_announcement
 from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, DEFAULTS, GUILD, HOST, NAMES, Decks, actor
 
 
+@dataclass
 class DiscordDown(RecordingNotifier):
-    """A notifier whose every message fails (Discord unreachable, or the process dies before sending)."""
+    """A notifier whose every message fails while `down` (Discord unreachable, or the process dies before
+    sending); while up, it records as `RecordingNotifier`."""
+
+    down: bool = True
+
+    def _check(self) -> None:
+        if self.down:
+            raise ConnectionError("Discord is unreachable")
 
     async def announce(self, *args: Any, **kwargs: Any) -> None:
-        raise ConnectionError("Discord is unreachable")
+        self._check()
+        await super().announce(*args, **kwargs)
 
     async def send_hole_cards(self, *args: Any, **kwargs: Any) -> bool:
-        raise ConnectionError("Discord is unreachable")
+        self._check()
+        return await super().send_hole_cards(*args, **kwargs)
 
     async def reply(self, *args: Any, **kwargs: Any) -> None:
-        raise ConnectionError("Discord is unreachable")
+        self._check()
+        await super().reply(*args, **kwargs)
 
     async def edit_table(self, *args: Any, **kwargs: Any) -> None:
-        raise ConnectionError("Discord is unreachable")
+        self._check()
+        await super().edit_table(*args, **kwargs)
 
 
 def test_player_and_closed_notices_survive_their_json() -> None:
@@ -71,10 +84,10 @@ async def test_what_could_not_be_delivered_goes_out_after_a_restart_once(db_path
     service = TableService(storage, DiscordDown(), clock=clock, rng_factory=Decks())
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
     for user in (ALICE, BOB, CHLOE):
-        await service.join(CHANNEL, user, NAMES[user])
-    await service.start(CHANNEL, ALICE)
+        await service.get(CHANNEL).join(user, NAMES[user])
+    await service.get(CHANNEL).start_game(ALICE)
     while (user := actor(service)) is not None:  # everyone folds to the big blind: hand 1 ends
-        await service.act(CHANNEL, user, ActionKind.FOLD)
+        await service.get(CHANNEL).act(user, ActionKind.FOLD)
     await service.get(CHANNEL).drain()
     await stop(storage, service)
 
@@ -100,14 +113,15 @@ async def test_what_could_not_be_delivered_goes_out_after_a_restart_once(db_path
 
 async def test_a_closed_table_still_tells_what_its_end_owed_after_a_restart(db_path: Path, clock: ManualClock) -> None:
     storage = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
-    service = TableService(storage, RecordingNotifier(), clock=clock, rng_factory=Decks())
+    down = DiscordDown(down=False)
+    service = TableService(storage, down, clock=clock, rng_factory=Decks())
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
-    await service.join(CHANNEL, ALICE, NAMES[ALICE])
+    await service.get(CHANNEL).join(ALICE, NAMES[ALICE])
     runner = service.get(CHANNEL)
     await runner.drain()
-    runner._outbox.notifier = down = DiscordDown()  # Discord goes away just before the end
+    down.down = True  # Discord goes away just before the end
     reply = InteractionReply(application_id=5, token="tok-end", locale="fr", created_at=clock.time())
-    await service.end(CHANNEL, HOST, is_admin=True, reply=reply)
+    await service.get(CHANNEL).end(HOST, is_admin=True, reply=reply)
     await runner.drain()
     assert down.replies == {}
     await stop(storage, service)
@@ -138,13 +152,13 @@ async def test_the_result_of_a_hand_with_a_forfeit_is_rebuilt_after_a_restart(
     service = TableService(storage, down, clock=clock, rng_factory=Decks())
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
     for user in (ALICE, BOB, CHLOE):
-        await service.join(CHANNEL, user, NAMES[user])
-    await service.start(CHANNEL, ALICE)
+        await service.get(CHANNEL).join(user, NAMES[user])
+    await service.get(CHANNEL).start_game(ALICE)
     runner = service.get(CHANNEL)
-    small, big, button = runner.hand_users
+    small, big, button = runner.view().hand_users
     assert actor(service) == button
-    assert await service.leave(CHANNEL, big) is False  # forfeited out of turn
-    await service.act(CHANNEL, button, ActionKind.FOLD)
+    assert await service.get(CHANNEL).leave(big) is False  # forfeited out of turn
+    await service.get(CHANNEL).act(button, ActionKind.FOLD)
     await runner.drain()
     live = [a for a in down.announcements if isinstance(a, HandResultAnnouncement)]
     assert [r.hand_number for r in live] == [1]
