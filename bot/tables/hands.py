@@ -15,6 +15,7 @@ from bot.poker import ActionKind, Hand, HandEnded, PlayerActed, PokerError, Stre
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.errors import ServiceError
 from bot.tables.host import Host
+from bot.tables.kinds import ActionBy, Departure
 from bot.tables.notifier import LevelAnnouncement, PlayerAnnouncement, StreetAnnouncement
 from bot.tables.options import CASH, TOURNAMENT
 from bot.tables.outbox import Owed, encode_cards, new_key
@@ -207,7 +208,7 @@ class Hands:
         if expected is not None:
             self.check_expected(kind, amount, expected)
         self._state.expiries.pop(user_id, None)
-        return await self.apply(player, kind, amount, by="player")
+        return await self.apply(player, kind, amount, by=ActionBy.PLAYER)
 
     async def expire(self) -> None:
         """The player to act ran out of time: check if free, else fold; sat out after two in a row."""
@@ -223,30 +224,30 @@ class Hands:
         if sat_out:
             self._seating.set_away(user, state.hand_seats[player], True)
         self._core.announce(PlayerAnnouncement("timed_out", user, state.name(user), action=kind.value, sat_out=sat_out))
-        await self.apply(player, kind, None, by="timeout")
+        await self.apply(player, kind, None, by=ActionBy.TIMEOUT)
 
     async def forfeit(self, player: int) -> None:
         """A player who left forfeits the hand being played at once (`Hand.forfeit`), unless already folded."""
         hand = self._state.hand
         assert hand is not None
         if hand.can_forfeit(player):
-            await self.apply(player, ActionKind.FOLD, None, by="forfeit")
+            await self.apply(player, ActionKind.FOLD, None, by=ActionBy.FORFEIT)
         else:  # already folded: nothing to play
             self._core.delivery.refresh()
 
-    async def apply(self, player: int, kind: ActionKind, amount: int | None, *, by: str) -> PlayerActed:
-        """Verify, store (write-ahead), apply, then queue what the channel must see. `by="forfeit"`: the
+    async def apply(self, player: int, kind: ActionKind, amount: int | None, *, by: ActionBy) -> PlayerActed:
+        """Verify, store (write-ahead), apply, then queue what the channel must see. `by` FORFEIT: the
         player left, their hand is folded at once, whoever is to act (`Hand.forfeit`; stored as a fold)."""
         state, core = self._state, self._core
         hand = state.hand
         assert hand is not None and state.hand_id is not None
-        forfeit = by == "forfeit"
+        forfeit = by is ActionBy.FORFEIT
         if forfeit:
             hand.verify_forfeit(player)
         else:
             hand.verify_action(kind, amount)
         hand_id = state.hand_id
-        action = {"player": player, "kind": kind.value, "amount": amount, "at": core.clock.time(), "by": by}
+        action = {"player": player, "kind": kind.value, "amount": amount, "at": core.clock.time(), "by": by.value}
         await core.commit(lambda _data, _rows: core.storage.append_action(hand_id, action), carries=False)
         before = len(hand.events)
         acted = hand.forfeit(player) if forfeit else hand.act(kind, amount)
@@ -275,7 +276,7 @@ class Hands:
             kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD
             if kind is ActionKind.FOLD:
                 self._core.announce(PlayerAnnouncement("auto_folded", user, state.name(user), action=kind.value))
-            await self.apply(hand.actor, kind, None, by="auto")
+            await self.apply(hand.actor, kind, None, by=ActionBy.AUTO)
 
     # ------------------------------------------------------------------ the end of a hand
 
@@ -325,12 +326,12 @@ class Hands:
                 # Cash: one notice, "out of chips, left the table, buy in again with /poker join" (and a button);
                 # none for a player who had left during the hand (told then).
                 announce = state.options.kind == CASH and user not in state.leaving
-                await self._seating.stand(user, kind="busted", announce=announce, place=places.get(user))
+                await self._seating.stand(user, Departure.BUSTED, announce=announce, place=places.get(user))
         for user in sorted(state.leaving | state.kicked):
             if state.seat_of(user) is not None:
                 # A kick was announced as pending ("leaving"): now it is done. A leaver was told at once.
                 kicked = user in state.kicked
-                await self._seating.stand(user, kind="kicked" if kicked else "left", announce=kicked)
+                await self._seating.stand(user, Departure.KICKED if kicked else Departure.LEFT, announce=kicked)
         state.leaving.clear()
         state.kicked.clear()
         await core.save()
