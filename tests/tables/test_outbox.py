@@ -14,12 +14,14 @@ from bot.tables import (
     InteractionReply,
     LevelAnnouncement,
     ManualClock,
+    Placing,
     PlayerAnnouncement,
     RecordingNotifier,
     TableClosedAnnouncement,
     TableOptions,
     TableService,
 )
+from bot.tables.kinds import Departure
 from bot.tables.outbox import decode_announcement, encode_announcement
 from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, DEFAULTS, GUILD, HOST, NAMES, Decks, actor
 
@@ -62,6 +64,21 @@ def test_player_and_closed_notices_survive_their_json() -> None:
         LevelAnnouncement(3, 5, 10, 1, None, None, "minutes"),
     ]
     assert [decode_announcement(encode_announcement(n)) for n in notices] == notices
+
+
+def test_rows_stored_before_the_kinds_were_types_still_read() -> None:
+    # Rows as earlier versions stored them (plain strings and lists): they read as today's values.
+    left = {"class": "player", "fields": {"kind": "left", "user_id": ALICE, "name": "Alice", "seat": 2, "chips": 80}}
+    closed = {
+        "class": "table_closed",
+        "fields": {"cashed_out": [], "placings": [[1, BOB, "Bob", 300], [2, ALICE, "Alice", 0]], "voided_hand": None},
+    }
+    assert decode_announcement(left) == PlayerAnnouncement(Departure.LEFT, ALICE, "Alice", seat=2, chips=80)
+    decoded = decode_announcement(closed)
+    assert isinstance(decoded, TableClosedAnnouncement) and not decoded.tournament_over
+    assert decoded.placings == (Placing(1, BOB, "Bob", 300), Placing(2, ALICE, "Alice", 0))
+    assert [(p.place, p.name, p.chips) for p in decoded.placings] == [(1, "Bob", 300), (2, "Alice", 0)]
+    assert encode_announcement(decoded) == {**closed, "fields": {**closed["fields"], "tournament_over": False}}
 
 
 async def restarted(db_path: Path, clock: ManualClock, notifier: RecordingNotifier) -> tuple[Storage, TableService]:
