@@ -290,16 +290,16 @@ class Hands:
         finishing = next(e.finishing_stacks for e in reversed(hand.events) if isinstance(e, HandEnded))
         stacks = dict(zip(state.hand_seats, finishing, strict=True))
         users, seats = state.hand_users, state.hand_seats
-        result_json, announcement = hand_result(hand, state.hand_number, users, [state.name(u) for u in users])
-        results = outcomes(hand, users)
+        result = hand_result(hand, state.hand_number, users, [state.name(u) for u in users])
+        stats = outcomes(hand, users)
         hand_id = state.hand_id
         busted = state.table.end_hand(hand)
-        core.announce(announcement)
+        core.announce(result.announcement)
         state.clear_hand()
         await core.commit(
-            lambda data, rows: core.storage.finish_hand(hand_id, result_json, stacks, results, state=data, outbox=rows)
+            lambda data, rows: core.storage.finish_hand(hand_id, result.stored, stacks, stats, state=data, outbox=rows)
         )
-        core.delivery.retire_message(announcement)
+        core.delivery.retire_message(result.announcement)
         await self.after_hand(busted, users, seats, hand)
 
     async def after_hand(
