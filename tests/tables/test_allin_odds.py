@@ -15,15 +15,15 @@ async def test_an_all_in_on_the_flop_turns_the_hands_up_with_exact_odds_on_the_t
     decks.queue.append(deck_for(["AsAh", "KsKh"], "2c7d9hKd3s"))
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
     for user in (ALICE, BOB):
-        await service.join(CHANNEL, user, NAMES[user])
-    await service.start(CHANNEL, ALICE)
+        await service.get(CHANNEL).join(user, NAMES[user])
+    await service.get(CHANNEL).start_game(ALICE)
     await settle()
     first = actor(service)
     assert first is not None
-    await service.act(CHANNEL, first, ActionKind.CALL)
-    await service.act(CHANNEL, actor(service), ActionKind.CHECK)
-    await service.act(CHANNEL, actor(service), ActionKind.ALL_IN)
-    await service.act(CHANNEL, actor(service), ActionKind.CALL)
+    await service.get(CHANNEL).act(first, ActionKind.CALL)
+    await service.get(CHANNEL).act(actor(service), ActionKind.CHECK)
+    await service.get(CHANNEL).act(actor(service), ActionKind.ALL_IN)
+    await service.get(CHANNEL).act(actor(service), ActionKind.CALL)
     await settle()
     await service.get(CHANNEL).drain()
     streets = {a.street: a for a in notifier.announcements if isinstance(a, StreetAnnouncement)}
