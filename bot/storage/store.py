@@ -343,7 +343,6 @@ class Storage:
         {user_id: chips returned to the balance}. `places` ({user id: place}): tournament places recorded in the
         same transaction (as `record_place`); `outbox`: as `Outbox.attach` (a function of `outbox` gets the returned
         chips). Raises TableNotFound."""
-        self._actions.forget()  # its unfinished hand is about to end; the others are read again when needed
         return await self.executor.write(lambda tx: self._tables.close(tx, table_id, places, outbox))
 
     # ------------------------------------------------------------------ outbox (docs/outbox.md)
@@ -405,7 +404,6 @@ class Storage:
         their starting stack; `players` gives the rest per user id (PlayerOutcome). `state`/`outbox`: as
         `Outbox.attach`. Raises HandNotFound, ChipsNotConserved, NotSeated; nothing changes when it raises.
         """
-        self._actions.forget(hand_id)  # no more actions for it (refused by the guarded insert if any come)
         await self.executor.write(lambda tx: self._hands.finish(tx, hand_id, result, stacks, players, state, outbox))
 
     async def _hands_where(self, where: str, params: Sequence[Any], limit: int) -> list[HandRow]:

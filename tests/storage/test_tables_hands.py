@@ -238,14 +238,14 @@ async def test_the_latest_table_of_a_channel_is_the_open_one_else_the_last_close
 
 
 async def test_an_append_racing_the_end_of_its_hand_is_refused_and_stores_nothing(store: Storage) -> None:
-    """The guarded insert: if a hand ended after its sequence number was cached, the row is not stored and
-    only that caller is refused."""
+    """A hand ended behind the action log's back (by another connection, after appends had numbered it) refuses
+    the next append, which stores nothing; the other hand's append in the same batch goes in."""
     first = await two_player_table(store)
     second = await two_player_table(store, channel=701)
     hand_a = await store.start_hand(first, 1, RECORD, SEATS)
     hand_b = await store.start_hand(second, 1, RECORD, SEATS)
     assert await store.append_action(hand_a, {"n": 0}) == 0  # caches hand_a's next number
-    await execute(store, "UPDATE hands SET ended_at = 1 WHERE id = ?", (hand_a,))  # ended behind the cache
+    await execute(store, "UPDATE hands SET ended_at = 1 WHERE id = ?", (hand_a,))  # ended behind the log's back
     results = await asyncio.gather(
         store.append_action(hand_a, {"n": 1}), store.append_action(hand_b, {"n": 0}), return_exceptions=True
     )
