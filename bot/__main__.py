@@ -16,6 +16,7 @@ import discord
 from bot.app import PokerBot, default_table_service_factory
 from bot.config import ConfigError, load_settings
 from bot.storage import StorageError
+from bot.storage.backends import redact
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ def main() -> None:
         return
     discord.utils.setup_logging(level=settings.log_level_number)
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
-    log.info("starting; database at %s", settings.database_path)
+    log.info("starting; database at %s", redact(settings.database))
     bot = PokerBot(settings, table_service_factory=default_table_service_factory())
     try:
         asyncio.run(run(bot, settings.discord_token.get_secret_value()), **event_loop_options())
