@@ -84,7 +84,12 @@ def _fail(message: str, code: int) -> None:
 
 
 def main() -> None:
-    """Start the bot. Exit code 2 with one line on stderr for a missing/malformed setting or a refused token."""
+    """Start the bot (or `poker-bot db ...`: bot.storage.copy). Exit code 2 with one line on stderr for a
+    missing/malformed setting or a refused token."""
+    if sys.argv[1:2] == ["db"]:  # the database tools need no token nor settings
+        from bot.storage.copy import main as db_main
+
+        raise SystemExit(db_main(sys.argv[2:]))
     try:
         settings = load_settings()
     except ConfigError as exc:

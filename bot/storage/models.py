@@ -14,6 +14,10 @@ class Row(Protocol):
 
     def __getitem__(self, key: str | int, /) -> Any: ...
 
+    def keys(self) -> Iterable[str]:
+        """The column names, in order."""
+        ...
+
 
 #: Unix seconds now (tests inject one).
 Clock = Callable[[], float]
