@@ -218,20 +218,23 @@ class Tables:
         self, tx: Tx, guild_id: int, channel_id: int, host_id: int, kind: TableKind, settings: Mapping[str, Any]
     ) -> int:
         """Body of `Storage.create_table`."""
-        existing = await tx.one("SELECT id FROM poker_tables WHERE channel_id = ? AND status = 'open'", (channel_id,))
-        if existing is not None:
-            raise TableExists(existing["id"])
-        try:
-            row = await tx.one(
-                """
-                INSERT INTO poker_tables (guild_id, channel_id, host_id, kind, settings, created_at)
-                VALUES (?, ?, ?, ?, ?, ?) RETURNING id
-                """,
-                (guild_id, channel_id, host_id, kind.value, dumps(dict(settings)), self._clock()),
+        # One statement, whoever else opens a table in this channel at the same moment (another process): the
+        # partial unique index keeps one open table per channel, and the one who comes second reads the other's id.
+        row = await tx.one(
+            """
+            INSERT INTO poker_tables (guild_id, channel_id, host_id, kind, settings, created_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (channel_id) WHERE status = 'open' DO NOTHING
+            RETURNING id
+            """,
+            (guild_id, channel_id, host_id, kind.value, dumps(dict(settings)), self._clock()),
+        )
+        if row is None:
+            existing = await tx.one(
+                "SELECT id FROM poker_tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
             )
-        except Conflict as exc:  # another process opened one in this channel meanwhile
-            raise TableExists(0) from exc
-        assert row is not None
+            assert existing is not None
+            raise TableExists(existing["id"])
         return int(row["id"])
 
     async def save_state(
