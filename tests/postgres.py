@@ -32,7 +32,7 @@ def server_url() -> str | None:
         try:
             import pgserver
 
-            _server = pgserver.get_server(folder, cleanup_mode="stop")
+            _server = pgserver.get_server(folder, cleanup_mode="stop")  # type: ignore[attr-defined]
         except Exception as exc:  # any failure to start is reported by unavailable()
             _error = f"{type(exc).__name__}: {exc}"
             shutil.rmtree(folder, ignore_errors=True)

@@ -85,6 +85,11 @@ class Executor(abc.ABC):
         raised here. A caller cancelled meanwhile does not stop it: the transaction is done whole or not at all.
         Raises StorageError once the executor is closed."""
 
+    async def write_ahead(self, body: Body[T]) -> T:
+        """As `write`, for a write on the path of every action's announcement (the hand-action log's batches): a
+        backend whose writes queue for connections gives these one of their own (PostgreSQL)."""
+        return await self.write(body)
+
     @property
     def can_write_now(self) -> bool:
         """Whether `write_now` may succeed on this backend (False: it always raises WouldWait)."""

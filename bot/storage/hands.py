@@ -151,7 +151,8 @@ class ActionLog:
     database thread and back through a busy loop (which was most of a slash command's latency at 100 tables).
     While that thread holds the write lock, the batch is tried again a few times within milliseconds, then waits in
     line in the thread; later batches wait behind it (`_write_backlog`). Where `write_now` cannot be used
-    (PostgreSQL, an in-memory SQLite database) every batch goes through `Executor.write`, one at a time. Each
+    (PostgreSQL, an in-memory SQLite database) every batch goes through `Executor.write_ahead`, one at a time
+    (PostgreSQL: on a connection kept for them, never queued behind the other writes). Each
     caller returns only once its own row is committed; a refused row (hand not open) refuses only its caller."""
 
     def __init__(self, executor: Executor, clock: Clock) -> None:
@@ -248,7 +249,7 @@ class ActionLog:
         async def store(tx: Tx) -> list[int | StorageError]:
             return await self._store(tx, rows)
 
-        return await self._executor.write(store)
+        return await self._executor.write_ahead(store)
 
     @staticmethod
     async def _store(tx: Tx, rows: list[tuple[int, str, float]]) -> list[int | StorageError]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -16,6 +16,10 @@ class Row(Protocol):
 
     def keys(self) -> Iterable[str]:
         """The column names, in order."""
+        ...
+
+    def __iter__(self) -> Iterator[Any]:
+        """The values, in column order."""
         ...
 
 

@@ -71,6 +71,14 @@ def translate(sql: str, params: Params) -> tuple[str, Sequence[Any]]:
     return _positional(sql), params
 
 
+async def _reset(conn: asyncpg.Connection) -> None:
+    """What a connection needs when it goes back to the pool: only a transaction left open rolled back (a read
+    cancelled midway). The bot keeps no other session state (no LISTEN, no session advisory lock, no SET), so
+    asyncpg's default reset (four statements, one more round trip on every release) is not needed."""
+    if conn.is_in_transaction():
+        await conn.execute("ROLLBACK")
+
+
 def _count(status: str) -> int:
     """The number of rows an asyncpg status string ("UPDATE 3", "INSERT 0 1") says were changed."""
     last = status.rsplit(" ", 1)[-1]
@@ -111,12 +119,14 @@ class PostgresTx(Tx):
 
 
 class PostgresExecutor(Executor):
-    """The server backend: a pool of asyncpg connections to one PostgreSQL database (`url`, postgresql://...)."""
+    """The server backend: a pool of asyncpg connections to one PostgreSQL database (`url`, postgresql://...), and
+    one more connection for `write_ahead`."""
 
     dialect = Dialect.POSTGRESQL
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, ahead: asyncpg.Pool, url: str) -> None:
         self.pool = pool
+        self._ahead = ahead  # one connection, for `write_ahead` only
         self._url = url
         self._closed = False
         self._running: set[asyncio.Task[Any]] = set()
@@ -126,34 +136,42 @@ class PostgresExecutor(Executor):
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> tuple[PostgresExecutor, int]:
         """Connect a pool to `url` and migrate the database; returns the executor and the schema version. Raises
         SchemaTooNew, StorageError if the server cannot be reached (the message never shows the password)."""
+        pools: list[asyncpg.Pool] = []
         try:
-            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise StorageError(f"cannot open the database at {redact(url)}: {exc}") from exc
-        try:
-            async with pool.acquire() as conn:
+            for size in ((min_size, max_size), (1, 1)):
+                pools.append(await asyncpg.create_pool(url, min_size=size[0], max_size=size[1], reset=_reset))
+            async with pools[0].acquire() as conn:
                 version = await migrate_postgresql(conn)
-        except BaseException:
-            await pool.close()
+        except BaseException as exc:
+            for pool in pools:
+                await pool.close()
+            if isinstance(exc, OSError | asyncpg.PostgresError | asyncpg.InterfaceError) and len(pools) < 2:
+                raise StorageError(f"cannot open the database at {redact(url)}: {exc}") from exc
             raise
-        return cls(pool, url), version
+        return cls(pools[0], pools[1], url), version
 
     @property
     def description(self) -> str:
         return redact(self._url)
 
     async def write(self, body: Body[T]) -> T:
+        return await self._shielded(body, self.pool)
+
+    async def write_ahead(self, body: Body[T]) -> T:
+        return await self._shielded(body, self._ahead)
+
+    async def _shielded(self, body: Body[T], pool: asyncpg.Pool) -> T:
         if self._closed:
             raise StorageError("the database is closed")
-        task = asyncio.ensure_future(self._write(body))
+        task = asyncio.ensure_future(self._write(body, pool))
         self._running.add(task)
         task.add_done_callback(self._running.discard)
         return await asyncio.shield(task)  # a cancelled caller does not stop it: done whole or not at all
 
-    async def _write(self, body: Body[T]) -> T:
+    async def _write(self, body: Body[T], pool: asyncpg.Pool) -> T:
         for delay in (*RETRY_DELAYS_S, None):
             try:
-                async with self.pool.acquire() as conn, conn.transaction():
+                async with pool.acquire() as conn, conn.transaction():
                     return await body(PostgresTx(conn))
             except _RETRIED as exc:
                 if delay is None:
@@ -178,3 +196,4 @@ class PostgresExecutor(Executor):
         while self._running:
             await asyncio.gather(*self._running, return_exceptions=True)
         await self.pool.close()
+        await self._ahead.close()
