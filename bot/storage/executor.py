@@ -10,6 +10,7 @@ on a pooled connection. Either way `Executor.write` runs the body as one transac
 from __future__ import annotations
 
 import abc
+import asyncio
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -105,9 +106,18 @@ class Executor(abc.ABC):
     async def read(self, body: Body[T]) -> T:
         """Run the reads of `body` on one consistent committed state and return its result."""
 
-    @abc.abstractmethod
+    _closing: asyncio.Future[None] | None = None
+
     async def close(self) -> None:
-        """Wait for the running transactions, then close the connections (idempotent)."""
+        """Wait for the running transactions, then close the connections (idempotent: a second call waits for the
+        first to finish)."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._closing)
+
+    @abc.abstractmethod
+    async def _close(self) -> None:
+        """The work of `close`, done once."""
 
     @property
     @abc.abstractmethod

@@ -74,6 +74,14 @@ def load_migrations(dialect: Dialect = Dialect.SQLITE) -> tuple[Migration, ...]:
     return tuple(found)
 
 
+def _pending(migrations: tuple[Migration, ...], current: int) -> list[Migration]:
+    """The migrations above version `current`, in order; each is logged as it is about to apply."""
+    pending = [m for m in migrations if m.version > current]
+    for migration in pending:
+        log.info("applying migration %s", migration.name)
+    return pending
+
+
 async def user_version(db: aiosqlite.Connection) -> int:
     """The schema version recorded in the database file (0 for a new file)."""
     async with db.execute("PRAGMA user_version") as cursor:
@@ -95,10 +103,7 @@ async def migrate(db: aiosqlite.Connection, migrations: tuple[Migration, ...] | 
         current = await user_version(db)
         if current > latest:
             raise SchemaTooNew(current, latest)
-        for migration in migrations:
-            if migration.version <= current:
-                continue
-            log.info("applying migration %s", migration.name)
+        for migration in _pending(migrations, current):
             for statement in migration.statements:
                 await db.execute(statement)
         if latest != current:
@@ -128,10 +133,7 @@ async def migrate_postgresql(conn: asyncpg.Connection, migrations: tuple[Migrati
         current = await conn.fetchval("SELECT MAX(version) FROM schema_version") or 0
         if current > latest:
             raise SchemaTooNew(current, latest)
-        for migration in migrations:
-            if migration.version <= current:
-                continue
-            log.info("applying migration %s", migration.name)
+        for migration in _pending(migrations, current):
             await conn.execute(migration.script)
         if latest > current:
             await conn.execute("DELETE FROM schema_version")

@@ -130,7 +130,6 @@ class PostgresExecutor(Executor):
         self._url = url
         self._closed = False
         self._running: set[asyncio.Task[Any]] = set()
-        self._closing: asyncio.Future[None] | None = None
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> tuple[PostgresExecutor, int]:
@@ -185,11 +184,6 @@ class PostgresExecutor(Executor):
             raise StorageError("the database is closed")
         async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             return await body(PostgresTx(conn))
-
-    async def close(self) -> None:
-        if self._closing is None:
-            self._closing = asyncio.ensure_future(self._close())
-        await asyncio.shield(self._closing)
 
     async def _close(self) -> None:
         self._closed = True
