@@ -152,23 +152,27 @@ def _fit(dialect: Dialect, table: str, columns: Sequence[str], row: Sequence[Any
     )
 
 
-def main(argv: Sequence[str]) -> int:
-    """`poker-bot db ...`: parse the arguments, run the command, print what it did; returns the exit code (0 done,
-    1 refused or failed, 2 bad arguments)."""
-    parser = argparse.ArgumentParser(prog="poker-bot db", description="Database tools.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    copy = commands.add_parser("copy", help="copy every row into a new, empty database, checking every audit")
+def add_db_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `db` and its subcommands (`db copy --from URL --to URL`) to a command line's subcommands; each sets
+    `handler`, a function of the parsed arguments that returns the exit code."""
+    db = commands.add_parser("db", help="database tools", description="Database tools.")
+    tools = db.add_subparsers(dest="db_command", required=True, metavar="TOOL")
+    copy = tools.add_parser("copy", help="copy every row into a new, empty database, checking every server's audit")
     copy.add_argument("--from", dest="source", required=True, help="sqlite:///path or postgresql://...")
     copy.add_argument("--to", dest="target", required=True, help="sqlite:///path or postgresql://... (empty)")
-    options = parser.parse_args(list(argv))
+    copy.set_defaults(handler=copy_command)
+
+
+def copy_command(args: argparse.Namespace) -> int:
+    """`poker-bot db copy`: run the copy, print what it did; returns the exit code (0 done, 1 refused or failed)."""
     logging.basicConfig(level=logging.WARNING)
     try:
-        report = asyncio.run(copy_database(options.source, options.target))
+        report = asyncio.run(copy_database(args.source, args.target))
     except StorageError as exc:
         sys.stderr.write(f"poker-bot db copy: {exc}\n")
         return 1
     total = sum(report.rows.values())
-    print(f"copied {total} rows from {redact(options.source)} to {redact(options.target)}")
+    print(f"copied {total} rows from {redact(args.source)} to {redact(args.target)}")
     for table, count in report.rows.items():
         print(f"  {table}: {count}")
     for audit in report.audits:
@@ -178,3 +182,13 @@ def main(argv: Sequence[str]) -> int:
             f"+ on tables {audit.on_tables} = issued {audit.issued}"
         )
     return 0
+
+
+def main(argv: Sequence[str]) -> int:
+    """`poker-bot db ...` (argv: what follows `db`): parse, run, return the exit code (2 for bad arguments)."""
+    parser = argparse.ArgumentParser(prog="poker-bot")
+    add_db_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["db", *argv])
+    handler = args.handler
+    assert callable(handler)
+    return int(handler(args))

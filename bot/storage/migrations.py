@@ -60,7 +60,11 @@ def load_migrations(dialect: Dialect = Dialect.SQLITE) -> tuple[Migration, ...]:
     """Every migration shipped with the package for `dialect`, in order; their numbers must run 1, 2, 3... without
     gaps. A SQLite migration is split into statements; a PostgreSQL one runs as one script (its function bodies
     hold semicolons)."""
-    folder = resources.files("bot.storage").joinpath("migrations", dialect.value)
+    root = resources.files("bot.storage").joinpath("migrations")
+    stray = sorted(entry.name for entry in root.iterdir() if entry.name.endswith(".sql"))
+    if stray:  # a migration written before the dialect folders: it would silently never run
+        raise StorageError(f"migrations {stray} must be in migrations/sqlite/ and migrations/postgresql/ (one each)")
+    folder = root.joinpath(dialect.value)
     found: list[Migration] = []
     for entry in folder.iterdir():
         match = _NAME.match(entry.name)
