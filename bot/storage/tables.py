@@ -237,28 +237,35 @@ class Tables:
             raise TableExists(existing["id"])
         return int(row["id"])
 
+    @staticmethod
+    async def _update_open(tx: Tx, table_id: int, assignments: str, params: Sequence[Any]) -> None:
+        """`UPDATE poker_tables SET <assignments>` of an open table, which the UPDATE locks as `open_table` does (one
+        statement instead of a SELECT then an UPDATE: this is every action's path); raises TableNotFound."""
+        changed = await tx.execute(
+            f"UPDATE poker_tables SET {assignments} WHERE id = ? AND status = 'open'", (*params, table_id)
+        )
+        if not changed:
+            raise TableNotFound(f"no open table {table_id}")
+
     async def save_state(
         self, tx: Tx, table_id: int, state: Mapping[str, Any], message_id: int | None, outbox: Owed
     ) -> None:
         """Body of `Storage.save_table_state`."""
-        await self.open_table(tx, table_id)
-        await tx.execute(
-            "UPDATE poker_tables SET state = ?, message_id = COALESCE(?, message_id) WHERE id = ?",
-            (dumps(dict(state)), message_id, table_id),
+        state_text = dumps(dict(state))
+        await self._update_open(
+            tx, table_id, "state = ?, message_id = COALESCE(?, message_id)", (state_text, message_id)
         )
         await self._outbox.attach(tx, table_id, None, outbox, None)
 
     async def set_message(self, tx: Tx, table_id: int, message_id: int | None) -> None:
         """Body of `Storage.set_table_message`."""
-        await self.open_table(tx, table_id)
-        await tx.execute("UPDATE poker_tables SET message_id = ? WHERE id = ?", (message_id, table_id))
+        await self._update_open(tx, table_id, "message_id = ?", (message_id,))
 
     async def update_settings(
         self, tx: Tx, table_id: int, settings: Mapping[str, Any], state: Mapping[str, Any] | None, outbox: Owed
     ) -> None:
         """Body of `Storage.update_table_settings`."""
-        await self.open_table(tx, table_id)
-        await tx.execute("UPDATE poker_tables SET settings = ? WHERE id = ?", (dumps(dict(settings)), table_id))
+        await self._update_open(tx, table_id, "settings = ?", (dumps(dict(settings)),))
         await self._outbox.attach(tx, table_id, state, outbox, None)
 
     @staticmethod

@@ -154,6 +154,24 @@ async def test_closing_mid_hand_aborts_it_and_returns_the_stacks_from_its_start(
     assert report.ok and report.on_tables == 0 and report.balances == 2000
 
 
+async def test_a_closed_table_s_state_message_and_settings_cannot_change(store: Storage) -> None:
+    table = await two_player_table(store)
+    await store.save_table_state(table, {"button": 1}, 42)
+    await store.close_table(table)
+    refused = (
+        store.save_table_state(table, {"button": 2}, 43, outbox=[{"key": "late", "payload": {}}]),
+        store.set_table_message(table, 44),
+        store.update_table_settings(table, {"big_blind": 4}, outbox=[{"key": "late too", "payload": {}}]),
+        store.save_table_state(999, {"button": 2}),
+    )
+    for write in refused:
+        with pytest.raises(TableNotFound):
+            await write
+    row = await store.table(table)
+    assert row is not None and (row.state, row.message_id, row.settings) == ({"button": 1}, 42, {"big_blind": 2})
+    assert await store.pending_outbox() == []
+
+
 async def test_tournament_seats_hold_tournament_chips_not_balance_chips(store: Storage) -> None:
     table = await store.create_table(GUILD, 702, ALICE, "tournament", {"starting_stack": 100})
     await store.join_tournament(table, ALICE, 1, 100)
