@@ -10,9 +10,9 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.storage.errors import HandInProgress, HandNotFound, StorageError
+from bot.storage.errors import HandInProgress, HandNotFound, StorageError, TableNotFound
 from bot.storage.executor import Executor, Tx, WouldWait
-from bot.storage.models import Clock, HandRow, PlayerOutcome, dumps
+from bot.storage.models import Clock, HandRow, PlayerOutcome, TableStatus, dumps
 from bot.storage.outbox import Outbox, Owed
 from bot.storage.tables import Tables
 
@@ -73,15 +73,23 @@ class Hands:
         outbox: Owed,
     ) -> None:
         """Body of `Storage.finish_hand`."""
-        hand = await tx.one("SELECT table_id, ended_at FROM hands WHERE id = ?", (hand_id,))
-        if hand is None or hand["ended_at"] is not None:
+        hand = await tx.one("SELECT table_id FROM hands WHERE id = ?", (hand_id,))
+        if hand is None:
             raise HandNotFound(f"no unfinished hand {hand_id}")
         table_id = hand["table_id"]
-        await self._tables.open_table(tx, table_id)
-        await self._tables.set_stacks(tx, table_id, stacks)
-        await tx.execute(
-            "UPDATE hands SET ended_at = ?, result = ? WHERE id = ?", (self._clock(), dumps(dict(result)), hand_id)
+        # The table's row first (every write of a table does), then whether the hand is still unfinished: another
+        # process's finish_hand or close_table of the same hand may have committed while this one waited. (A
+        # closed table's hands are all ended: HandNotFound, as before the lock.)
+        table = await tx.one(f"SELECT status FROM poker_tables WHERE id = ?{tx.dialect.for_update}", (table_id,))
+        ended = await tx.execute(
+            "UPDATE hands SET ended_at = ?, result = ? WHERE id = ? AND ended_at IS NULL",
+            (self._clock(), dumps(dict(result)), hand_id),
         )
+        if not ended:
+            raise HandNotFound(f"no unfinished hand {hand_id}")
+        if table is None or table["status"] != TableStatus.OPEN:
+            raise TableNotFound(f"no open table {table_id}")
+        await self._tables.set_stacks(tx, table_id, stacks)
         outcomes = players or {}
         rows = await tx.all("SELECT user_id, seat, starting_stack FROM hand_players WHERE hand_id = ?", (hand_id,))
         seated = {

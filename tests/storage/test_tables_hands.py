@@ -270,3 +270,29 @@ async def test_an_append_racing_the_end_of_its_hand_is_refused_and_stores_nothin
     assert isinstance(results[0], HandNotFound) and results[1] == 0
     row = await store.hand(hand_a)
     assert row is not None and [a["n"] for a in row.actions] == [0]
+
+
+async def test_a_hand_finished_twice_at_once_from_two_connections_is_finished_once(
+    store: Storage, database_url: str
+) -> None:
+    """As two processes would (PostgreSQL runs them at once): the second waits for the table's lock, then finds the
+    hand finished. Its stacks never apply over the first's."""
+    table = await two_player_table(store)
+    other = await Storage.open(database_url)
+    try:
+        for number in range(1, 6):
+            hand = await store.start_hand(table, number, RECORD, [{**s, "stack": 100} for s in SEATS])
+            results = await asyncio.gather(
+                store.finish_hand(hand, {"by": "first"}, {1: 150, 4: 50}),
+                other.finish_hand(hand, {"by": "second"}, {1: 50, 4: 150}),
+                return_exceptions=True,
+            )
+            assert sorted(type(r).__name__ for r in results) == ["HandNotFound", "NoneType"]
+            done = await store.hand(hand)
+            assert done is not None and done.result is not None
+            winner = {1: 150, 4: 50} if done.result["by"] == "first" else {1: 50, 4: 150}
+            assert {s.seat: s.stack for s in (await store.table(table)).seats} == winner  # type: ignore[union-attr]
+            await store.set_seat_stacks(table, {1: 100, 4: 100})
+    finally:
+        await other.close()
+    assert (await store.audit(GUILD)).ok
