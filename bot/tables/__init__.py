@@ -23,6 +23,7 @@ from bot.tables.options import CASH, TOURNAMENT, TableOptions
 from bot.tables.outbox import InteractionReply
 from bot.tables.runner import TableRunner
 from bot.tables.service import TableService
+from bot.tables.state import TableIds, TableView
 
 __all__ = [
     "CASH",
@@ -44,8 +45,10 @@ __all__ = [
     "StreetAnnouncement",
     "SystemClock",
     "TableClosedAnnouncement",
+    "TableIds",
     "TableOptions",
     "TableRunner",
     "TableService",
     "TableSnapshot",
+    "TableView",
 ]
