@@ -9,6 +9,8 @@ locale. Messages are sent through `Client.get_partial_messageable`, so nothing d
 
 from __future__ import annotations
 
+import io
+import json
 import logging
 from collections import OrderedDict
 from typing import Any
@@ -34,6 +36,7 @@ from bot.tables import (
     Announcement,
     HandResultAnnouncement,
     LevelAnnouncement,
+    Picture,
     PlayerAnnouncement,
     StreetAnnouncement,
     TableClosedAnnouncement,
@@ -59,8 +62,10 @@ class DiscordNotifier:
         self.client = client
         self.people = people if people is not None else People()
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
-        # Streets waiting to be posted, by channel: a board run out after an all-in goes out as one message.
+        # Streets waiting to be posted, by channel: a board run out after an all-in goes out as one message, with
+        # the picture of the last street that had one.
         self._streets: dict[int, list[StreetAnnouncement]] = {}
+        self._street_pictures: dict[int, Picture] = {}
         # Channel names by id, for table titles when the channel cache misses (after a restart).
         self._channel_names: dict[int, str | None] = {}
 
@@ -86,33 +91,62 @@ class DiscordNotifier:
             self._channel_names[channel_id] = name  # a failure too: one try per channel, not one per edit
         return f"#{name}" if name else None
 
-    async def _send(self, snapshot: TableSnapshot, what: str, nonce: str | None = None, **kwargs: Any) -> None:
+    async def _send(
+        self,
+        snapshot: TableSnapshot,
+        what: str,
+        nonce: str | None = None,
+        picture: Picture | None = None,
+        **kwargs: Any,
+    ) -> None:
         try:
-            if nonce is None:
+            if nonce is None and picture is None:
                 await self._channel(snapshot).send(allowed_mentions=NO_MENTIONS, **kwargs)
             else:
-                await self._post_once(snapshot.channel_id, nonce, **kwargs)
+                await self._post_once(snapshot.channel_id, nonce, picture=picture, **kwargs)
         except discord.HTTPException as exc:
             log.warning("could not post %s at table %s: %s", what, snapshot.table_id, exc)
 
     async def _post_once(
-        self, channel_id: int, nonce: str, content: str | None = None, embed: discord.Embed | None = None
+        self,
+        channel_id: int,
+        nonce: str | None,
+        content: str | None = None,
+        embed: discord.Embed | None = None,
+        picture: Picture | None = None,
     ) -> None:
         """Post with Discord's `nonce` and `enforce_nonce` (discord.py's `send` has no `enforce_nonce`): a post
-        repeated with the same nonce (an outbox row delivered again after a restart) makes no second message."""
-        payload: dict[str, Any] = {"allowed_mentions": NO_MENTIONS.to_dict(), "nonce": nonce, "enforce_nonce": True}
+        repeated with the same nonce (an outbox row delivered again after a restart) makes no second message.
+        `picture`: attached as the message's one file (a multipart body, as discord.py sends files)."""
+        payload: dict[str, Any] = {"allowed_mentions": NO_MENTIONS.to_dict()}
+        if nonce is not None:
+            payload.update(nonce=nonce, enforce_nonce=True)
         if content is not None:
             payload["content"] = content
         if embed is not None:
             payload["embeds"] = [embed.to_dict()]
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
-        await self.client.http.request(route, json=payload)
+        if picture is None:
+            await self.client.http.request(route, json=payload)
+            return
+        payload["attachments"] = [{"id": 0, "filename": picture.filename}]
+        file = discord.File(io.BytesIO(picture.data), filename=picture.filename)
+        form: list[dict[str, Any]] = [
+            {"name": "payload_json", "value": json.dumps(payload, separators=(",", ":"), ensure_ascii=True)},
+            {"name": "files[0]", "value": file.fp, "filename": file.filename, "content_type": "image/png"},
+        ]
+        try:
+            await self.client.http.request(route, form=form, files=[file])
+        finally:
+            file.close()
 
     async def _flush_streets(self, snapshot: TableSnapshot) -> None:
         """Post the streets announced since the last call (one message, one line each)."""
         streets = self._streets.pop(snapshot.channel_id, None)
+        picture = self._street_pictures.pop(snapshot.channel_id, None)
         if streets:
-            await self._send(snapshot, "streets", content=render_streets(streets, snapshot.language))
+            content = render_streets(streets, snapshot.language)
+            await self._send(snapshot, "streets", picture=picture, content=content)
 
     async def post_table(self, snapshot: TableSnapshot) -> int | None:
         """Post a new table message (embed + buttons); its id, or None when the channel refused it."""
@@ -167,23 +201,35 @@ class DiscordNotifier:
         except discord.HTTPException as exc:
             log.warning("could not retire table message %s of table %s: %s", message_id, snapshot.table_id, exc)
 
-    async def announce(self, snapshot: TableSnapshot, announcement: Announcement, nonce: str | None = None) -> None:
+    async def announce(
+        self,
+        snapshot: TableSnapshot,
+        announcement: Announcement,
+        nonce: str | None = None,
+        picture: Picture | None = None,
+    ) -> None:
         """Post a new public message: a street, the showdown, a notice about a player, the table's end.
 
         A street waits for the service's next call (the table edit that follows every action), so that the
         flop, turn and river of a run-out share one message — with the showdown, when it comes next. `nonce`: an
-        outbox row's key (posted once however often it is delivered)."""
+        outbox row's key (posted once however often it is delivered). `picture`: the table's picture, attached
+        to the message (a run-out's message carries the last one: the showdown's, or the last street's)."""
         language = snapshot.language
         if isinstance(announcement, StreetAnnouncement):
             self._streets.setdefault(snapshot.channel_id, []).append(announcement)
+            if picture is not None:
+                self._street_pictures[snapshot.channel_id] = picture
             return
         if isinstance(announcement, HandResultAnnouncement):
             streets = self._streets.pop(snapshot.channel_id, None)
+            street_picture = self._street_pictures.pop(snapshot.channel_id, None)
+            picture = picture or street_picture
             embed = to_embed(render_showdown(announcement, language))
             if streets:
-                await self._send(snapshot, "showdown", nonce, content=render_streets(streets, language), embed=embed)
+                content = render_streets(streets, language)
+                await self._send(snapshot, "showdown", nonce, picture=picture, content=content, embed=embed)
             else:
-                await self._send(snapshot, "showdown", nonce, embed=embed)
+                await self._send(snapshot, "showdown", nonce, picture=picture, embed=embed)
             return
         await self._flush_streets(snapshot)
         if isinstance(announcement, PlayerAnnouncement):

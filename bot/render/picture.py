@@ -116,17 +116,15 @@ LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
 
 
 class OddsLike(Protocol):
-    """A seat's chances at an all-in (the equity module's figures): `win` and `tie` as fractions 0..1, `exact`
-    when every run-out was counted (else a Monte Carlo estimate, drawn with "≈")."""
+    """A seat's chances at an all-in (the equity module's figures, e.g. `bot.poker.equity.PlayerOdds`): `win`
+    and `tie` as fractions 0..1. An `exact` attribute, when there is one and it is False, marks a Monte Carlo
+    estimate (drawn with "≈"); without it the figures are taken as exact."""
 
     @property
     def win(self) -> float: ...
 
     @property
     def tie(self) -> float: ...
-
-    @property
-    def exact(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -242,7 +240,8 @@ def scene_from_snapshot(
     language = getattr(snapshot, "language", "en")
     scene_seats = []
     for s in sorted(seats, key=lambda s: s.seat):
-        dealt = getattr(s, "player", None) is not None and s.state in (ACTIVE, ALL_IN) and street is not None
+        state = str(getattr(s.state, "value", s.state))
+        dealt = getattr(s, "player", None) is not None and state in (ACTIVE, ALL_IN) and street is not None
         value = values.get(s.seat)
         scene_seats.append(
             SceneSeat(
@@ -250,10 +249,10 @@ def scene_from_snapshot(
                 name=_clean_name(str(s.name)),
                 stack=int(s.stack),
                 bet=int(s.bet) if result is None else 0,
-                state=str(s.state),
+                state=state,
                 is_button=bool(s.is_button),
                 is_actor=bool(s.is_actor) and result is None,
-                blind=getattr(s, "blind", None),
+                blind=_value(getattr(s, "blind", None)),
                 dealt=dealt,
                 shown=shown.get(s.seat, ()),
                 hand=hand_name(value, language, against) if value is not None else None,
@@ -274,6 +273,11 @@ def scene_from_snapshot(
         street=street,
         four_colour=four_colour,
     )
+
+
+def _value(mark: Any) -> str | None:
+    """An enum's value or a plain string (the service's marks may be either)."""
+    return None if mark is None else str(getattr(mark, "value", mark))
 
 
 def _street_key(street: Any) -> str:
@@ -431,7 +435,7 @@ def _badge(image: Image.Image, right_top: tuple[float, float], text: str, fill: 
 def _odds_text(odds: OddsLike, language: str) -> str:
     """A seat's chances at an all-in: "Win 42%", or "42% · tie 3%" when a tie is possible; "≈ " before the
     figures of an estimate."""
-    approx = "" if odds.exact else "≈ "
+    approx = "" if getattr(odds, "exact", True) else "≈ "
     win = approx + format_percent(odds.win, language, 0)
     if odds.tie >= 0.005:
         return t("picture.odds_tie", language, win=win, tie=format_percent(odds.tie, language, 0))

@@ -174,6 +174,15 @@ Announcement = (
 )
 
 
+@dataclass(frozen=True)
+class Picture:
+    """An image that goes with a message (the picture of the table, bot.render.picture): PNG bytes and the file
+    name it is attached as. Drawn when the message is delivered, from what the message says (never stored)."""
+
+    data: bytes
+    filename: str = "table.png"
+
+
 class Notifier(Protocol):
     """Implemented by the Discord layer; the service calls it in order, one table at a time.
 
@@ -196,10 +205,17 @@ class Notifier(Protocol):
         showed no hand), a pointer to the newer message. Called once per message; it is never edited again."""
         ...
 
-    async def announce(self, snapshot: TableSnapshot, announcement: Announcement, nonce: str | None = None) -> None:
+    async def announce(
+        self,
+        snapshot: TableSnapshot,
+        announcement: Announcement,
+        nonce: str | None = None,
+        picture: Picture | None = None,
+    ) -> None:
         """Post a public message about the table (street, showdown, elimination, end...). `nonce`: the outbox
         key of a message that may be delivered again after a restart: a second post with it must not make a
-        second message (Discord's `nonce` with `enforce_nonce`)."""
+        second message (Discord's `nonce` with `enforce_nonce`). `picture`: the table's picture, attached to the
+        message (streets and the showdown; never to the table message's edits)."""
         ...
 
     async def send_hole_cards(
@@ -241,6 +257,8 @@ class RecordingNotifier:
     snapshots: list[TableSnapshot] = field(default_factory=list)
     edits: list[TableSnapshot] = field(default_factory=list)
     announcements: list[Announcement] = field(default_factory=list)
+    #: The pictures attached to announcements: (the announcement, its picture), in order.
+    pictures: list[tuple[Announcement, Picture]] = field(default_factory=list)
     hole_cards: list[tuple[int, int, tuple[Card, ...]]] = field(default_factory=list)
     #: Answers to deferred interactions: (interaction token, text); one per token (a second edit replaces it).
     replies: dict[str, str] = field(default_factory=dict)
@@ -300,10 +318,18 @@ class RecordingNotifier:
         self.nonces.add(nonce)
         return seen
 
-    async def announce(self, snapshot: TableSnapshot, announcement: Announcement, nonce: str | None = None) -> None:
-        """Record the announcement (once per nonce)."""
+    async def announce(
+        self,
+        snapshot: TableSnapshot,
+        announcement: Announcement,
+        nonce: str | None = None,
+        picture: Picture | None = None,
+    ) -> None:
+        """Record the announcement and its picture (once per nonce)."""
         if not self._seen(nonce):
             self.announcements.append(announcement)
+            if picture is not None:
+                self.pictures.append((announcement, picture))
 
     async def send_hole_cards(
         self, snapshot: TableSnapshot, user_id: int, cards: tuple[Card, ...], nonce: str | None = None
