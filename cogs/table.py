@@ -8,6 +8,7 @@ the table's language; answers seen by one person use `interaction.locale`.
 
 from __future__ import annotations
 
+import io
 import logging
 import time
 from typing import Any
@@ -21,7 +22,7 @@ from bot.discord_ui.components import answer_unknown_component, template_of
 from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
 from bot.discord_ui.notifier import to_embed
 from bot.discord_ui.options import CheckedCog
-from bot.discord_ui.standings import PageButton
+from bot.discord_ui.standings import PageButton, verify_answer
 from bot.discord_ui.table_settings import (
     changed_defaults,
     levels_text,
@@ -41,8 +42,9 @@ from bot.discord_ui.texts import choice, en
 from bot.poker.settings import MAX_PLAYERS, MIN_PLAYERS
 from bot.render import discord_timestamp, escape_name, render_audit, render_settings, t
 from bot.storage import RefillCooldown, RefillDisabled, RefillNotNeeded, Storage
-from bot.tables import CASH, TOURNAMENT, InteractionReply, TableSnapshot
+from bot.tables import CASH, TOURNAMENT, InteractionReply, ServiceError, TableSnapshot
 from bot.tables.options import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
+from bot.tables.pictures import table_picture
 
 log = logging.getLogger(__name__)
 
@@ -236,10 +238,28 @@ class TableCog(CheckedCog):
 
     @poker.command(name="table", description=en("cmd.poker.table.desc"))
     async def table(self, interaction: discord.Interaction[Any]) -> None:
-        """Post the table message again at the bottom of the channel."""
+        """Post the table message again at the bottom of the channel; the answer (private) carries the picture of
+        the table now (unless the table's pictures are off): the table message itself is edited after every action,
+        and a picture there would soon be out of date."""
         _guild_id, channel_id = _ids(interaction)
-        await table_service(interaction).repost(channel_id)
-        await send_private(interaction, t("action.done", interaction.locale))
+        service = table_service(interaction)
+        await service.repost(channel_id)
+        picture = await table_picture(service.snapshot(channel_id), service.get(channel_id).options)
+        file = None if picture is None else discord.File(io.BytesIO(picture.data), filename=picture.filename)
+        await send_private(interaction, t("action.done", interaction.locale), file=file)
+
+    @poker.command(name="verify", description=en("cmd.poker.verify.desc"))
+    @app_commands.describe(hand=en("cmd.poker.verify.opt.hand.desc"))
+    async def verify(self, interaction: discord.Interaction[Any], hand: Range[int, 1, 1_000_000_000]) -> None:
+        """Whether hand N's revealed cards match the deck sealed before its first action (bot.poker.seal), with its
+        PHH file and proofs once it is over."""
+        _guild_id, channel_id = _ids(interaction)
+        table = await _storage(interaction).latest_table_for_channel(channel_id)
+        if table is None:
+            raise ServiceError("no_table")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        text, file = await verify_answer(interaction.client, table, hand, interaction.user.id, interaction.locale)
+        await send_private(interaction, text, file=file)
 
     @poker.command(name="end", description=en("cmd.poker.end.desc"))
     async def end(self, interaction: discord.Interaction[Any]) -> None:

@@ -250,10 +250,12 @@ class DeckSeal:
 
 @dataclass(frozen=True)
 class Verification:
-    """The outcome of `verify_hand`: `checked` cards proven, and the `problems` found (empty when all match)."""
+    """The outcome of `verify_hand`: `checked` cards proven, the `problems` found (English, for the command line;
+    empty when all match) and the cards they are about (`failed`, for messages in other languages)."""
 
     checked: int
     problems: tuple[str, ...]
+    failed: tuple[Card, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -277,11 +279,13 @@ def verify_hand(
     published)."""
     by_position = {proof.position: proof for proof in proofs}
     problems: list[str] = []
+    failed: list[Card] = []
     expected: list[tuple[int, Card, str]] = []
     positions = board_positions(players)
     for i, card in enumerate(board):
         if i >= len(positions):
             problems.append(f"board card {i + 1} ({card}): a board has at most 5 cards")
+            failed.append(card)
             continue
         expected.append((positions[i], card, f"board card {i + 1} ({card})"))
     for player, cards in sorted(shown.items()):
@@ -298,9 +302,12 @@ def verify_hand(
             problems.append(f"{what}: its proof does not match the commitment")
         else:
             checked += 1
+            continue
+        failed.append(card)
     for position, proof in sorted(by_position.items()):
         problems.append(f"a proof for {proof.card} at position {position}, a card that was not revealed")
-    return Verification(checked, tuple(problems))
+        failed.append(proof.card)
+    return Verification(checked, tuple(problems), tuple(failed))
 
 
 #: The PHH user-defined fields (PHH: names starting with "_") that carry a hand's seal in its export.

@@ -51,3 +51,18 @@ async def picture_for(
     except Exception:
         log.exception("could not draw the picture of table %s", snapshot.table_id)
         return None
+
+
+async def table_picture(snapshot: TableSnapshot, options: TableOptions) -> Picture | None:
+    """The picture of the table as it is now (`/poker table`), or None when the table's pictures are off."""
+    if not options.pictures:
+        return None
+
+    def draw() -> Picture:
+        return Picture(draw_table(scene_from_snapshot(snapshot, four_colour=options.four_colour)))
+
+    try:
+        return await asyncio.to_thread(draw)
+    except Exception:
+        log.exception("could not draw the picture of table %s", snapshot.table_id)
+        return None
