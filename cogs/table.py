@@ -120,6 +120,8 @@ class TableCog(CheckedCog):
         ante=en("cmd.poker.create.opt.ante.desc"),
         big_blind_ante=en("cmd.poker.create.opt.big_blind_ante.desc"),
         straddle=en("cmd.poker.create.opt.straddle.desc"),
+        pictures=en("cmd.poker.create.opt.pictures.desc"),
+        four_colour=en("cmd.poker.create.opt.four_colour.desc"),
     )
     @app_commands.choices(kind=[choice(CASH), choice(TOURNAMENT)])
     async def create(
@@ -136,6 +138,8 @@ class TableCog(CheckedCog):
         ante: Range[int, 0, BLIND_MAX] | None = None,
         big_blind_ante: Range[int, 0, BLIND_MAX] | None = None,
         straddle: bool | None = None,
+        pictures: bool | None = None,
+        four_colour: bool | None = None,
     ) -> None:
         """Open a table here; the channel sees who opened it and the table message."""
         guild_id, channel_id = _ids(interaction)
@@ -154,6 +158,8 @@ class TableCog(CheckedCog):
             ante=ante,
             big_blind_ante=big_blind_ante,
             straddle=straddle,
+            pictures=pictures,
+            four_colour=four_colour,
         )
         language = table_language(settings, interaction.guild_locale)
         snapshot = await service.create_table(guild_id, channel_id, interaction.user.id, options, language=language)
@@ -356,6 +362,7 @@ class TableCog(CheckedCog):
         big_blind=en("cmd.poker-admin.settings.opt.big_blind.desc"),
         stack=en("cmd.poker-admin.settings.opt.stack.desc"),
         timer=en("cmd.poker-admin.settings.opt.timer.desc"),
+        pictures=en("cmd.poker-admin.settings.opt.pictures.desc"),
     )
     @app_commands.choices(language=[choice("en"), choice("fr")])
     async def settings(
@@ -368,13 +375,20 @@ class TableCog(CheckedCog):
         big_blind: Range[int, 1, BLIND_MAX] | None = None,
         stack: Range[int, 1, CHIPS_MAX] | None = None,
         timer: TIMER | None = None,
+        pictures: bool | None = None,
     ) -> None:
-        """Show the server's settings, changing those given first (Manage Server). New tables use them."""
+        """Show the server's settings, changing those given first (Manage Server). New tables use them; `pictures`
+        applies to the server's open tables too."""
         guild_id, _channel_id = _ids(interaction)
         storage = _storage(interaction)
         current = await storage.guild_settings(guild_id)
         table_changes = changed_defaults(
-            current.table_defaults, small_blind=small_blind, big_blind=big_blind, stack=stack, timer=timer
+            current.table_defaults,
+            small_blind=small_blind,
+            big_blind=big_blind,
+            stack=stack,
+            timer=timer,
+            pictures=pictures,
         )
         changed = bool(table_changes) or any(v is not None for v in (language, starting_grant, refill_cooldown))
         if changed:
@@ -387,6 +401,8 @@ class TableCog(CheckedCog):
             )
             if language is not None:
                 await table_service(interaction).set_language(guild_id, language)
+            if pictures is not None:
+                await table_service(interaction).set_pictures(guild_id, pictures)
         content = t("settings.updated", interaction.locale) if changed else None
         spec = render_settings(current, interaction.locale, guild_locale=interaction.guild_locale)
         await send_private(interaction, content, embed=to_embed(spec))

@@ -794,6 +794,22 @@ class TableRunner:
             await self._save()
             self._refresh()
 
+    async def set_options(self, **changes: Any) -> TableOptions:
+        """Change options that take effect at once and change nothing of the game (`pictures`, `four_colour`),
+        stored with the table. Raises ServiceError("bad_option")."""
+        if set(changes) - {"pictures", "four_colour"}:
+            raise ValueError(f"not an option that can change during play: {sorted(changes)}")
+        async with self._operation():
+            self._check_open()
+            options = self.options.with_changes(**changes)
+            self.options = options
+            await self._commit(
+                lambda state, rows: self.storage.update_table_settings(
+                    self.table_id, options.to_json(), state=state, outbox=rows
+                )
+            )
+            return options
+
     async def repost(self) -> None:
         """/poker table: post the table message again (the new one is edited from now on)."""
         async with self.lock:
