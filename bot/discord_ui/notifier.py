@@ -265,13 +265,19 @@ class DiscordNotifier:
             log.warning("could not post busted at table %s: %s", snapshot.table_id, exc)
 
     async def send_hole_cards(
-        self, snapshot: TableSnapshot, user_id: int, cards: tuple[Card, ...], nonce: str | None = None
+        self,
+        snapshot: TableSnapshot,
+        user_id: int,
+        cards: tuple[Card, ...],
+        nonce: str | None = None,
+        proofs: tuple[str, ...] = (),
     ) -> bool:
-        """DM the player their cards with a link to the table's channel; False when the DM is refused
-        (closed DMs: 403/50007) or fails, so that the table can point them to My cards. `nonce`: as `announce`."""
+        """DM the player their cards with a link to the table's channel (and the proofs of the cards against the
+        sealed deck); False when the DM is refused (closed DMs: 403/50007) or fails, so that the table can point
+        them to My cards. `nonce`: as `announce`."""
         await self._flush_streets(snapshot)
         locale = self.people.locale(user_id, snapshot.language)
-        content = render_hole_cards_dm(cards, snapshot.hand_number, f"<#{snapshot.channel_id}>", locale)
+        content = render_hole_cards_dm(cards, snapshot.hand_number, f"<#{snapshot.channel_id}>", locale, proofs)
         try:
             channel = await self._dm_channel(user_id)
             if nonce is None:

@@ -53,6 +53,8 @@ class TableSnapshot:
     closed), None without a schedule; next_level: the next level's (small blind, big blind, ante), None at the
     last; next_level_in: hands (counting the one being played) or minutes (`level_by`) until it starts.
     players_left / average_stack: a tournament's players with chips and their average stack (chips), else None.
+    seal: the fingerprint of the hand's sealed deck (bot.poker.seal: committed before the first action), None
+    between hands and for a hand dealt before decks were sealed.
     waiting: between hands of an open table, what it waits for before a hand can be dealt (then no next hand
     is scheduled): "players" (nobody seated with chips), "second_player" (one), "sitting_in" (everyone with
     chips sits out), "others_sitting_out" (all but one), "start" (the game was not started); None otherwise.
@@ -89,6 +91,7 @@ class TableSnapshot:
     players_left: int | None = None
     average_stack: int | None = None
     waiting: str | None = None
+    seal: str | None = None
 
     @property
     def in_hand(self) -> bool:
@@ -219,9 +222,15 @@ class Notifier(Protocol):
         ...
 
     async def send_hole_cards(
-        self, snapshot: TableSnapshot, user_id: int, cards: tuple[Card, ...], nonce: str | None = None
+        self,
+        snapshot: TableSnapshot,
+        user_id: int,
+        cards: tuple[Card, ...],
+        nonce: str | None = None,
+        proofs: tuple[str, ...] = (),
     ) -> bool:
-        """Send a player their hole cards privately (DM); False if the DM was refused. `nonce`: as `announce`."""
+        """Send a player their hole cards privately (DM); False if the DM was refused. `nonce`: as `announce`.
+        `proofs`: the tokens proving these cards against the hand's sealed deck (`bot.poker.seal`), in the DM."""
         ...
 
     async def reply(self, application_id: int, token: str, text: str) -> None:
@@ -260,6 +269,8 @@ class RecordingNotifier:
     #: The pictures attached to announcements: (the announcement, its picture), in order.
     pictures: list[tuple[Announcement, Picture]] = field(default_factory=list)
     hole_cards: list[tuple[int, int, tuple[Card, ...]]] = field(default_factory=list)
+    #: The seal proofs sent with the hole cards, by (hand number, user id).
+    hole_proofs: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)
     #: Answers to deferred interactions: (interaction token, text); one per token (a second edit replaces it).
     replies: dict[str, str] = field(default_factory=dict)
     #: Nonces of the posts made, as Discord keeps them: a post repeating one makes no second message.
@@ -332,13 +343,20 @@ class RecordingNotifier:
                 self.pictures.append((announcement, picture))
 
     async def send_hole_cards(
-        self, snapshot: TableSnapshot, user_id: int, cards: tuple[Card, ...], nonce: str | None = None
+        self,
+        snapshot: TableSnapshot,
+        user_id: int,
+        cards: tuple[Card, ...],
+        nonce: str | None = None,
+        proofs: tuple[str, ...] = (),
     ) -> bool:
-        """Record the cards (hand number, user, cards), once per nonce; refuse for users in `refuse_dms`."""
+        """Record the cards (hand number, user, cards) and their proofs, once per nonce; refuse for users in
+        `refuse_dms`."""
         if user_id in self.refuse_dms:
             return False
         if not self._seen(nonce):
             self.hole_cards.append((snapshot.hand_number, user_id, cards))
+            self.hole_proofs[(snapshot.hand_number, user_id)] = proofs
         return True
 
     async def reply(self, application_id: int, token: str, text: str) -> None:
