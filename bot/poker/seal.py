@@ -20,8 +20,8 @@ The scheme (SHA-256 throughout; `H(x)` is SHA-256 of the bytes x):
 
 `verify_hand` checks the revealed cards of a hand (its board and shown hands, as a PHH export has them) against
 the root: every card has a proof, the proof's position is where the deal puts that card, and the recomputed
-root is the committed one. Tokens (`CardProof.token`) are URL-safe base64 of: position, deck size, card index,
-salt, then the path hashes.
+root is the committed one. Tokens (`CardProof.token`) are base32 of: position, deck size, card index, salt,
+then the path hashes; the root and the fingerprint are written in capital hexadecimal.
 
 What it proves: the whole deck order was fixed when the fingerprint was published, before the first action, so
 the cards that came later (the board, the showdown) were not chosen during the hand. What it does not prove:
@@ -117,9 +117,10 @@ class CardProof:
     path: tuple[bytes, ...]
 
     def token(self) -> str:
-        """The proof as one URL-safe base64 word (about 280 characters for a 52-card deck)."""
+        """The proof as one base32 word (capital letters and digits 2-7, about 340 characters for a 52-card deck:
+        no lowercase letter, so no part of it ever reads as a card such as "As")."""
         data = bytes((self.position, self.size, self.card.index)) + self.salt + b"".join(self.path)
-        return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+        return base64.b32encode(data).decode("ascii").rstrip("=")
 
     @classmethod
     def from_token(cls, token: str) -> CardProof:
@@ -128,9 +129,9 @@ class CardProof:
         Raises:
             SealError: not a proof token.
         """
-        text = token.strip()
+        text = token.strip().upper()
         try:
-            data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+            data = base64.b32decode(text + "=" * (-len(text) % 8))
         except (binascii.Error, ValueError) as exc:
             raise SealError(f"not a proof: {token[:20]!r}…") from exc
         if len(data) < 3 + SALT_BYTES or (len(data) - 3 - SALT_BYTES) % 32:
@@ -197,8 +198,8 @@ class DeckSeal:
         return cls(tuple(deck), tuple(salt() for _ in deck))
 
     def fingerprint(self) -> str:
-        """The commitment as shown to the table: the root's first 128 bits, 32 hex digits."""
-        return self.root.hex()[:FINGERPRINT_HEX]
+        """The commitment as shown to the table: the root's first 128 bits, 32 hex digits (capitals)."""
+        return self.root.hex().upper()[:FINGERPRINT_HEX]
 
     def proof(self, position: int) -> CardProof:
         """The proof of the card at `position` (0-based deal order).
@@ -317,7 +318,7 @@ PHH_PROOFS_FIELD = "_seal_proofs"
 
 def phh_fields(seal: DeckSeal, proofs: Sequence[CardProof]) -> dict[str, Any]:
     """The fields to add to a hand's PHH export: the full root (hex) and the published proofs' tokens."""
-    return {PHH_ROOT_FIELD: seal.root.hex(), PHH_PROOFS_FIELD: [p.token() for p in proofs]}
+    return {PHH_ROOT_FIELD: seal.root.hex().upper(), PHH_PROOFS_FIELD: [p.token() for p in proofs]}
 
 
 def revealed_in_phh(actions: Sequence[str]) -> tuple[tuple[Card, ...], dict[int, tuple[Card, ...]]]:

@@ -45,12 +45,14 @@ def test_a_fresh_seal_uses_random_salts_and_a_short_fingerprint() -> None:
     a, b = DeckSeal.seal(deck), DeckSeal.seal(deck)
     assert a.root != b.root  # same deck, new salts: nobody can test a guessed deck against a root
     assert len(set(a.salts)) == 52 and all(len(s) == 16 for s in a.salts)
-    assert len(a.fingerprint()) == 32 and a.root.hex().startswith(a.fingerprint())
+    assert len(a.fingerprint()) == 32 and a.root.hex().upper().startswith(a.fingerprint())
 
 
 def test_a_proof_carries_no_other_cards_salt() -> None:
     seal = _seal()
-    data = base64.urlsafe_b64decode(seal.proof(10).token() + "==")
+    token = seal.proof(10).token()
+    assert token == token.upper()  # no lowercase: no part of a token reads as a card ("As", "Td")
+    data = base64.b32decode(token + "=" * (-len(token) % 8))
     assert seal.salts[10] in data
     assert not any(salt in data for i, salt in enumerate(seal.salts) if i != 10)
 
@@ -73,12 +75,13 @@ def test_tampering_with_any_byte_of_a_proof_fails() -> None:
     """Every bit of a proof matters: position, deck size, card, salt, each path hash."""
     seal = _seal()
     proof = seal.proof(17)
-    data = bytearray(base64.urlsafe_b64decode(proof.token() + "=="))
+    token = proof.token()
+    data = bytearray(base64.b32decode(token + "=" * (-len(token) % 8)))
     for index in range(len(data)):
         for bit in (0x01, 0x80):
             forged = bytearray(data)
             forged[index] ^= bit
-            token = base64.urlsafe_b64encode(bytes(forged)).decode().rstrip("=")
+            token = base64.b32encode(bytes(forged)).decode().rstrip("=")
             try:
                 other = CardProof.from_token(token)
             except SealError:

@@ -1,0 +1,138 @@
+"""The table service's pictures and sealed decks, as the channel and the players see them (RecordingNotifier):
+street and showdown messages carry a picture drawn from the public table, never the table message's edits;
+the options turn them off; every hand is sealed before its first action, the seal survives a restart, the DMs
+prove the hole cards and the revealed cards verify."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from bot.poker import ActionKind
+from bot.poker.seal import CardProof, DeckSeal, verify_hand, verify_proof
+from bot.storage import Storage
+from bot.tables import (
+    HandResultAnnouncement,
+    ManualClock,
+    RecordingNotifier,
+    StreetAnnouncement,
+    TableOptions,
+    TableService,
+)
+from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, GUILD, HOST, NAMES, Decks, deck_for, play_to_end_of_hand
+
+
+async def seat_and_start(service: TableService, users=(ALICE, BOB, CHLOE), **options) -> tuple[int, ...]:
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, **options))
+    for user in users:
+        await service.join(CHANNEL, user, NAMES[user])
+    await service.start(CHANNEL, users[0])
+    return service.get(CHANNEL).hand_users
+
+
+def _png(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+async def test_street_and_showdown_messages_carry_a_picture_and_table_edits_never_do(
+    service: TableService, notifier: RecordingNotifier, decks: Decks
+) -> None:
+    decks.queue.append(deck_for(["7c 2d", "8h 3s", "Ah Ad"], "Kc 9d 4s 5h Jc"))
+    await seat_and_start(service)
+    runner = service.get(CHANNEL)
+    await play_to_end_of_hand(service)
+    await runner.drain()
+    streets = [a for a, _ in notifier.pictures if isinstance(a, StreetAnnouncement)]
+    results = [a for a, _ in notifier.pictures if isinstance(a, HandResultAnnouncement)]
+    assert [s.street for s in streets] == [1, 2, 3]  # flop, turn, river
+    assert len(results) == 1 and results[0].showdown
+    for _announcement, picture in notifier.pictures:
+        assert picture.filename.endswith(".png") and _png(picture.data).size == (900, 600)
+    # every street and the result had a picture; nothing else did (notices, the table's edits)
+    pictured = {id(a) for a, _ in notifier.pictures}
+    assert {id(a) for a in notifier.announcements if isinstance(a, StreetAnnouncement | HandResultAnnouncement)} == (
+        pictured
+    )
+
+
+async def test_a_table_with_pictures_off_sends_none(service: TableService, notifier: RecordingNotifier) -> None:
+    await seat_and_start(service, pictures=False)
+    await play_to_end_of_hand(service)
+    await service.get(CHANNEL).drain()
+    assert any(isinstance(a, StreetAnnouncement) for a in notifier.announcements)
+    assert notifier.pictures == []
+
+
+async def test_a_server_turning_pictures_off_stops_its_open_tables(
+    service: TableService, notifier: RecordingNotifier, storage: Storage
+) -> None:
+    await seat_and_start(service)
+    assert await service.set_pictures(GUILD, False) == 1
+    assert service.get(CHANNEL).options.pictures is False
+    assert (await storage.table_for_channel(CHANNEL)).options["pictures"] is False  # stored: kept after a restart
+    await play_to_end_of_hand(service)
+    await service.get(CHANNEL).drain()
+    assert notifier.pictures == []
+    assert await service.set_pictures(GUILD, False) == 0
+
+
+async def test_every_hand_is_sealed_before_its_first_action_and_the_dm_proves_the_hole_cards(
+    service: TableService, notifier: RecordingNotifier, storage: Storage
+) -> None:
+    users = await seat_and_start(service)
+    runner = service.get(CHANNEL)
+    await runner.drain()
+    fingerprint = notifier.posted[-1].seal
+    assert fingerprint is not None and len(fingerprint) == 32  # on the table message before anyone acted
+    row = await storage.hand_by_number(runner.table_id, 1)
+    deck = runner.hand.deck
+    seal = DeckSeal.from_json(deck, row.record["seal"])
+    assert seal.fingerprint() == fingerprint
+    for player, user in enumerate(users):
+        tokens = notifier.hole_proofs[(1, user)]
+        proofs = [CardProof.from_token(token) for token in tokens]
+        assert tuple(p.card for p in proofs) == tuple(runner.hand.hole_cards[player])
+        assert all(verify_proof(seal.root, p) for p in proofs)
+
+
+async def test_the_seal_survives_a_restart(
+    service: TableService, storage: Storage, notifier: RecordingNotifier, clock: ManualClock, decks: Decks
+) -> None:
+    await seat_and_start(service)
+    runner = service.get(CHANNEL)
+    await runner.drain()
+    fingerprint = runner.snapshot().seal
+    await service.close()
+    again = TableService(storage, notifier, clock=clock, rng_factory=decks)
+    await again.restore()
+    try:
+        assert again.snapshot(CHANNEL).seal == fingerprint
+    finally:
+        await again.close()
+
+
+async def test_a_played_hands_revealed_cards_verify_against_its_seal(
+    service: TableService, notifier: RecordingNotifier, storage: Storage, decks: Decks
+) -> None:
+    decks.queue.append(deck_for(["7c 2d", "8h 3s", "Ah Ad"], "Kc 9d 4s 5h Jc"))
+    small, _big, _button = await seat_and_start(service)
+    runner = service.get(CHANNEL)
+    await service.act(CHANNEL, runner.snapshot().actor_user_id, ActionKind.CALL)
+    await service.act(CHANNEL, small, ActionKind.FOLD)
+    await play_to_end_of_hand(service)
+    await runner.drain()
+    row = await storage.hand_by_number(runner.table_id, 1)
+    from bot.discord_ui.history import replay_row, seal_of, verify_for
+
+    hand = replay_row(row)
+    seal = seal_of(row, hand)
+    assert seal is not None
+    spectator = verify_for(hand, seal, None)
+    assert spectator.ok and spectator.checked == 5 + 2 * 2  # the board and the two hands shown
+    folded = hand.hole_cards[0]
+    public = seal.public_proofs(3, 5, [1, 2])
+    assert not {p.card for p in public} & set(folded)  # the folded hand stays secret
+    assert not verify_hand(seal.root, 3, hand.board, {0: tuple(folded)}, public).ok
