@@ -200,7 +200,8 @@ async def verify_answer(
     if result.problems:
         text = t("verify.failed", locale, number=number, fingerprint=fingerprint, cards=cards_text(result.failed))
     elif not result.checked:
-        text = t("verify.nothing_yet", locale, number=number, fingerprint=fingerprint)
+        key = "verify.nothing_yet" if row.ended_at is None else "verify.nothing"
+        text = t(key, locale, number=number, fingerprint=fingerprint)
     else:
         text = t("verify.ok", locale, number=number, count=result.checked, fingerprint=fingerprint)
     if row.ended_at is None:

@@ -16,7 +16,7 @@ import itertools
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -41,6 +41,7 @@ from bot.poker import (
     Table,
     TableConfig,
 )
+from bot.poker.seal import DeckSeal, SealError
 from bot.render.announce import hand_result_from_events
 from bot.render.i18n import t
 from bot.storage import (
@@ -76,6 +77,7 @@ from bot.tables.outbox import (
     encode_cards,
     new_key,
 )
+from bot.tables.pictures import picture_for
 
 log = logging.getLogger(__name__)
 
@@ -195,6 +197,8 @@ class TableRunner:
         self.storage = storage
         self.clock = clock
         self.rng_factory = rng_factory
+        #: The sealed deck of the hand being played (bot.poker.seal), stored with the hand's record.
+        self.seal: DeckSeal | None = None
         self.table_id = table_id
         self.guild_id = guild_id
         self.channel_id = channel_id
@@ -421,7 +425,8 @@ class TableRunner:
         if kind == "hole_cards":
             user = int(payload["user_id"])
             cards = decode_cards(payload["cards"])
-            delivered = await notifier.send_hole_cards(owed.snapshot, user, cards, nonce=nonce)
+            proofs = tuple(str(p) for p in payload.get("proofs", ()))
+            delivered = await notifier.send_hole_cards(owed.snapshot, user, cards, nonce=nonce, proofs=proofs)
             if delivered:
                 self.dm_refused.discard(user)
             elif user not in self.dm_refused:
@@ -437,7 +442,9 @@ class TableRunner:
                 text = t(str(payload["key"]), str(payload["locale"]), **dict(payload["params"]))
                 await notifier.reply(int(payload["application_id"]), str(payload["token"]), text)
         elif owed.announcement is not None:
-            await notifier.announce(owed.snapshot, owed.announcement, nonce=nonce)
+            # The picture of a street or a showdown is drawn now, from what the message says (never stored).
+            picture = await picture_for(owed.snapshot, owed.announcement, self.options)
+            await notifier.announce(owed.snapshot, owed.announcement, nonce=nonce, picture=picture)
         if durable:
             self._mark_delivered(owed.key)
 
@@ -630,7 +637,15 @@ class TableRunner:
             **self._level_view(),
             **self._tournament_view(),
             waiting=self._waiting_for() if hand is None and not self.closed else None,
+            seal=self._fingerprint(),
         )
+
+    def _fingerprint(self) -> str | None:
+        """The fingerprint of the hand's sealed deck, when a hand is being played and was sealed."""
+        hand, seal = self.hand, self.seal
+        if hand is None or seal is None or seal.deck != hand.deck:
+            return None
+        return seal.fingerprint()
 
     def _level_index(self) -> int | None:
         """The schedule index of the level in force: the hand being played's (or, closed, the last played's),
@@ -1281,8 +1296,15 @@ class TableRunner:
             return
         seats = tuple(self.table.hand_seats)
         users = tuple(self.table.seats[s].player_id for s in seats)
-        record = {"record": hand.record().to_json(), "seats": list(seats), "users": list(users)}
-        self.hand, self.hand_number = hand, number
+        # The deck is sealed before anyone sees the hand: its fingerprint is on the first table message.
+        seal = DeckSeal.seal(hand.deck)
+        record = {
+            "record": hand.record().to_json(),
+            "seats": list(seats),
+            "users": list(users),
+            "seal": seal.to_json(),
+        }
+        self.hand, self.hand_number, self.seal = hand, number, seal
         self.hand_seats, self.hand_users = seats, users
         self.hand_level = level
         if level is not None and previous_level is not None and level > previous_level:
@@ -1297,6 +1319,7 @@ class TableRunner:
                     "user_id": user,
                     "hand_number": number,
                     "cards": encode_cards(tuple(hand.hole_cards[player])),
+                    "proofs": [proof.token() for proof in seal.hole_proofs(len(users), player)],
                 },
                 snap,
             )
@@ -1655,6 +1678,7 @@ class TableRunner:
                 hand.replay(int(action["player"]), ActionKind(action["kind"]), action.get("amount"))
                 last_at = action.get("at", last_at)
             self.hand, self.hand_id, self.hand_number = hand, open_hand.id, open_hand.number
+            self.seal = self._stored_seal(open_hand.record, hand)
             self.hand_seats = tuple(open_hand.record["seats"])
             self.hand_users = tuple(open_hand.record["users"])
             self.table.resume_hand(hand, self.hand_seats)
@@ -1676,6 +1700,17 @@ class TableRunner:
         self._refresh()
         if self.hand is None:
             self._maybe_schedule_next_hand()
+
+    def _stored_seal(self, record: Mapping[str, Any], hand: Hand) -> DeckSeal | None:
+        """The sealed deck stored with a hand (None for a hand dealt before decks were sealed)."""
+        data = record.get("seal")
+        if not data:
+            return None
+        try:
+            return DeckSeal.from_json(hand.deck, data)
+        except SealError:
+            log.exception("table %s: the stored seal of hand %s is unreadable", self.table_id, self.hand_number)
+            return None
 
     def _seat_holds(self, seat: int, user: int, *, stack: int | None = None) -> bool:
         """Seat `seat` is held by `user` (with exactly `stack` chips, when given)."""

@@ -72,7 +72,7 @@ async def test_a_server_turning_pictures_off_stops_its_open_tables(
     await seat_and_start(service)
     assert await service.set_pictures(GUILD, False) == 1
     assert service.get(CHANNEL).options.pictures is False
-    assert (await storage.table_for_channel(CHANNEL)).options["pictures"] is False  # stored: kept after a restart
+    assert (await storage.table_for_channel(CHANNEL)).settings["pictures"] is False  # stored: kept after a restart
     await play_to_end_of_hand(service)
     await service.get(CHANNEL).drain()
     assert notifier.pictures == []
