@@ -196,6 +196,7 @@ def scene_from_snapshot(
     result: Any = None,
     odds: Mapping[int, OddsLike] | None = None,
     *,
+    faces: Mapping[int, Sequence[Card]] | None = None,
     four_colour: bool = False,
 ) -> TableScene:
     """The scene of a table from its public snapshot.
@@ -203,10 +204,11 @@ def scene_from_snapshot(
     snapshot: the service's `TableSnapshot` (or anything with its attributes: `seats` with `seat`, `name`,
     `stack`, `bet`, `state`, `is_button`, `is_actor`, `blind`, `player`, `user_id`; `board`, `pots`, `street`,
     `events`, `language`, `hand_number`, blinds, `max_seats`). result: the hand's `HandResult` at its end
-    (shown hands, pots won), or None. odds: chances by seat number at an all-in, or None.
+    (shown hands, pots won), or None. odds: chances by seat number at an all-in, or None. faces: hole cards
+    turned face up by the rules at an all-in (everyone all-in: the hands are shown before the run-out), by seat.
 
-    Cards come only from what was shown (`HandShown` events of the snapshot, `result.shown`); hole cards that
-    are not public have no way in (`HoleCardsDealt` is ignored)."""
+    Cards come only from what was shown (`HandShown` events of the snapshot, `faces`, `result.shown`); hole
+    cards that are not public have no way in (`HoleCardsDealt` is ignored)."""
     seats = tuple(getattr(snapshot, "seats", ()))
     by_player = {s.player: s for s in seats if getattr(s, "player", None) is not None}
     shown: dict[int, tuple[Card, ...]] = {}
@@ -215,6 +217,9 @@ def scene_from_snapshot(
         if isinstance(event, HandShown) and event.player in by_player:
             shown[by_player[event.player].seat] = tuple(event.cards)
             values[by_player[event.player].seat] = event.value
+    for seat_number, cards in (faces or {}).items():
+        if cards:
+            shown[seat_number] = tuple(cards)
     won: dict[int, int] = {}
     board = tuple(getattr(snapshot, "board", ()))
     street_value = getattr(snapshot, "street", None)

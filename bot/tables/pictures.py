@@ -13,11 +13,38 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from bot.render.picture import OddsLike, draw_table, scene_from_snapshot
+from bot.poker import Card
+from bot.render.picture import OddsLike, SeatOdds, draw_table, scene_from_snapshot
 from bot.tables.notifier import Announcement, HandResultAnnouncement, Picture, StreetAnnouncement, TableSnapshot
 from bot.tables.options import TableOptions
 
 log = logging.getLogger(__name__)
+
+
+def run_out_view(
+    snapshot: TableSnapshot, announcement: Any
+) -> tuple[dict[int, OddsLike] | None, dict[int, tuple[Card, ...]]]:
+    """A run-out street's odds and face-up hands by seat number: the announcement's `odds` (the equity module's
+    `Odds`, per pot, by hand player index: the main pot's figures are drawn, the pot every hand still in
+    contests) and `faces` (face-up hole cards by hand player index). (None, {}) for a street without them."""
+    seat_of = {s.player: s.seat for s in snapshot.seats if s.player is not None}
+    faces = {
+        seat_of[p]: tuple(cards)
+        for p, cards in enumerate(getattr(announcement, "faces", ()) or ())
+        if cards and p in seat_of
+    }
+    odds = getattr(announcement, "odds", None)
+    pots = getattr(odds, "pots", ())
+    if not pots:
+        return None, faces
+    exact = bool(getattr(odds, "exact", True))
+    main = pots[0]
+    per_seat: dict[int, OddsLike] = {
+        seat_of[p]: SeatOdds(float(o.win), float(o.tie), exact)
+        for p, o in zip(main.players, main.odds, strict=False)
+        if p in seat_of
+    }
+    return per_seat, faces
 
 
 def draw_picture(
@@ -27,11 +54,15 @@ def draw_picture(
     odds: Mapping[int, OddsLike] | None = None,
 ) -> Picture | None:
     """The picture for `announcement` (a street or a hand's result) at a table with `options`, or None: pictures
-    are off, or the announcement has none. `odds`: each seat's chances at an all-in (by seat number)."""
+    are off, or the announcement has none. `odds`: each seat's chances at an all-in (by seat number); by
+    default those the street announces (`run_out_view`), with the hands turned face up."""
     if not options.pictures:
         return None
     if isinstance(announcement, StreetAnnouncement):
-        scene = scene_from_snapshot(snapshot, None, odds, four_colour=options.four_colour)
+        announced, faces = run_out_view(snapshot, announcement)
+        scene = scene_from_snapshot(
+            snapshot, None, odds if odds is not None else announced, faces=faces, four_colour=options.four_colour
+        )
     elif isinstance(announcement, HandResultAnnouncement):
         scene = scene_from_snapshot(snapshot, announcement, four_colour=options.four_colour)
     else:

@@ -136,3 +136,50 @@ async def test_a_played_hands_revealed_cards_verify_against_its_seal(
     public = seal.public_proofs(3, 5, [1, 2])
     assert not {p.card for p in public} & set(folded)  # the folded hand stays secret
     assert not verify_hand(seal.root, 3, hand.board, {0: tuple(folded)}, public).ok
+
+
+async def test_a_run_out_street_draws_the_face_up_hands_and_their_odds(
+    service: TableService, notifier: RecordingNotifier
+) -> None:
+    """The odds module's street announcement (odds per pot by hand player index, face-up cards): the picture
+    shows each seat's cards and its main-pot chances; a snapshot alone shows neither."""
+    from dataclasses import dataclass
+
+    from bot.poker import parse_cards
+    from bot.render.picture import scene_from_snapshot
+    from bot.tables.pictures import draw_picture, run_out_view
+
+    @dataclass(frozen=True)
+    class PlayerOdds:
+        win: float
+        tie: float
+
+    @dataclass(frozen=True)
+    class PotOdds:
+        players: tuple[int, ...]
+        odds: tuple[PlayerOdds, ...]
+
+    @dataclass(frozen=True)
+    class Odds:
+        pots: tuple[PotOdds, ...]
+        exact: bool
+
+    @dataclass(frozen=True)
+    class RunOutStreet(StreetAnnouncement):
+        odds: Odds | None = None
+        faces: tuple[tuple, ...] = ()
+
+    users = await seat_and_start(service)
+    snapshot = service.snapshot(CHANNEL)
+    faces = (parse_cards("AhAd"), parse_cards("KsKc"), ())
+    odds = Odds((PotOdds((0, 1), (PlayerOdds(0.81, 0.01), PlayerOdds(0.18, 0.01))),), exact=True)
+    street = RunOutStreet(1, 1, (), (), (), odds=odds, faces=faces)
+    per_seat, face_up = run_out_view(snapshot, street)
+    seat_of = {s.user_id: s.seat for s in snapshot.seats}
+    assert face_up == {seat_of[users[0]]: parse_cards("AhAd"), seat_of[users[1]]: parse_cards("KsKc")}
+    assert per_seat[seat_of[users[0]]].win == 0.81 and seat_of[users[2]] not in per_seat
+    picture = draw_picture(snapshot, street, service.get(CHANNEL).options)
+    plain = draw_picture(snapshot, StreetAnnouncement(1, 1, (), (), ()), service.get(CHANNEL).options)
+    assert picture is not None and plain is not None and picture.data != plain.data
+    scene = scene_from_snapshot(snapshot, None, per_seat, faces=face_up)
+    assert {s.seat: s.shown for s in scene.seats if s.shown} == face_up
