@@ -186,9 +186,22 @@ def layout_for(max_seats: int) -> int:
     return 2 if max_seats <= 2 else 6 if max_seats <= 6 else 10
 
 
+#: The code points the shipped font draws (DejaVu Sans covers Latin, Greek, Cyrillic and Armenian, Latin and
+#: Greek extended, punctuation and currency signs); other characters (CJK, emoji...) would be drawn as boxes.
+DRAWABLE = ((0x20, 0x7E), (0xA0, 0x058F), (0x1E00, 0x1FFF), (0x2000, 0x206F), (0x20A0, 0x20CF))
+
+
+def _drawable(ch: str) -> bool:
+    code = ord(ch)
+    return any(low <= code <= high for low, high in DRAWABLE)
+
+
 def _clean_name(name: str) -> str:
-    """A display name without control or format characters (bidirectional overrides, zero-width joiners)."""
-    return "".join(ch for ch in name if unicodedata.category(ch) not in ("Cc", "Cf")).strip() or "?"
+    """A display name as the picture can draw it: without control or format characters (bidirectional
+    overrides, zero-width joiners) nor characters the font lacks; "" when nothing is left (the seat's number is
+    drawn instead)."""
+    kept = "".join(ch for ch in name if unicodedata.category(ch) not in ("Cc", "Cf") and _drawable(ch))
+    return " ".join(kept.split())
 
 
 def scene_from_snapshot(
@@ -472,7 +485,7 @@ def _draw_seat(image: Image.Image, scene: TableScene, seat: SceneSeat) -> None:
             _paste_card(image, card, (int(x0 + 8 + i * (cw + 4)), int(y0 + 8)), SEAT_CARD, scene.four_colour)
         text_x = x0 + 8 + 2 * (cw + 4) + 4
     text_w = int(x0 + pw - 8 - text_x)
-    name, name_font = _fit(seat.name, 28, text_w, 20)
+    name, name_font = _fit(seat.name or t("picture.seat", language, n=seat.seat), 28, text_w, 20)
     _text(image, (text_x, y0 + 6), name, name_font, TEXT_DIM if dim else TEXT)
     stack, stack_font = _fit(format_number(seat.stack, language), 28, text_w, 20)
     _text(image, (text_x, y0 + 40), stack, stack_font, STACK)

@@ -175,3 +175,17 @@ def test_the_font_ships_with_the_package_with_its_licence() -> None:
     fonts = resources.files("bot.render").joinpath("fonts")
     assert fonts.joinpath("DejaVuSansCondensed-Bold.ttf").is_file()
     assert "Bitstream Vera" in fonts.joinpath("LICENSE-DejaVu.txt").read_text(encoding="utf-8")
+
+
+def test_a_name_the_font_cannot_draw_becomes_the_seat_number() -> None:
+    """CJK or emoji names would be boxes: what the font lacks is left out, and a name with nothing left is drawn
+    as its seat ("Seat 1" / "Place 1")."""
+    snapshot = samples.hand_in_play(2)
+    seats = (
+        dataclasses.replace(snapshot.seats[0], name="李小龍🐉"),
+        dataclasses.replace(snapshot.seats[1], name="Zoé 🎲"),
+    )
+    scene = scene_from_snapshot(dataclasses.replace(snapshot, seats=seats))
+    assert [s.name for s in scene.seats] == ["", "Zoé"]
+    french = dataclasses.replace(snapshot, seats=seats, language="fr")
+    assert draw_table(scene) != draw_table(scene_from_snapshot(french))  # "Seat 1" / "Place 1"
