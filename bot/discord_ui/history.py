@@ -1,4 +1,5 @@
-"""Stored hands for `/history`: rebuilt by replay, filtered to what the asking member may see, exported as PHH.
+"""Stored hands for `/history`: filtered to what the asking member may see, exported as PHH (rebuilt by
+`bot.tables.record.replay`, the one replay of a stored hand).
 
 A member sees other players' hole cards only where they were shown at the showdown (issue 5); their own
 cards are theirs to see. Only finished hands are shown or exported: an unfinished hand's record holds the
@@ -11,27 +12,15 @@ import logging
 import re
 from collections.abc import Sequence
 
-from bot.poker import ActionKind, Card, Event, Hand, HandRecord, HandShown, HoleCardsDealt
+from bot.poker import Card, Event, Hand, HandShown, HoleCardsDealt
 from bot.poker.phh import dump_hand
 from bot.poker.seal import CardProof, DeckSeal, SealError, Verification, phh_fields, verify_hand
 from bot.storage import HandRow
+from bot.tables.record import stored_hand
 
 log = logging.getLogger(__name__)
 
 _HOLE_CARDS_LINE = re.compile(r'"d dh p(?P<player>[0-9]+) (?P<cards>[^"]*)"')
-
-
-def replay_row(row: HandRow) -> Hand:
-    """The hand as stored (its record — settings, stacks, deck — then every action in order)."""
-    hand = Hand.from_record(HandRecord.from_json(row.record["record"]))
-    for action in row.actions:
-        hand.replay(int(action["player"]), ActionKind(action["kind"]), action.get("amount"))
-    return hand
-
-
-def hand_users(row: HandRow) -> tuple[int, ...]:
-    """User ids by hand player index."""
-    return tuple(int(u) for u in row.record.get("users", ()))
 
 
 def shown_players(hand: Hand) -> frozenset[int]:
@@ -44,14 +33,11 @@ def visible_events(hand: Hand, viewer: int | None) -> list[Event]:
     return [e for e in hand.events if not isinstance(e, HoleCardsDealt) or e.player == viewer]
 
 
-def seal_of(row: HandRow, hand: Hand) -> DeckSeal | None:
-    """The hand's sealed deck (bot.poker.seal) from its stored salts, or None for a hand dealt before decks were
+def seal_of(row: HandRow) -> DeckSeal | None:
+    """The hand's sealed deck (bot.poker.seal) from its stored record, or None for a hand dealt before decks were
     sealed (or whose stored seal is unreadable: logged)."""
-    data = row.record.get("seal")
-    if not data:
-        return None
     try:
-        return DeckSeal.from_json(hand.deck, data)
+        return stored_hand(row).seal
     except SealError:
         log.exception("hand %s has an unreadable seal", row.id)
         return None

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.discord_ui.errors import CommandRefused, guarded
-from bot.discord_ui.history import hand_users, phh_for, replay_row, seal_of, verify_for, visible_events
+from bot.discord_ui.history import phh_for, seal_of, verify_for, visible_events
 from bot.discord_ui.notifier import to_embed
 from bot.discord_ui.people import People
 from bot.render import (
@@ -28,6 +28,7 @@ from bot.render import (
     t,
 )
 from bot.storage import HandRow, LeaderboardBy, Storage, TableRow
+from bot.tables.record import hand_users, replay
 
 PAGE_SIZE = 10
 HISTORY_HANDS = 10
@@ -141,7 +142,7 @@ async def history_list(client: discord.Client, table: TableRow, viewer_id: int, 
     names = await _people(client).names(client, table.guild_id, users)
     lines = []
     for row in rows:
-        hand = replay_row(row)
+        hand = replay(row)
         players = [names[user] for user in hand_users(row)]
         cancelled = bool((row.result or {}).get("aborted"))
         lines.append(render_history_line(row.number, visible_events(hand, None), players, locale, cancelled=cancelled))
@@ -158,7 +159,7 @@ async def history_hand(
         raise CommandRefused("history.not_found", number=number)
     if row.ended_at is None:
         raise CommandRefused("history.in_progress", number=number)
-    hand = replay_row(row)
+    hand = replay(row)
     users = hand_users(row)
     names = await _people(client).names(client, table.guild_id, users)
     players = [names[user] for user in users]
@@ -175,7 +176,7 @@ async def history_hand(
             starting_stacks=hand.starting_stacks,
         )
     )
-    text = phh_for(hand, viewer, players=players, table=title, number=number, seal=seal_of(row, hand))
+    text = phh_for(hand, viewer, players=players, table=title, number=number, seal=seal_of(row))
     file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"table{table.id}-hand{number}.phh")
     return embed, file
 
@@ -189,8 +190,8 @@ async def verify_answer(
     row: HandRow | None = await _storage(client).hand_by_number(table.id, number)
     if row is None:
         raise CommandRefused("history.not_found", number=number)
-    hand = replay_row(row)
-    seal = seal_of(row, hand)
+    hand = replay(row)
+    seal = seal_of(row)
     if seal is None:
         return t("verify.unsealed", locale, number=number), None
     users = hand_users(row)

@@ -125,10 +125,11 @@ async def test_a_played_hands_revealed_cards_verify_against_its_seal(
     await play_to_end_of_hand(service)
     await runner.drain()
     row = await storage.hand_by_number(runner.table_id, 1)
-    from bot.discord_ui.history import replay_row, seal_of, verify_for
+    from bot.discord_ui.history import seal_of, verify_for
+    from bot.tables.record import replay
 
-    hand = replay_row(row)
-    seal = seal_of(row, hand)
+    hand = replay(row)
+    seal = seal_of(row)
     assert seal is not None
     spectator = verify_for(hand, seal, None)
     assert spectator.ok and spectator.checked == 5 + 2 * 2  # the board and the two hands shown
