@@ -17,18 +17,10 @@ from bot.tables import (
     ManualClock,
     RecordingNotifier,
     StreetAnnouncement,
-    TableOptions,
     TableService,
 )
-from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, GUILD, HOST, NAMES, Decks, deck_for, play_to_end_of_hand
-
-
-async def seat_and_start(service: TableService, users=(ALICE, BOB, CHLOE), **options) -> tuple[int, ...]:
-    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, **options))
-    for user in users:
-        await service.join(CHANNEL, user, NAMES[user])
-    await service.start(CHANNEL, users[0])
-    return service.get(CHANNEL).hand_users
+from tests.tables.conftest import CHANNEL, GUILD, Decks, deck_for, play_to_end_of_hand
+from tests.tables.test_flow import seat_and_start
 
 
 def _png(data: bytes) -> Image.Image:
