@@ -160,6 +160,9 @@ async def test_six_players_play_ten_hands_with_a_side_pot_a_rebuy_and_showdowns(
     await check_ledger(world, final.stacks, bought)
     check_privacy(world, hands)
     check_pictures(world)
+    # The side pot's hand went to a showdown: its revealed cards match the deck sealed before its first action.
+    verified = await game.command(world.players[-1], "poker", "verify", hand=side_pot_hand)
+    assert verified.startswith(f"✅ Hand #{side_pot_hand}: the ") and "revealed cards match" in verified, verified
 
 
 def _share(line: str) -> tuple[str, int]:
