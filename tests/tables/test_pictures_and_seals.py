@@ -19,6 +19,7 @@ from bot.tables import (
     StreetAnnouncement,
     TableService,
 )
+from bot.tables.record import stored_hand
 from tests.tables.conftest import CHANNEL, GUILD, Decks, deck_for, play_to_end_of_hand
 from tests.tables.test_flow import seat_and_start
 
@@ -63,7 +64,7 @@ async def test_a_server_turning_pictures_off_stops_its_open_tables(
 ) -> None:
     await seat_and_start(service)
     assert await service.set_pictures(GUILD, False) == 1
-    assert service.get(CHANNEL).options.pictures is False
+    assert service.get(CHANNEL).view().options.pictures is False
     assert (await storage.table_for_channel(CHANNEL)).settings["pictures"] is False  # stored: kept after a restart
     await play_to_end_of_hand(service)
     await service.get(CHANNEL).drain()
@@ -79,14 +80,14 @@ async def test_every_hand_is_sealed_before_its_first_action_and_the_dm_proves_th
     await runner.drain()
     fingerprint = notifier.posted[-1].seal
     assert fingerprint is not None and len(fingerprint) == 32  # on the table message before anyone acted
-    row = await storage.hand_by_number(runner.table_id, 1)
-    deck = runner.hand.deck
+    row = await storage.hand_by_number(runner.ids.table_id, 1)
+    deck = stored_hand(row).record.deck
     seal = DeckSeal.from_json(deck, row.record["seal"])
-    assert seal.fingerprint() == fingerprint
-    for player, user in enumerate(users):
+    assert seal.fingerprint() == fingerprint and stored_hand(row).seal == seal
+    for user in users:
         tokens = notifier.hole_proofs[(1, user)]
         proofs = [CardProof.from_token(token) for token in tokens]
-        assert tuple(p.card for p in proofs) == tuple(runner.hand.hole_cards[player])
+        assert tuple(p.card for p in proofs) == runner.hole_cards(user)
         assert all(verify_proof(seal.root, p) for p in proofs)
 
 
@@ -101,7 +102,7 @@ async def test_the_seal_survives_a_restart(
     again = TableService(storage, notifier, clock=clock, rng_factory=decks)
     await again.restore()
     try:
-        assert again.snapshot(CHANNEL).seal == fingerprint
+        assert again.get(CHANNEL).snapshot().seal == fingerprint
     finally:
         await again.close()
 
@@ -112,11 +113,11 @@ async def test_a_played_hands_revealed_cards_verify_against_its_seal(
     decks.queue.append(deck_for(["7c 2d", "8h 3s", "Ah Ad"], "Kc 9d 4s 5h Jc"))
     small, _big, _button = await seat_and_start(service)
     runner = service.get(CHANNEL)
-    await service.act(CHANNEL, runner.snapshot().actor_user_id, ActionKind.CALL)
-    await service.act(CHANNEL, small, ActionKind.FOLD)
+    await runner.act(runner.snapshot().actor_user_id, ActionKind.CALL)
+    await runner.act(small, ActionKind.FOLD)
     await play_to_end_of_hand(service)
     await runner.drain()
-    row = await storage.hand_by_number(runner.table_id, 1)
+    row = await storage.hand_by_number(runner.ids.table_id, 1)
     from bot.discord_ui.history import seal_of, verify_for
     from bot.tables.record import replay
 
@@ -163,7 +164,7 @@ async def test_a_run_out_street_draws_the_face_up_hands_and_their_odds(
         faces: tuple[tuple, ...] = ()
 
     users = await seat_and_start(service)
-    snapshot = service.snapshot(CHANNEL)
+    snapshot = service.get(CHANNEL).snapshot()
     faces = (parse_cards("AhAd"), parse_cards("KsKc"), ())
     odds = Odds((PotOdds((0, 1), (PlayerOdds(0.81, 0.01), PlayerOdds(0.18, 0.01))),), exact=True)
     street = RunOutStreet(1, 1, (), (), (), odds=odds, faces=faces)
@@ -171,8 +172,8 @@ async def test_a_run_out_street_draws_the_face_up_hands_and_their_odds(
     seat_of = {s.user_id: s.seat for s in snapshot.seats}
     assert face_up == {seat_of[users[0]]: parse_cards("AhAd"), seat_of[users[1]]: parse_cards("KsKc")}
     assert per_seat[seat_of[users[0]]].win == 0.81 and seat_of[users[2]] not in per_seat
-    picture = draw_picture(snapshot, street, service.get(CHANNEL).options)
-    plain = draw_picture(snapshot, StreetAnnouncement(1, 1, (), (), ()), service.get(CHANNEL).options)
+    picture = draw_picture(snapshot, street, service.get(CHANNEL).view().options)
+    plain = draw_picture(snapshot, StreetAnnouncement(1, 1, (), (), ()), service.get(CHANNEL).view().options)
     assert picture is not None and plain is not None and picture.data != plain.data
     scene = scene_from_snapshot(snapshot, None, per_seat, faces=face_up)
     assert {s.seat: s.shown for s in scene.seats if s.shown} == face_up
