@@ -327,7 +327,7 @@ def _fit(text: str, size: int, width: int, min_size: int | None = None) -> tuple
     return text.rstrip() + "…", f
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
     """`text` rendered once as a grey mask (the same text at the same size is drawn from the cache after)."""
     f = font(size)
@@ -630,18 +630,30 @@ def draw_image(scene: TableScene) -> Image.Image:
     return image
 
 
-@cache
-def _palette() -> Image.Image:
-    """The picture's 256 colours: Pillow's fast octree quantizer over the sample tables (every layout, both
-    decks, a showdown, odds), computed once. Every colour the picture draws, and their anti-aliased blends on
-    its backgrounds, is among them or within a few levels of one."""
+def compute_palette() -> bytes:
+    """The picture's 256 colours (768 bytes, RGB): Pillow's fast octree quantizer over the sample tables (every
+    layout, both decks, a showdown, odds). Every colour the picture draws, and their anti-aliased blends on its
+    backgrounds, is among them or within a few levels of one. Run by `scripts/picture_goldens.py`, which writes
+    the result to `bot/render/picture_palette.py`: the bot itself never computes it (it would cost tens of MB
+    and a fraction of a second at the first picture)."""
     from bot.render.picture_samples import golden_scenes  # the samples draw with this module
 
     images = [draw_image(scene) for scene in golden_scenes().values()]
     reference = Image.new("RGB", (WIDTH, HEIGHT * len(images)))
     for i, image in enumerate(images):
         reference.paste(image, (0, HEIGHT * i))
-    return reference.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    quantized = reference.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return bytes((quantized.getpalette() or [])[: 3 * 256]).ljust(3 * 256, b"\0")
+
+
+@cache
+def _palette() -> Image.Image:
+    """The shipped palette (`bot.render.picture_palette.PALETTE`) as a palette image, to quantize against."""
+    from bot.render.picture_palette import PALETTE
+
+    image = Image.new("P", (1, 1))
+    image.putpalette(PALETTE)
+    return image
 
 
 def encode_png(image: Image.Image, level: int = 1) -> bytes:
