@@ -125,8 +125,11 @@ MUTANTS: tuple[Mutant, ...] = (
         "no-auto-action-when-the-turn-passes",
         "flow",
         HANDS,
-        "        else:\n            self._scheduler.start_turn()\n            await self.auto_act_if_needed()\n",
-        "        else:\n            self._scheduler.start_turn()\n",
+        "        else:\n"
+        "            self._scheduler.start_turn()\n"
+        "            await self.auto_act_if_needed()\n",
+        "        else:\n"
+        "            self._scheduler.start_turn()\n",
         (TURNS, SERVICE, FLOW),
     ),
     Mutant(
@@ -317,16 +320,20 @@ MUTANTS: tuple[Mutant, ...] = (
         "timer-always-folds",
         "flow",
         HANDS,
-        "        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD\n        count",
-        "        kind = ActionKind.FOLD\n        count",
+        "        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD\n"
+        "        count",
+        "        kind = ActionKind.FOLD\n"
+        "        count",
         (TURNS, SERVICE, FLOW),
     ),
     Mutant(
         "timer-always-checks",
         "flow",
         HANDS,
-        "        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD\n        count",
-        "        kind = ActionKind.CHECK\n        count",
+        "        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD\n"
+        "        count",
+        "        kind = ActionKind.CHECK\n"
+        "        count",
         (TURNS, SERVICE, FLOW),
     ),
     Mutant(
@@ -350,8 +357,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "flow",
         HANDS,
         "        self._state.expiries.pop(user_id, None)\n"
-        "        return await self.apply(player, kind, amount, by=ActionBy.PLAYER)",
-        "        return await self.apply(player, kind, amount, by=ActionBy.PLAYER)",
+        '        return await self.apply(player, kind, amount, by=ActionBy.PLAYER)',
+        '        return await self.apply(player, kind, amount, by=ActionBy.PLAYER)',
         (TURNS, SERVICE, FLOW),
     ),
     Mutant(
@@ -361,7 +368,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "        if await self._host.end_tournament_if_won():\n"
         "            return\n"
         "        self._scheduler.schedule_next_hand()",
-        "        if await self._host.end_tournament_if_won():\n            return",
+        "        if await self._host.end_tournament_if_won():\n"
+        "            return",
         (SERVICE, TURNS, FLOW),
     ),
     Mutant(
@@ -402,7 +410,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "refused-rebuy-adds-chips",
         "flow",
         SEATING,
-        "        stack = state.table.seats[seat].stack\n        room = options.max_buy_in - stack\n",
+        "        stack = state.table.seats[seat].stack\n"
+        "        room = options.max_buy_in - stack\n",
         "        stack = state.table.seats[seat].stack\n"
         "        state.table.add_chips(seat, 1)\n"
         "        room = options.max_buy_in - stack\n",
@@ -412,7 +421,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "busted-players-stay-seated",
         "flow",
         HANDS,
-        "                await self._seating.stand(user, Departure.BUSTED, announce=announce, place=places.get(user))",
+        '                await self._seating.stand(user, Departure.BUSTED, announce=announce, place=places.get(user))',
         "                pass",
         (TURNS, RECOVERY, FLOW),
     ),
