@@ -13,6 +13,7 @@ import io
 import json
 import logging
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -32,6 +33,7 @@ from bot.render import (
     render_table_closed,
 )
 from bot.render.embeds import EmbedSpec
+from bot.render.events import street_key
 from bot.tables import (
     Announcement,
     HandResultAnnouncement,
@@ -63,9 +65,9 @@ class DiscordNotifier:
         self.people = people if people is not None else People()
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         # Streets waiting to be posted, by channel: a board run out after an all-in goes out as one message, with
-        # the picture of the last street that had one.
+        # the pictures of those streets (`_attached`).
         self._streets: dict[int, list[StreetAnnouncement]] = {}
-        self._street_pictures: dict[int, Picture] = {}
+        self._street_pictures: dict[int, list[tuple[StreetAnnouncement, Picture]]] = {}
         # Channel names by id, for table titles when the channel cache misses (after a restart).
         self._channel_names: dict[int, str | None] = {}
 
@@ -96,14 +98,14 @@ class DiscordNotifier:
         snapshot: TableSnapshot,
         what: str,
         nonce: str | None = None,
-        picture: Picture | None = None,
+        pictures: Sequence[Picture] = (),
         **kwargs: Any,
     ) -> None:
         try:
-            if nonce is None and picture is None:
+            if nonce is None and not pictures:
                 await self._channel(snapshot).send(allowed_mentions=NO_MENTIONS, **kwargs)
             else:
-                await self._post_once(snapshot.channel_id, nonce, picture=picture, **kwargs)
+                await self._post_once(snapshot.channel_id, nonce, pictures=pictures, **kwargs)
         except discord.HTTPException as exc:
             log.warning("could not post %s at table %s: %s", what, snapshot.table_id, exc)
 
@@ -113,11 +115,11 @@ class DiscordNotifier:
         nonce: str | None,
         content: str | None = None,
         embed: discord.Embed | None = None,
-        picture: Picture | None = None,
+        pictures: Sequence[Picture] = (),
     ) -> None:
         """Post with Discord's `nonce` and `enforce_nonce` (discord.py's `send` has no `enforce_nonce`): a post
         repeated with the same nonce (an outbox row delivered again after a restart) makes no second message.
-        `picture`: attached as the message's one file (a multipart body, as discord.py sends files)."""
+        `pictures`: attached as the message's files, in order (a multipart body, as discord.py sends files)."""
         payload: dict[str, Any] = {"allowed_mentions": NO_MENTIONS.to_dict()}
         if nonce is not None:
             payload.update(nonce=nonce, enforce_nonce=True)
@@ -126,27 +128,44 @@ class DiscordNotifier:
         if embed is not None:
             payload["embeds"] = [embed.to_dict()]
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
-        if picture is None:
+        if not pictures:
             await self.client.http.request(route, json=payload)
             return
-        payload["attachments"] = [{"id": 0, "filename": picture.filename}]
-        file = discord.File(io.BytesIO(picture.data), filename=picture.filename)
+        payload["attachments"] = [{"id": i, "filename": p.filename} for i, p in enumerate(pictures)]
+        files = [discord.File(io.BytesIO(p.data), filename=p.filename) for p in pictures]
         form: list[dict[str, Any]] = [
-            {"name": "payload_json", "value": json.dumps(payload, separators=(",", ":"), ensure_ascii=True)},
-            {"name": "files[0]", "value": file.fp, "filename": file.filename, "content_type": "image/png"},
+            {"name": "payload_json", "value": json.dumps(payload, separators=(",", ":"), ensure_ascii=True)}
+        ]
+        form += [
+            {"name": f"files[{i}]", "value": f.fp, "filename": f.filename, "content_type": "image/png"}
+            for i, f in enumerate(files)
         ]
         try:
-            await self.client.http.request(route, form=form, files=[file])
+            await self.client.http.request(route, form=form, files=files)
         finally:
-            file.close()
+            for file in files:
+                file.close()
+
+    def _attached(self, channel_id: int, last: Picture | None = None) -> list[Picture]:
+        """The pictures of a message that posts the streets buffered for `channel_id` (and `last`, a showdown's):
+        the pictures of the run-out streets that carry odds, named after their street ("turn.png"), then the
+        message's own picture, "table.png" (`last`, else the last street's)."""
+        buffered = self._street_pictures.pop(channel_id, [])
+        own = last if last is not None else (buffered[-1][1] if buffered else None)
+        odds = [
+            Picture(p.data, f"{street_key(a.street)}{'-2' if getattr(a, 'run', 1) == 2 else ''}.png")
+            for a, p in (buffered if last is not None else buffered[:-1])
+            if getattr(a, "odds", None) is not None
+        ]
+        return odds + ([own] if own is not None else [])
 
     async def _flush_streets(self, snapshot: TableSnapshot) -> None:
         """Post the streets announced since the last call (one message, one line each)."""
         streets = self._streets.pop(snapshot.channel_id, None)
-        picture = self._street_pictures.pop(snapshot.channel_id, None)
+        pictures = self._attached(snapshot.channel_id)
         if streets:
             content = render_streets(streets, snapshot.language)
-            await self._send(snapshot, "streets", picture=picture, content=content)
+            await self._send(snapshot, "streets", pictures=pictures, content=content)
 
     async def post_table(self, snapshot: TableSnapshot) -> int | None:
         """Post a new table message (embed + buttons); its id, or None when the channel refused it."""
@@ -213,23 +232,22 @@ class DiscordNotifier:
         A street waits for the service's next call (the table edit that follows every action), so that the
         flop, turn and river of a run-out share one message — with the showdown, when it comes next. `nonce`: an
         outbox row's key (posted once however often it is delivered). `picture`: the table's picture, attached
-        to the message (a run-out's message carries the last one: the showdown's, or the last street's)."""
+        to the message (a run-out's message carries the pictures of its streets with odds, then the showdown's)."""
         language = snapshot.language
         if isinstance(announcement, StreetAnnouncement):
             self._streets.setdefault(snapshot.channel_id, []).append(announcement)
             if picture is not None:
-                self._street_pictures[snapshot.channel_id] = picture
+                self._street_pictures.setdefault(snapshot.channel_id, []).append((announcement, picture))
             return
         if isinstance(announcement, HandResultAnnouncement):
             streets = self._streets.pop(snapshot.channel_id, None)
-            street_picture = self._street_pictures.pop(snapshot.channel_id, None)
-            picture = picture or street_picture
+            pictures = self._attached(snapshot.channel_id, picture)
             embed = to_embed(render_showdown(announcement, language))
             if streets:
                 content = render_streets(streets, language)
-                await self._send(snapshot, "showdown", nonce, picture=picture, content=content, embed=embed)
+                await self._send(snapshot, "showdown", nonce, pictures=pictures, content=content, embed=embed)
             else:
-                await self._send(snapshot, "showdown", nonce, picture=picture, embed=embed)
+                await self._send(snapshot, "showdown", nonce, pictures=pictures, embed=embed)
             return
         await self._flush_streets(snapshot)
         if isinstance(announcement, PlayerAnnouncement):

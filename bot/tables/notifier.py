@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
 from bot.poker import Card, Event, LegalActions, Pot, Street
+from bot.poker.equity import Odds
 from bot.render.announce import HandResult
 
 
@@ -107,13 +108,23 @@ class TableSnapshot:
 
 @dataclass(frozen=True)
 class StreetAnnouncement:
-    """The flop, turn or river was dealt: `cards` new, `board` all; pots as they stand (main first)."""
+    """The flop, turn or river was dealt: `cards` new, `board` all; pots as they stand (main first).
+
+    In an all-in run-out (issue 15): `run` 2 for the second board of a hand run twice; `odds` the chances of
+    the hands turned face up after this street (`bot.poker.equity.runout_odds`; None on the river and when
+    nobody is all-in), with `names` and `faces` (the players' names and face-up cards by hand player index).
+    Derived from the hand, never stored (docs/outbox.md).
+    """
 
     hand_number: int
     street: Street
     cards: tuple[Card, ...]
     board: tuple[Card, ...]
     pots: tuple[Pot, ...]
+    run: int = 1
+    odds: Odds | None = None
+    names: tuple[str, ...] = ()
+    faces: tuple[tuple[Card, ...], ...] = ()
 
 
 # How a hand ended: the render layer's shapes, built by `bot.render.hand_result_from_events` (one definition
@@ -276,8 +287,10 @@ class RecordingNotifier:
     snapshots: list[TableSnapshot] = field(default_factory=list)
     edits: list[TableSnapshot] = field(default_factory=list)
     announcements: list[Announcement] = field(default_factory=list)
-    #: The pictures attached to announcements: (the announcement, its picture), in order.
+    #: The pictures attached to announcements: (the announcement, its picture), in order; and the snapshot each
+    #: was announced with (`picture_snapshots[i]` goes with `pictures[i]`).
     pictures: list[tuple[Announcement, Picture]] = field(default_factory=list)
+    picture_snapshots: list[TableSnapshot] = field(default_factory=list)
     hole_cards: list[tuple[int, int, tuple[Card, ...]]] = field(default_factory=list)
     #: The seal proofs sent with the hole cards, by (hand number, user id).
     hole_proofs: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)
@@ -351,6 +364,7 @@ class RecordingNotifier:
             self.announcements.append(announcement)
             if picture is not None:
                 self.pictures.append((announcement, picture))
+                self.picture_snapshots.append(snapshot)
 
     async def send_hole_cards(
         self,

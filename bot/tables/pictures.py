@@ -9,6 +9,7 @@ goes on serving the other tables meanwhile.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -47,6 +48,11 @@ def run_out_view(
     return per_seat, faces
 
 
+def street_snapshot(snapshot: TableSnapshot, street: StreetAnnouncement) -> TableSnapshot:
+    """`snapshot` with the board, pots and street of the `street` announced."""
+    return dataclasses.replace(snapshot, board=tuple(street.board), pots=tuple(street.pots), street=street.street)
+
+
 def draw_picture(
     snapshot: TableSnapshot,
     announcement: Announcement,
@@ -59,6 +65,8 @@ def draw_picture(
     if not options.pictures:
         return None
     if isinstance(announcement, StreetAnnouncement):
+        # The board and pots as of this street (a run-out's streets are all announced once the board is out).
+        snapshot = street_snapshot(snapshot, announcement)
         announced, faces = run_out_view(snapshot, announcement)
         scene = scene_from_snapshot(
             snapshot, None, odds if odds is not None else announced, faces=faces, four_colour=options.four_colour

@@ -259,8 +259,9 @@ async def check_ledger(world: World, final: dict[str, int], bought: dict[str, in
 
 
 def check_pictures(world: World) -> None:
-    """Every street message and every end-of-hand message carries one PNG picture of the table (as uploaded to
-    Discord); no table message ever carries one, in any of its versions (its per-action edits stay plain)."""
+    """Every street message and every end-of-hand message carries the PNG picture of the table (as uploaded to
+    Discord; a run-out's message also those of its streets with odds); no table message ever carries one, in any
+    of its versions (its per-action edits stay plain)."""
     spectator, uploads = world.game.spectator, world.stub.uploads
     pictured = [
         m
@@ -271,8 +272,11 @@ def check_pictures(world: World) -> None:
     assert len(pictured) > HANDS, "the hands had streets and results"
     for message in pictured:
         attachments = message.versions[0].attachments
-        assert [a["filename"] for a in attachments] == ["table.png"], message.content
-        assert uploads[attachments[0]["id"]].startswith(b"\x89PNG\r\n\x1a\n")
+        names = [a["filename"] for a in attachments]
+        # the message's own picture last, before it those of a run-out's streets with odds ("turn.png")
+        assert names[-1] == "table.png" and len(set(names)) == len(names), (names, message.content)
+        assert all(name in ("flop.png", "turn.png", "table.png") for name in names), names
+        assert all(uploads[a["id"]].startswith(b"\x89PNG\r\n\x1a\n") for a in attachments)
     for message in spectator.table_messages():
         assert all(not version.attachments for version in message.versions)
 

@@ -177,3 +177,37 @@ async def test_a_run_out_street_draws_the_face_up_hands_and_their_odds(
     assert picture is not None and plain is not None and picture.data != plain.data
     scene = scene_from_snapshot(snapshot, None, per_seat, faces=face_up)
     assert {s.seat: s.shown for s in scene.seats if s.shown} == face_up
+
+
+async def test_an_all_in_run_outs_pictures_show_the_hands_face_up_with_their_odds(
+    service: TableService, notifier: RecordingNotifier, decks: Decks
+) -> None:
+    """The odds module's run-out street (issue 15): its picture is the scene with both hands face up and each
+    seat's exact chances (the kings 42 of 44 on the turn); the same snapshot without them draws differently."""
+    from bot.poker import Street
+    from bot.render.picture import draw_table, scene_from_snapshot
+    from bot.tables.pictures import run_out_view, street_snapshot
+    from tests.tables.conftest import ALICE, BOB, actor
+
+    decks.queue.append(deck_for(["AsAh", "KsKh"], "2c7d9hKd3s"))
+    await seat_and_start(service, users=(ALICE, BOB))
+    runner = service.get(CHANNEL)
+    await runner.act(actor(service), ActionKind.CALL)
+    await runner.act(actor(service), ActionKind.CHECK)
+    await runner.act(actor(service), ActionKind.ALL_IN)
+    await runner.act(actor(service), ActionKind.CALL)
+    await runner.drain()
+    pictured = {
+        a.street: (a, p, snap)
+        for (a, p), snap in zip(notifier.pictures, notifier.picture_snapshots, strict=True)
+        if isinstance(a, StreetAnnouncement)
+    }
+    turn, picture, snapshot = pictured[Street.TURN]
+    assert len(snapshot.board) == 5  # announced with the board out: the picture shows the turn's board
+    snapshot = street_snapshot(snapshot, turn)
+    odds, faces = run_out_view(snapshot, turn)
+    assert odds is not None and sorted(round(o.win * 44) for o in odds.values()) == [2, 42]
+    assert sorted(str(c) for cards in faces.values() for c in cards) == ["Ah", "As", "Kh", "Ks"]
+    # what was attached is the scene with the hands face up and the odds, not the bare snapshot
+    assert picture.data == draw_table(scene_from_snapshot(snapshot, None, odds, faces=faces))
+    assert picture.data != draw_table(scene_from_snapshot(snapshot))
