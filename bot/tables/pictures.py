@@ -14,7 +14,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from bot.poker import Card
+from bot.poker import Card, PotAwarded, Street
 from bot.render.picture import OddsLike, SeatOdds, draw_table, scene_from_snapshot
 from bot.tables.notifier import Announcement, HandResultAnnouncement, Picture, StreetAnnouncement, TableSnapshot
 from bot.tables.options import TableOptions
@@ -49,8 +49,22 @@ def run_out_view(
 
 
 def street_snapshot(snapshot: TableSnapshot, street: StreetAnnouncement) -> TableSnapshot:
-    """`snapshot` with the board, pots and street of the `street` announced."""
-    return dataclasses.replace(snapshot, board=tuple(street.board), pots=tuple(street.pots), street=street.street)
+    """`snapshot` with the board, pots and street of the `street` announced. A run-out's streets are announced
+    with the hand already over: the chips its pots paid (`PotAwarded`) are taken back off the stacks, so that
+    a street's picture never tells the result before the river."""
+    seats = snapshot.seats
+    if snapshot.street == Street.COMPLETE:
+        won: dict[int, int] = {}
+        for event in snapshot.events:
+            if isinstance(event, PotAwarded):
+                for player, chips in event.winners:
+                    won[player] = won.get(player, 0) + chips
+        seats = tuple(
+            dataclasses.replace(s, stack=s.stack - won.get(s.player, 0)) if s.player is not None else s for s in seats
+        )
+    return dataclasses.replace(
+        snapshot, board=tuple(street.board), pots=tuple(street.pots), street=street.street, seats=seats
+    )
 
 
 def draw_picture(

@@ -205,6 +205,8 @@ async def test_an_all_in_run_outs_pictures_show_the_hands_face_up_with_their_odd
     turn, picture, snapshot = pictured[Street.TURN]
     assert len(snapshot.board) == 5  # announced with the board out: the picture shows the turn's board
     snapshot = street_snapshot(snapshot, turn)
+    # and the stacks as they were on the turn: the pot not paid yet (100 each, all in the middle)
+    assert sum(s.stack for s in snapshot.seats) + sum(p.amount for p in turn.pots) == 200
     odds, faces = run_out_view(snapshot, turn)
     assert odds is not None and sorted(round(o.win * 44) for o in odds.values()) == [2, 42]
     assert sorted(str(c) for cards in faces.values() for c in cards) == ["Ah", "As", "Kh", "Ks"]
