@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.embeds import clamp
-from bot.render.i18n import has_key, t
+from bot.render.i18n import Locale, has_key, t
 
 #: Discord's bounds of an integer option without its own (±(2**53 - 1)).
 INTEGER_LIMIT = 2**53 - 1
@@ -44,7 +44,7 @@ class OptionRefused(app_commands.CheckFailure):
         self.rule = rule
         self.params = params
 
-    def text(self, locale: object) -> str:
+    def text(self, locale: Locale) -> str:
         """The refusal in `locale`: "“1e+20” is not a valid starting_grant: a whole number from 0 to
         1,000,000,000" / "« 1e+20 » n'est pas une valeur possible pour jetons_depart : ..."."""
         option_key = f"cmd.{self.command.replace(' ', '.')}.opt.{self.option}.name"

@@ -19,6 +19,7 @@ from bot.discord_ui.notifier import to_embed
 from bot.discord_ui.people import People
 from bot.render import (
     LeaderboardEntry,
+    Locale,
     render_hand_history,
     render_history_line,
     render_history_list,
@@ -48,7 +49,7 @@ def _storage(client: discord.Client) -> Storage:
 
 
 async def leaderboard_message(
-    client: discord.Client, guild_id: int, user_id: int, by: str, offset: int, locale: object
+    client: discord.Client, guild_id: int, user_id: int, by: str, offset: int, locale: Locale
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """One page of the server's ranking (PAGE_SIZE members from `offset`), the viewer's own rank below it,
     and Previous/Next buttons when there is more than one page. Looking at the standings is a first touch:
@@ -117,7 +118,7 @@ class PageButton(
 
 
 async def stats_embed(
-    client: discord.Client, guild_id: int, member: discord.abc.User, locale: object, *, viewer_id: int | None = None
+    client: discord.Client, guild_id: int, member: discord.abc.User, locale: Locale, *, viewer_id: int | None = None
 ) -> discord.Embed:
     """`/stats` of a member on this server (the figures `StatsRow` defines). A member looking at their own
     (`viewer_id` is theirs) touches their chips: their account opens if they had none, as `/poker balance`;
@@ -133,7 +134,7 @@ def table_title(table: TableRow) -> str:
     return f"#{table.channel_id}"
 
 
-async def history_list(client: discord.Client, table: TableRow, viewer_id: int, locale: object) -> discord.Embed:
+async def history_list(client: discord.Client, table: TableRow, viewer_id: int, locale: Locale) -> discord.Embed:
     """The last finished hands of the table, newest first, one line each (board, who won what)."""
     rows = [row for row in await _storage(client).hands_for_table(table.id, limit=HISTORY_HANDS) if row.ended_at]
     users = {user for row in rows for user in hand_users(row)}
@@ -148,7 +149,7 @@ async def history_list(client: discord.Client, table: TableRow, viewer_id: int, 
 
 
 async def history_hand(
-    client: discord.Client, table: TableRow, number: int, viewer_id: int, locale: object
+    client: discord.Client, table: TableRow, number: int, viewer_id: int, locale: Locale
 ) -> tuple[discord.Embed, discord.File]:
     """One finished hand street by street (the viewer's own cards added) and its PHH file (others' cards
     only where shown at the showdown). Raises CommandRefused: history.not_found, history.in_progress."""

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from bot.render.announce import render_level_blinds
+from bot.render.i18n import Locale
 from bot.render.standings import language_in_force
 from bot.storage import GuildSettings
 from bot.tables import CASH, TableOptions
@@ -133,7 +134,7 @@ def changed_defaults(
     return changes
 
 
-def table_language(settings: GuildSettings, guild_locale: object) -> str:
+def table_language(settings: GuildSettings, guild_locale: Locale) -> str:
     """The language of a new table: the server's `/poker-admin settings language` when it chose one (even the bot's
     default), else the server's Discord language (English or French), else the bot's default — the rule of
     `bot.render.language_in_force`, which `/poker-admin settings` shows with its reason."""
@@ -158,7 +159,7 @@ def parse_levels(text: str) -> tuple[tuple[int, int, int], ...] | None:
     return tuple(levels) or None
 
 
-def levels_text(levels: tuple[tuple[int, int, int], ...], locale: object) -> str:
+def levels_text(levels: tuple[tuple[int, int, int], ...], locale: Locale) -> str:
     """Levels in order, each written as the table and the level-up notices write it: "1/2 → 2/4 → 5/10, ante 1"
     (never the typed shorthand "5/10/1", whose third number a spectator cannot read)."""
     return " → ".join(render_level_blinds(level, locale) for level in levels)

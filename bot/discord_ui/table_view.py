@@ -25,6 +25,7 @@ from bot.discord_ui.turns import ensure_turn, explain, is_playing
 from bot.poker import ActionKind, PokerError, evaluate
 from bot.render import (
     AMOUNT_TEXT_MAX,
+    Locale,
     parse_amount,
     render_action_buttons,
     render_my_cards,
@@ -153,7 +154,7 @@ def buy_in_custom_id(channel_id: int, user_id: int) -> str:
     return f"poker:buyin:{channel_id}:{user_id}"
 
 
-def buy_in_components(channel_id: int, user_id: int, locale: object) -> list[dict[str, Any]]:
+def buy_in_components(channel_id: int, user_id: int, locale: Locale) -> list[dict[str, Any]]:
     """The action row under a busted cash player's notice: one Buy in again button, for that player only."""
     button = {
         "type": discord.ComponentType.button.value,
@@ -217,7 +218,7 @@ class AmountModal(discord.ui.Modal):
     is handled from its custom_id by `submit_amount`, so a form opened before a restart, or left open for a long
     time, still works when it is sent."""
 
-    def __init__(self, legal: Any, locale: object, channel_id: int, hand_number: int) -> None:
+    def __init__(self, legal: Any, locale: Locale, channel_id: int, hand_number: int) -> None:
         spec = render_raise_modal(legal, locale)
         kind = "bet" if legal.can_bet else "raise"
         super().__init__(title=spec.title, custom_id=f"poker:amount:{kind}:{channel_id}:{hand_number}")

@@ -33,6 +33,7 @@ from bot.poker.events import (
 )
 from bot.poker.hand import Action, Hand, HandRecord, LegalActions
 from bot.poker.pots import Pot, build_pots, split_pot
+from bot.poker.result import HandResult, PotResult, ShownHand, hand_result_from_events
 from bot.poker.settings import ForcedBets, HandSettings
 from bot.poker.table import BlindLevel, BlindSchedule, Seat, Table, TableConfig
 
@@ -54,6 +55,7 @@ __all__ = [
     "HandMucked",
     "HandOverError",
     "HandRecord",
+    "HandResult",
     "HandSettings",
     "HandShown",
     "HandValue",
@@ -67,7 +69,9 @@ __all__ = [
     "PokerError",
     "Pot",
     "PotAwarded",
+    "PotResult",
     "Seat",
+    "ShownHand",
     "Street",
     "StreetDealt",
     "Table",
@@ -80,6 +84,7 @@ __all__ = [
     "evaluate",
     "format_cards",
     "full_deck",
+    "hand_result_from_events",
     "parse_card",
     "parse_cards",
     "shuffled_deck",

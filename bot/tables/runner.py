@@ -29,6 +29,7 @@ from bot.poker import (
     HandEnded,
     HandMucked,
     HandRecord,
+    HandResult,
     HandSettings,
     HandShown,
     HoleCardsDealt,
@@ -40,8 +41,8 @@ from bot.poker import (
     StreetDealt,
     Table,
     TableConfig,
+    hand_result_from_events,
 )
-from bot.render.announce import hand_result_from_events
 from bot.render.i18n import t
 from bot.storage import (
     HandRow,
@@ -56,7 +57,6 @@ from bot.tables.clock import Clock
 from bot.tables.errors import ServiceError
 from bot.tables.notifier import (
     Announcement,
-    HandResultAnnouncement,
     LevelAnnouncement,
     Notifier,
     PlayerAnnouncement,
@@ -727,7 +727,7 @@ class TableRunner:
 
         self._outbox.put(edit)
 
-    def _retire_message(self, result: HandResultAnnouncement | None, *, showed_hand: bool = True) -> None:
+    def _retire_message(self, result: HandResult | None, *, showed_hand: bool = True) -> None:
         """Queue the end of the live table message as a table (issue 11 items 1, 11): it becomes one line without
         buttons — `result`, the summary of its hand, or None: "moved to a newer message" (naming the hand
         being played unless `showed_hand` is False: the message showed the table between hands) — and is never
@@ -1535,9 +1535,7 @@ class TableRunner:
         chips at the start of the hand finishes higher, and players who started it with equal stacks share
         the place (two players tied for 3rd both finish 3rd; the next one down is 5th)."""
         remaining = sum(1 for occ in self.table.seats.values() if occ.stack > 0 and occ.player_id not in busted)
-        return {
-            user: remaining + 1 + sum(1 for other in busted if starting[other] > starting[user]) for user in busted
-        }
+        return {user: remaining + 1 + sum(1 for other in busted if starting[other] > starting[user]) for user in busted}
 
     async def _end_tournament_if_won(self) -> bool:
         """A started tournament with one player left is over (rule book 000 §03): close it. True if closed."""

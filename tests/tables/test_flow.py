@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.poker import ActionKind
+from bot.poker import ActionKind, HandResult
 from bot.render import render_table_closed
 from bot.storage import LedgerKind, Storage
 from bot.tables import (
-    HandResultAnnouncement,
     ManualClock,
     PlayerAnnouncement,
     RecordingNotifier,
@@ -37,7 +36,7 @@ def notices(notifier: RecordingNotifier, user: int) -> list[str]:
 
 
 def pot_winners(notifier: RecordingNotifier) -> set[int]:
-    results = [a for a in notifier.announcements if isinstance(a, HandResultAnnouncement)]
+    results = [a for a in notifier.announcements if isinstance(a, HandResult)]
     return {user for r in results for p in r.pots for user, _, _ in p.winners}
 
 

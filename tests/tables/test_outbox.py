@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.poker import ActionKind, Card
+from bot.poker import ActionKind, Card, HandResult
 from bot.storage import Storage
 from bot.tables import (
-    HandResultAnnouncement,
     InteractionReply,
     LevelAnnouncement,
     ManualClock,
@@ -84,7 +83,7 @@ async def test_what_could_not_be_delivered_goes_out_after_a_restart_once(db_path
     assert joined == [ALICE, BOB, CHLOE]
     assert sorted(user for number, user, _ in notifier.hole_cards if number == 1) == [ALICE, BOB, CHLOE]
     assert all(len(cards) == 2 and all(isinstance(c, Card) for c in cards) for _, _, cards in notifier.hole_cards)
-    results = [a for a in notifier.announcements if isinstance(a, HandResultAnnouncement)]
+    results = [a for a in notifier.announcements if isinstance(a, HandResult)]
     assert [r.hand_number for r in results] == [1]
     # Rebuilt by replay: the blinds go to the big blind (its uncalled chip returned).
     won = sum(chips for pot in results[0].pots for _, _, chips in pot.winners)
