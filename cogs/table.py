@@ -21,6 +21,7 @@ from bot.discord_ui.components import answer_unknown_component, template_of
 from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
 from bot.discord_ui.notifier import to_embed
 from bot.discord_ui.options import CheckedCog
+from bot.discord_ui.parts import BotParts, parts, table_service
 from bot.discord_ui.standings import PageButton
 from bot.discord_ui.table_settings import (
     changed_defaults,
@@ -35,12 +36,10 @@ from bot.discord_ui.table_view import (
     BuyInButton,
     show_hole_cards,
     submit_amount,
-    table_service,
 )
 from bot.discord_ui.texts import choice, en
 from bot.poker.settings import MAX_PLAYERS, MIN_PLAYERS
-from bot.render import discord_timestamp, escape_name, render_audit, render_settings, t
-from bot.storage import RefillCooldown, RefillDisabled, RefillNotNeeded, Storage
+from bot.render import escape_name, render_audit, render_settings, t
 from bot.tables import CASH, TOURNAMENT, InteractionReply, TableSnapshot
 from bot.tables.options import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
 
@@ -52,10 +51,6 @@ BLIND_MAX = 1_000_000
 HOURS_MAX = 24 * 365
 SEATS = Range[int, MIN_PLAYERS, MAX_PLAYERS]
 TIMER = Range[int, MIN_TURN_TIMEOUT, MAX_TURN_TIMEOUT]
-
-
-def _storage(interaction: discord.Interaction[Any]) -> Storage:
-    return interaction.client.storage  # type: ignore[no-any-return]
 
 
 def _ids(interaction: discord.Interaction[Any]) -> tuple[int, int]:
@@ -99,9 +94,8 @@ class TableCog(CheckedCog):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Remember who acts and in which language (names for standings, locale for hole-card DMs)."""
-        people = getattr(self.bot, "people", None)
-        if people is not None:
-            people.remember_interaction(interaction)
+        if isinstance(self.bot, BotParts):
+            self.bot.people.remember_interaction(interaction)
 
     # ------------------------------------------------------------------ the table
 
@@ -137,8 +131,8 @@ class TableCog(CheckedCog):
     ) -> None:
         """Open a table here; the channel sees who opened it and the table message."""
         guild_id, channel_id = _ids(interaction)
-        service = table_service(interaction)
-        settings = await _storage(interaction).guild_settings(guild_id)
+        service = table_service(interaction.client)
+        settings = await parts(interaction.client).storage.guild_settings(guild_id)
         options = table_options(
             settings.table_defaults,
             kind=kind,
@@ -177,13 +171,13 @@ class TableCog(CheckedCog):
     ) -> None:
         """Sit down (a cash table buys in from the member's balance)."""
         guild_id, channel_id = _ids(interaction)
-        service = table_service(interaction)
+        service = table_service(interaction.client)
         user = interaction.user
         number = await service.join(channel_id, user.id, user.display_name, seat, buy_in)
         snapshot = service.snapshot(channel_id)
         stack = _seat_stack(snapshot, user.id)
         if snapshot.kind == CASH:
-            balance = await _storage(interaction).balance(guild_id, user.id)
+            balance = await parts(interaction.client).storage.balance(guild_id, user.id)
             text = t("join.done_balance", interaction.locale, seat=number, stack=stack, balance=balance)
         else:
             text = t("join.done", interaction.locale, seat=number, stack=stack)
@@ -193,13 +187,13 @@ class TableCog(CheckedCog):
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Stand up now, or, in a hand, forfeit it at once (folded) and stand up when it ends."""
         guild_id, channel_id = _ids(interaction)
-        service = table_service(interaction)
+        service = table_service(interaction.client)
         before = service.snapshot(channel_id)
         stack = _seat_stack(before, interaction.user.id)
         if not await service.leave(channel_id, interaction.user.id):
             text = t("leave.pending", interaction.locale)
         elif before.kind == CASH:
-            balance = await _storage(interaction).balance(guild_id, interaction.user.id)
+            balance = await parts(interaction.client).storage.balance(guild_id, interaction.user.id)
             text = t("leave.done", interaction.locale, stack=stack, balance=balance)
         else:
             text = t("leave.done_tournament", interaction.locale)
@@ -209,7 +203,7 @@ class TableCog(CheckedCog):
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Deal the first hand; hands then follow by themselves."""
         _guild_id, channel_id = _ids(interaction)
-        service = table_service(interaction)
+        service = table_service(interaction.client)
         await service.start(channel_id, interaction.user.id, is_admin=interaction.permissions.manage_guild)
         language = service.snapshot(channel_id).language
         await interaction.response.send_message(t("notice.game_starting", language), allowed_mentions=NO_MENTIONS)
@@ -218,27 +212,27 @@ class TableCog(CheckedCog):
     async def sitout(self, interaction: discord.Interaction[Any]) -> None:
         """Keep the seat and chips, skip the next hands."""
         _guild_id, channel_id = _ids(interaction)
-        await table_service(interaction).sit_out(channel_id, interaction.user.id)
+        await table_service(interaction.client).sit_out(channel_id, interaction.user.id)
         await send_private(interaction, t("sitout.done", interaction.locale))
 
     @poker.command(name="sitin", description=en("cmd.poker.sitin.desc"))
     async def sitin(self, interaction: discord.Interaction[Any]) -> None:
         """Be dealt in again from the next hand."""
         _guild_id, channel_id = _ids(interaction)
-        await table_service(interaction).sit_in(channel_id, interaction.user.id)
+        await table_service(interaction.client).sit_in(channel_id, interaction.user.id)
         await send_private(interaction, t("sitin.done", interaction.locale))
 
     @poker.command(name="cards", description=en("cmd.poker.cards.desc"))
     async def cards(self, interaction: discord.Interaction[Any]) -> None:
         """The member's hole cards, privately."""
         _guild_id, channel_id = _ids(interaction)
-        await show_hole_cards(interaction, table_service(interaction), channel_id)
+        await show_hole_cards(interaction, table_service(interaction.client), channel_id)
 
     @poker.command(name="table", description=en("cmd.poker.table.desc"))
     async def table(self, interaction: discord.Interaction[Any]) -> None:
         """Post the table message again at the bottom of the channel."""
         _guild_id, channel_id = _ids(interaction)
-        await table_service(interaction).repost(channel_id)
+        await table_service(interaction.client).repost(channel_id)
         await send_private(interaction, t("action.done", interaction.locale))
 
     @poker.command(name="end", description=en("cmd.poker.end.desc"))
@@ -249,7 +243,7 @@ class TableCog(CheckedCog):
         is_admin = interaction.permissions.manage_guild
         # The answer is stored with the close and sent by the table's outbox (docs/outbox.md).
         reply = InteractionReply(interaction.application_id, interaction.token, str(interaction.locale), time.time())
-        await table_service(interaction).end(channel_id, interaction.user.id, is_admin=is_admin, reply=reply)
+        await table_service(interaction.client).end(channel_id, interaction.user.id, is_admin=is_admin, reply=reply)
 
     @poker.command(name="kick", description=en("cmd.poker.kick.desc"))
     @app_commands.describe(member=en("cmd.poker.kick.opt.member.desc"))
@@ -259,7 +253,9 @@ class TableCog(CheckedCog):
         if member.id == interaction.user.id:
             raise CommandRefused("cannot_kick_self")
         is_admin = interaction.permissions.manage_guild
-        now = await table_service(interaction).kick(channel_id, interaction.user.id, member.id, is_admin=is_admin)
+        now = await table_service(interaction.client).kick(
+            channel_id, interaction.user.id, member.id, is_admin=is_admin
+        )
         key = "kick.done" if now else "notice.leaving"
         await send_private(interaction, t(key, interaction.locale, name=escape_name(member.display_name)))
 
@@ -282,7 +278,7 @@ class TableCog(CheckedCog):
         parsed = parse_levels(levels)
         if parsed is None:
             raise CommandRefused("schedule_format", text=levels[:100])
-        service = table_service(interaction)
+        service = table_service(interaction.client)
         is_admin = interaction.permissions.manage_guild
         await service.set_blind_schedule(channel_id, interaction.user.id, parsed, by, every, is_admin=is_admin)
         language = service.snapshot(channel_id).language
@@ -301,27 +297,20 @@ class TableCog(CheckedCog):
         # The answer ("done", or "made when the hand ends") is stored with the rebuy and sent by the table's outbox
         # (docs/outbox.md).
         reply = InteractionReply(interaction.application_id, interaction.token, str(interaction.locale), time.time())
-        await table_service(interaction).rebuy(channel_id, interaction.user.id, amount, reply)
+        await table_service(interaction.client).rebuy(channel_id, interaction.user.id, amount, reply)
 
     @poker.command(name="refill", description=en("cmd.poker.refill.desc"))
     async def refill(self, interaction: discord.Interaction[Any]) -> None:
         """Claim the server's grant again when both balance and stacks are empty (once per cooldown)."""
         guild_id, _channel_id = _ids(interaction)
-        try:
-            balance = await _storage(interaction).refill(guild_id, interaction.user.id)
-        except RefillDisabled as exc:
-            raise CommandRefused("refill_disabled") from exc
-        except RefillNotNeeded as exc:
-            raise CommandRefused("refill_not_broke", balance=exc.balance, stack=exc.on_tables) from exc
-        except RefillCooldown as exc:
-            raise CommandRefused("refill_cooldown", when=discord_timestamp(exc.retry_at)) from exc
+        balance = await table_service(interaction.client).refill(guild_id, interaction.user.id)
         await send_private(interaction, t("refill.done", interaction.locale, amount=balance, balance=balance))
 
     @poker.command(name="balance", description=en("cmd.poker.balance.desc"))
     async def balance(self, interaction: discord.Interaction[Any]) -> None:
         """The member's chips on this server (not counting stacks on tables)."""
         guild_id, _channel_id = _ids(interaction)
-        balance = await _storage(interaction).balance(guild_id, interaction.user.id)
+        balance = await parts(interaction.client).storage.balance(guild_id, interaction.user.id)
         await send_private(interaction, t("balance.show", interaction.locale, balance=balance))
 
     # ------------------------------------------------------------------ server administration
@@ -351,7 +340,7 @@ class TableCog(CheckedCog):
     ) -> None:
         """Show the server's settings, changing those given first (Manage Server). New tables use them."""
         guild_id, _channel_id = _ids(interaction)
-        storage = _storage(interaction)
+        storage = parts(interaction.client).storage
         current = await storage.guild_settings(guild_id)
         table_changes = changed_defaults(
             current.table_defaults, small_blind=small_blind, big_blind=big_blind, stack=stack, timer=timer
@@ -366,7 +355,7 @@ class TableCog(CheckedCog):
                 table_defaults=table_changes or None,
             )
             if language is not None:
-                await table_service(interaction).set_language(guild_id, language)
+                await table_service(interaction.client).set_language(guild_id, language)
         content = t("settings.updated", interaction.locale) if changed else None
         spec = render_settings(current, interaction.locale, guild_locale=interaction.guild_locale)
         await send_private(interaction, content, embed=to_embed(spec))
@@ -377,7 +366,7 @@ class TableCog(CheckedCog):
         """Check the server's chip ledger: balances + chips on tables = chips issued (Manage Server)."""
         guild_id, _channel_id = _ids(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        report = await _storage(interaction).audit(guild_id)
+        report = await parts(interaction.client).storage.audit(guild_id)
         spec = render_audit(report, interaction.locale)
         await send_private(interaction, embed=to_embed(spec))
 

@@ -24,6 +24,7 @@ from typing import Any
 import discord
 
 from bot.discord_ui.errors import CommandRefused, guarded, handle_interaction_error
+from bot.discord_ui.parts import parts
 
 PREFIX = "poker:"
 
@@ -62,8 +63,9 @@ async def guarded_component(
     error path (`guarded`)."""
 
     async def checked() -> None:
-        runner = getattr(getattr(interaction.client, "tables", None), "runners", {}).get(channel_id)
-        at_table(interaction, channel_id, getattr(runner, "guild_id", None))
+        service = parts(interaction.client).tables
+        runner = service.runners.get(channel_id) if service is not None else None
+        at_table(interaction, channel_id, runner.guild_id if runner is not None else None)
         await handler()
 
     await guarded(interaction, checked)

@@ -16,7 +16,7 @@ import discord
 from bot.discord_ui.errors import CommandRefused, guarded
 from bot.discord_ui.history import hand_users, phh_for, replay_row, visible_events
 from bot.discord_ui.notifier import to_embed
-from bot.discord_ui.people import People
+from bot.discord_ui.parts import parts
 from bot.render import (
     LeaderboardEntry,
     Locale,
@@ -27,7 +27,7 @@ from bot.render import (
     render_stats,
     t,
 )
-from bot.storage import HandRow, LeaderboardBy, Storage, TableRow
+from bot.storage import HandRow, LeaderboardBy, TableRow
 
 PAGE_SIZE = 10
 HISTORY_HANDS = 10
@@ -39,15 +39,6 @@ RANKINGS: dict[str, LeaderboardBy] = {
 }
 
 
-def _people(client: discord.Client) -> People:
-    people = getattr(client, "people", None)
-    return people if isinstance(people, People) else People()
-
-
-def _storage(client: discord.Client) -> Storage:
-    return client.storage  # type: ignore[attr-defined,no-any-return]
-
-
 async def leaderboard_message(
     client: discord.Client, guild_id: int, user_id: int, by: str, offset: int, locale: Locale
 ) -> tuple[discord.Embed, discord.ui.View | None]:
@@ -55,12 +46,12 @@ async def leaderboard_message(
     and Previous/Next buttons when there is more than one page. Looking at the standings is a first touch:
     the viewer's account opens (with its starting grant) if they had none, so they are ranked by balance."""
     offset = max(0, offset)
-    await _storage(client).balance(guild_id, user_id)
-    page = await _storage(client).leaderboard(
+    await parts(client).storage.balance(guild_id, user_id)
+    page = await parts(client).storage.leaderboard(
         guild_id, RANKINGS.get(by, LeaderboardBy.BALANCE), limit=PAGE_SIZE, offset=offset, user_id=user_id
     )
     ids = [row.user_id for row in page.rows] + ([page.own.user_id] if page.own is not None else [])
-    names = await _people(client).names(client, guild_id, ids)
+    names = await parts(client).people.names(client, guild_id, ids)
     entries = [LeaderboardEntry(row.rank, names[row.user_id], row.value) for row in page.rows]
     caller = LeaderboardEntry(page.own.rank, names[page.own.user_id], page.own.value) if page.own else None
     pages = max(1, math.ceil(page.total / PAGE_SIZE))
@@ -124,8 +115,8 @@ async def stats_embed(
     (`viewer_id` is theirs) touches their chips: their account opens if they had none, as `/poker balance`;
     another member's stats open nothing (no balance shown for a member without an account)."""
     if viewer_id == member.id:
-        await _storage(client).balance(guild_id, member.id)
-    row = await _storage(client).stats(guild_id, member.id)
+        await parts(client).storage.balance(guild_id, member.id)
+    row = await parts(client).storage.stats(guild_id, member.id)
     return to_embed(render_stats(member.display_name, row, locale))
 
 
@@ -136,9 +127,9 @@ def table_title(table: TableRow) -> str:
 
 async def history_list(client: discord.Client, table: TableRow, viewer_id: int, locale: Locale) -> discord.Embed:
     """The last finished hands of the table, newest first, one line each (board, who won what)."""
-    rows = [row for row in await _storage(client).hands_for_table(table.id, limit=HISTORY_HANDS) if row.ended_at]
+    rows = [row for row in await parts(client).storage.hands_for_table(table.id, limit=HISTORY_HANDS) if row.ended_at]
     users = {user for row in rows for user in hand_users(row)}
-    names = await _people(client).names(client, table.guild_id, users)
+    names = await parts(client).people.names(client, table.guild_id, users)
     lines = []
     for row in rows:
         hand = replay_row(row)
@@ -153,14 +144,14 @@ async def history_hand(
 ) -> tuple[discord.Embed, discord.File]:
     """One finished hand street by street (the viewer's own cards added) and its PHH file (others' cards
     only where shown at the showdown). Raises CommandRefused: history.not_found, history.in_progress."""
-    row: HandRow | None = await _storage(client).hand_by_number(table.id, number)
+    row: HandRow | None = await parts(client).storage.hand_by_number(table.id, number)
     if row is None:
         raise CommandRefused("history.not_found", number=number)
     if row.ended_at is None:
         raise CommandRefused("history.in_progress", number=number)
     hand = replay_row(row)
     users = hand_users(row)
-    names = await _people(client).names(client, table.guild_id, users)
+    names = await parts(client).people.names(client, table.guild_id, users)
     players = [names[user] for user in users]
     viewer = users.index(viewer_id) if viewer_id in users else None
     title = _channel_name(client, table)

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
+
 from bot.discord_ui.notifier import DiscordNotifier
-from bot.discord_ui.people import People
+from bot.discord_ui.parts import parts
 from bot.tables import TableService
 
 
-def create_table_service(bot: Any, **options: Any) -> TableService:
+def create_table_service(bot: discord.Client, **options: Any) -> TableService:
     """`TableService(bot.storage, DiscordNotifier(bot))`; `options` go to TableService (clock, rng_factory).
-    The notifier shares the bot's `people` (names and locales seen in interactions) when it has one."""
-    people = getattr(bot, "people", None)
-    notifier = DiscordNotifier(bot, people if isinstance(people, People) else None)
-    return TableService(bot.storage, notifier, **options)
+    The notifier shares the bot's `people` (names and locales seen in interactions)."""
+    bot_parts = parts(bot)
+    return TableService(bot_parts.storage, DiscordNotifier(bot, bot_parts.people), **options)

@@ -54,7 +54,7 @@ from bot.storage import (
     TableRow,
 )
 from bot.tables.clock import Clock
-from bot.tables.errors import ServiceError
+from bot.tables.errors import STORAGE_REFUSALS, ServiceError, refusal
 from bot.tables.notifier import (
     Announcement,
     LevelAnnouncement,
@@ -350,7 +350,8 @@ class TableRunner:
     async def _operation(self) -> AsyncIterator[None]:
         """One change of the table, under the lock. If it fails (a refusal, or storage) memory goes back to what
         storage holds (`_rollback`) and nothing it owed is told; after a storage failure the table is read
-        again from storage and resumed a little later (`_resume_later`), so that it never hangs. Until then,
+        again from storage and resumed a little later (`_resume_later`), so that it never hangs; a storage error
+        that is a refusal (`bot.tables.errors.refusal`: not enough chips) is raised as its ServiceError. Until then,
         after a write that timed out (it may still land), every change is refused: ServiceError
         ("table_recovering")."""
         async with self.lock:
@@ -363,6 +364,9 @@ class TableRunner:
             except PokerError:
                 self._rollback()
                 raise
+            except STORAGE_REFUSALS as exc:  # not a fault: the ledger refused (not enough chips...)
+                self._rollback()
+                raise refusal(exc) from exc
             except BaseException:
                 self._rollback()
                 self._resume_later()
@@ -849,14 +853,11 @@ class TableRunner:
                     )
                 )
             else:
-                try:
-                    await self._commit(
-                        lambda state, rows: self.storage.buy_in(
-                            self.table_id, self.guild_id, user_id, seat, stack, state=state, outbox=rows
-                        )
+                await self._commit(
+                    lambda state, rows: self.storage.buy_in(
+                        self.table_id, self.guild_id, user_id, seat, stack, state=state, outbox=rows
                     )
-                except InsufficientBalance as exc:
-                    raise ServiceError("insufficient_balance", balance=exc.balance, needed=exc.needed) from exc
+                )
             self._refresh()
             self._maybe_schedule_next_hand()
             return seat
@@ -915,21 +916,18 @@ class TableRunner:
 
                 return rows
 
-            try:
-                await self._commit(
-                    lambda state, rows: self.storage.buy_in(
-                        self.table_id,
-                        self.guild_id,
-                        user_id,
-                        seat,
-                        amount,
-                        kind=LedgerKind.REBUY,
-                        state=state,
-                        outbox=rows_with_reply(rows),
-                    )
+            await self._commit(
+                lambda state, rows: self.storage.buy_in(
+                    self.table_id,
+                    self.guild_id,
+                    user_id,
+                    seat,
+                    amount,
+                    kind=LedgerKind.REBUY,
+                    state=state,
+                    outbox=rows_with_reply(rows),
                 )
-            except InsufficientBalance as exc:
-                raise ServiceError("insufficient_balance", balance=exc.balance, needed=exc.needed) from exc
+            )
             for item in owed:
                 self._queue(item, durable=True)
             self._refresh()

@@ -14,7 +14,7 @@ from typing import Any
 from bot.poker import ActionKind, LegalActions, PlayerActed
 from bot.storage import Storage, TableExists, TableRow
 from bot.tables.clock import Clock, SystemClock
-from bot.tables.errors import ServiceError
+from bot.tables.errors import STORAGE_REFUSALS, ServiceError, refusal
 from bot.tables.notifier import Notifier, TableClosedAnnouncement, TableSnapshot
 from bot.tables.options import TableOptions
 from bot.tables.outbox import InteractionReply
@@ -138,6 +138,17 @@ class TableService:
         for runner in list(self.runners.values()):
             await runner.shutdown()
 
+    # ------------------------------------------------------------------ chips
+
+    async def refill(self, guild_id: int, user_id: int) -> int:
+        """The server's starting grant again for a member out of chips (`Storage.refill`); returns the new balance.
+        Raises ServiceError: refill_disabled (the server grants nothing), refill_not_broke (chips left),
+        refill_cooldown (too soon)."""
+        try:
+            return await self.storage.refill(guild_id, user_id)
+        except STORAGE_REFUSALS as exc:
+            raise refusal(exc) from exc
+
     # ------------------------------------------------------------------ tables
 
     async def set_language(self, guild_id: int, language: str) -> int:
@@ -179,7 +190,7 @@ class TableService:
                     guild_id, channel_id, host_id, options.kind, options.to_json()
                 )
             except TableExists as exc:
-                raise ServiceError("table_exists") from exc
+                raise refusal(exc) from exc
             runner = self._runner(
                 table_id=table_id,
                 guild_id=guild_id,

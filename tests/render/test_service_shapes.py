@@ -18,13 +18,13 @@ from bot.tables import (
     TableClosedAnnouncement,
     TableSnapshot,
 )
-from bot.tables.errors import MESSAGES as SERVICE_MESSAGES
+from bot.tables.errors import CODES as SERVICE_CODES
 from bot.tables.errors import ServiceError
 from tests.render.builders import strip_vs
 
 
 def test_every_service_error_code_has_a_message_in_both_languages():
-    for code in SERVICE_MESSAGES:
+    for code in SERVICE_CODES:
         assert has_key(f"error.{code}", "en") and has_key(f"error.{code}", "fr"), code
 
 
