@@ -1,20 +1,17 @@
 """Stored hands for `/history`: rebuilt by replay, filtered to what the asking member may see, exported as PHH.
 
 A member sees other players' hole cards only where they were shown at the showdown (issue 5); their own
-cards are theirs to see. Only finished hands are shown or exported: an unfinished hand's record holds the
-deck order, i.e. cards nobody has seen yet.
+cards are theirs to see: the engine's rule, `bot.poker.Viewer`. Only finished hands are shown or exported: an
+unfinished hand's record holds the deck order, i.e. cards nobody has seen yet.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from bot.poker import ActionKind, Event, Hand, HandRecord, HandShown, HoleCardsDealt
+from bot.poker import ActionKind, Event, Hand, HandRecord, Viewer
 from bot.poker.phh import dump_hand
 from bot.storage import HandRow
-
-_HOLE_CARDS_LINE = re.compile(r'"d dh p(?P<player>[0-9]+) (?P<cards>[^"]*)"')
 
 
 def replay_row(row: HandRow) -> Hand:
@@ -30,14 +27,9 @@ def hand_users(row: HandRow) -> tuple[int, ...]:
     return tuple(int(u) for u in row.record.get("users", ()))
 
 
-def shown_players(hand: Hand) -> frozenset[int]:
-    """Players whose hole cards were shown at the showdown."""
-    return frozenset(e.player for e in hand.events if isinstance(e, HandShown))
-
-
 def visible_events(hand: Hand, viewer: int | None) -> list[Event]:
     """The hand's events without anyone's dealt hole cards but the viewer's (shown hands stay: public)."""
-    return [e for e in hand.events if not isinstance(e, HoleCardsDealt) or e.player == viewer]
+    return Viewer(viewer).events(hand)
 
 
 def phh_for(hand: Hand, viewer: int | None, *, players: Sequence[str] = (), table: str = "", number: int = 0) -> str:
@@ -51,11 +43,4 @@ def phh_for(hand: Hand, viewer: int | None, *, players: Sequence[str] = (), tabl
         extra["table"] = table
     if number:
         extra["hand"] = number
-    text = dump_hand(hand, extra=extra)
-    visible = shown_players(hand) | ({viewer} if viewer is not None else set())
-
-    def mask(match: re.Match[str]) -> str:
-        player = int(match["player"]) - 1
-        return match[0] if player in visible else f'"d dh p{match["player"]} ????"'
-
-    return _HOLE_CARDS_LINE.sub(mask, text)
+    return dump_hand(hand, extra=extra, viewer=Viewer(viewer))

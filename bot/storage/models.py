@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bot.poker import HandStatistics
+
 
 class LedgerKind(StrEnum):
     """Why chips entered or left a balance. GRANT, REFILL and ADJUSTMENT issue chips; the rest move them."""
@@ -121,21 +123,9 @@ class TableRow:
     seats: tuple[SeatRow, ...]
 
 
-@dataclass(frozen=True)
-class PlayerOutcome:
-    """What a hand meant for one player, for the standings (given to `finish_hand`, keyed by user id).
-
-    won: chips collected from pots (0 if none); showed: hole cards shown; vpip: put chips in preflop
-    voluntarily (call, bet, raise; blinds do not count); pfr: bet or raised preflop;
-    went_to_showdown / won_at_showdown: as their names say.
-    """
-
-    won: int = 0
-    showed: bool = False
-    vpip: bool = False
-    pfr: bool = False
-    went_to_showdown: bool = False
-    won_at_showdown: bool = False
+#: What a hand meant for one player, for the standings (given to `finish_hand`, keyed by user id): the engine's
+#: per-hand statistics (`bot.poker.hand_statistics`: won, showed, vpip, pfr, went_to_showdown, won_at_showdown).
+PlayerOutcome = HandStatistics
 
 
 @dataclass(frozen=True)

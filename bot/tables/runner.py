@@ -27,21 +27,22 @@ from bot.poker import (
     BlindSchedule,
     Hand,
     HandEnded,
-    HandMucked,
     HandRecord,
     HandResult,
     HandSettings,
-    HandShown,
     HoleCardsDealt,
     LegalActions,
     PlayerActed,
     PokerError,
-    PotAwarded,
     Street,
     StreetDealt,
     Table,
     TableConfig,
     hand_result_from_events,
+    hand_statistics,
+    place_of_leaver,
+    places_by_stack,
+    places_of_busts,
 )
 from bot.render.i18n import t
 from bot.storage import (
@@ -1018,7 +1019,7 @@ class TableRunner:
         finished = self.options.kind == TOURNAMENT and self.hand_number > 0 and stack > 0
         if finished:
             # Leaving a tournament that has started is finishing it: the worst place among those with chips.
-            place = sum(1 for occupant in self.table.seats.values() if occupant.stack > 0)
+            place = place_of_leaver(sum(1 for occupant in self.table.seats.values() if occupant.stack > 0))
         self.table.stand(seat)
         self.leaving.discard(user_id)
         self.kicked.discard(user_id)
@@ -1205,14 +1206,13 @@ class TableRunner:
     async def _final_places(
         self, stacks_by_user: dict[int, int]
     ) -> tuple[tuple[tuple[int, int, str, int], ...], dict[int, int]]:
-        """Places for everyone still seated, by stack (ties share the better place order by seat); the busted
-        players keep the places they got when eliminated. Returns the placings to show, and the places to record
-        ({user: place}, those not recorded yet)."""
-        ranked = sorted(stacks_by_user.items(), key=lambda item: -item[1])
+        """Places for everyone still seated, by stack (`bot.poker.places_by_stack`); the busted players keep the
+        places they got when eliminated. Returns the placings to show, and the places to record ({user: place},
+        those not recorded yet)."""
         recorded = await self.storage.places(self.table_id)
         placings = []
         new: dict[int, int] = {}
-        for place, (user, stack) in enumerate(ranked, start=1):
+        for place, user, stack in places_by_stack(stacks_by_user):
             if user not in recorded:
                 new[user] = place
             placings.append((place, user, self._name(user), stack))
@@ -1533,7 +1533,7 @@ class TableRunner:
         chips at the start of the hand finishes higher, and players who started it with equal stacks share
         the place (two players tied for 3rd both finish 3rd; the next one down is 5th)."""
         remaining = sum(1 for occ in self.table.seats.values() if occ.stack > 0 and occ.player_id not in busted)
-        return {user: remaining + 1 + sum(1 for other in busted if starting[other] > starting[user]) for user in busted}
+        return places_of_busts({user: starting[user] for user in busted}, remaining)
 
     async def _end_tournament_if_won(self) -> bool:
         """A started tournament with one player left is over (rule book 000 §03): close it. True if closed."""
@@ -1560,45 +1560,9 @@ class TableRunner:
         return {"json": data, "announcement": announcement}
 
     def _outcomes(self, hand: Hand) -> dict[int, PlayerOutcome]:
-        """Per-user standings of the hand: won, showed, VPIP, PFR, showdown (standard definitions:
-        VPIP = chips put in preflop voluntarily; PFR = a preflop bet or raise; blinds do not count)."""
-        won: dict[int, int] = {}
-        showed: set[int] = set()
-        at_showdown: set[int] = set()
-        vpip: set[int] = set()
-        pfr: set[int] = set()
-        street = Street.PREFLOP
-        # The forced bets set the bet to beat: the big blind, or the straddle (2x BB) when one was posted.
-        highest = hand.settings.big_blind
-        for event in hand.events:
-            if isinstance(event, BlindPosted) and event.kind == "straddle":
-                highest = 2 * hand.settings.big_blind
-            elif isinstance(event, StreetDealt):
-                street = event.street
-            elif isinstance(event, PlayerActed) and street == Street.PREFLOP and event.added > 0:
-                vpip.add(event.player)
-                if event.amount > highest:
-                    pfr.add(event.player)
-                highest = max(highest, event.amount)
-            elif isinstance(event, HandShown):
-                showed.add(event.player)
-                at_showdown.add(event.player)
-            elif isinstance(event, HandMucked):
-                at_showdown.add(event.player)
-            elif isinstance(event, PotAwarded):
-                for p, chips in event.winners:
-                    won[p] = won.get(p, 0) + chips
-        outcomes = {}
-        for player, user in enumerate(self.hand_users):
-            outcomes[user] = PlayerOutcome(
-                won=won.get(player, 0),
-                showed=player in showed,
-                vpip=player in vpip,
-                pfr=player in pfr,
-                went_to_showdown=player in at_showdown,
-                won_at_showdown=player in at_showdown and won.get(player, 0) > 0,
-            )
-        return outcomes
+        """Per-user standings of the hand: the engine's per-hand statistics (`bot.poker.hand_statistics`: won,
+        showed, VPIP, PFR, showdowns) keyed by user id."""
+        return dict(zip(self.hand_users, hand_statistics(hand), strict=True))
 
     # ------------------------------------------------------------------ restore after a restart
 

@@ -11,7 +11,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from bot.poker import ActionKind, LegalActions, PlayerActed
+from bot.poker import ActionKind, LegalActions, PlayerActed, pot_raise_to
+from bot.poker.sizing import HALF_POT
 from bot.storage import Storage, TableExists, TableRow
 from bot.tables.clock import Clock, SystemClock
 from bot.tables.errors import STORAGE_REFUSALS, ServiceError, refusal
@@ -308,17 +309,11 @@ class TableService:
         if legal is None or legal.min_raise_to is None or legal.max_raise_to is None:
             return []
         low, high = legal.min_raise_to, legal.max_raise_to
-        hand = runner.hand
-        pot = sum(p.amount for p in hand.pots()) + sum(hand.bets)
-        facing = max(hand.bets)
-        mine = hand.bets[legal.player]
-        # A pot-sized raise: call first, then raise by the pot after the call.
-        pot_raise = facing + (pot + (facing - mine))
-        half_raise = facing + (pot + (facing - mine)) // 2
+        # A pot-sized raise calls first, then raises by the pot after the call (bot.poker.sizing).
         options = [
             ("min", low),
-            ("half_pot", half_raise),
-            ("pot", pot_raise),
+            ("half_pot", pot_raise_to(runner.hand, HALF_POT)),
+            ("pot", pot_raise_to(runner.hand)),
             ("all_in", high),
         ]
         seen: set[int] = set()
