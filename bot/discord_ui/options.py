@@ -89,8 +89,8 @@ def check_value(command: str, parameter: app_commands.Parameter, value: object) 
     elif kind is OptionType.number:
         low = -INTEGER_LIMIT if low is None else low
         high = INTEGER_LIMIT if high is None else high
-        number = isinstance(value, int | float) and not isinstance(value, bool)
-        if not number or not math.isfinite(value) or not low <= value <= high:  # type: ignore[arg-type,operator]
+        number = value if isinstance(value, int | float) and not isinstance(value, bool) else None
+        if number is None or not math.isfinite(number) or not low <= number <= high:
             raise OptionRefused(command, parameter.name, value, "number", min=int(low), max=int(high))
     elif kind is OptionType.string:
         low = 0 if low is None else int(low)
