@@ -36,6 +36,7 @@ SETTINGS = "bot/poker/settings.py"
 TABLE = "bot/poker/table.py"
 STORE_LEDGER = "bot/storage/ledger.py"
 STORE_TABLES = "bot/storage/tables.py"
+PLACES = "bot/poker/places.py"
 
 SERVICE = "tests/tables/test_service.py"
 TURNS = "tests/tables/test_turns_and_places.py"
@@ -47,6 +48,7 @@ POTS_TESTS = "tests/poker/test_pots.py"
 PHH = "tests/poker/test_phh.py"
 DIFFERENTIAL = "tests/poker/test_differential_pokerkit.py"
 TABLE_TESTS = "tests/poker/test_table.py"
+PLACES_TESTS = "tests/poker/test_places.py"
 LEDGER = "tests/storage/test_ledger.py"
 STORAGE = "tests/storage"
 
@@ -88,26 +90,26 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "busts-places-reversed",
         "flow",
-        RUNNER,
-        "remaining + 1 + sum(1 for other in busted if starting[other] > starting[user])",
-        "remaining + 1 + sum(1 for other in busted if starting[other] < starting[user])",
-        (TURNS, RECOVERY, FLOW),
+        PLACES,
+        "players_left + 1 + sum(1 for other in starting_stacks.values() if other > stack)",
+        "players_left + 1 + sum(1 for other in starting_stacks.values() if other < stack)",
+        (PLACES_TESTS, TURNS, RECOVERY, FLOW),
     ),
     Mutant(
         "busts-equal-stacks-not-shared",
         "flow",
-        RUNNER,
-        "remaining + 1 + sum(1 for other in busted if starting[other] > starting[user])",
-        "remaining + 1 + sum(1 for other in busted if starting[other] > starting[user] or other < user)",
-        (TURNS, RECOVERY, FLOW),
+        PLACES,
+        "players_left + 1 + sum(1 for other in starting_stacks.values() if other > stack)",
+        "players_left + 1 + sum(1 for other in starting_stacks.values() if other >= stack) - 1",
+        (PLACES_TESTS, TURNS, RECOVERY, FLOW),
     ),
     Mutant(
         "busts-places-ignore-players-left",
         "flow",
-        RUNNER,
-        "        return {\n            user: remaining + 1 +",
-        "        return {\n            user: 1 +",
-        (TURNS, FLOW),
+        PLACES,
+        "        player: players_left + 1 +",
+        "        player: 1 +",
+        (PLACES_TESTS, TURNS, FLOW),
     ),
     Mutant(
         "tournament-sit-out-no-auto-action",
@@ -419,10 +421,10 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "tournament-leaver-takes-a-better-place",
         "flow",
-        RUNNER,
-        "            place = sum(1 for occupant in self.table.seats.values() if occupant.stack > 0)",
-        "            place = sum(1 for occupant in self.table.seats.values() if occupant.stack > 0) - 1",
-        (RECOVERY, FLOW),
+        PLACES,
+        "    return players_with_chips\n",
+        "    return players_with_chips - 1\n",
+        (PLACES_TESTS, RECOVERY, FLOW),
     ),
     Mutant(
         "tournament-not-over-with-one-player",
