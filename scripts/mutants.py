@@ -434,6 +434,30 @@ MUTANTS: tuple[Mutant, ...] = (
         "self.hand_number == 0 or len(self.table.seats) > 0:",
         (RECOVERY, TURNS, FLOW),
     ),
+    Mutant(
+        "history-shows-every-hole-card",
+        "rules",
+        "bot/poker/visibility.py",
+        "        return player == self.player or player in shown_players(hand)",
+        "        return True",
+        ("tests/poker/test_visibility.py", "tests/cogs/test_discord_ui.py"),
+    ),
+    Mutant(
+        "pot-raise-forgets-the-call",
+        "rules",
+        "bot/poker/sizing.py",
+        "    after_call = pot + (facing - own_bet)",
+        "    after_call = pot",
+        ("tests/poker/test_sizing.py", SERVICE),
+    ),
+    Mutant(
+        "vpip-counts-a-free-check",
+        "rules",
+        "bot/poker/statistics.py",
+        "if street == Street.PREFLOP and added > 0:",
+        "if street == Street.PREFLOP and added >= 0:",
+        ("tests/poker/test_statistics.py", "tests/tables/test_standings.py"),
+    ),
 )
 
 
