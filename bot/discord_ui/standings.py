@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.discord_ui.errors import CommandRefused, guarded
-from bot.discord_ui.history import hand_users, phh_for, replay_row, visible_events
+from bot.discord_ui.history import phh_for, visible_events
 from bot.discord_ui.notifier import to_embed
 from bot.discord_ui.parts import parts
 from bot.render import (
@@ -28,6 +28,7 @@ from bot.render import (
     t,
 )
 from bot.storage import HandRow, LeaderboardBy, TableRow
+from bot.tables.record import hand_users, replay
 
 PAGE_SIZE = 10
 HISTORY_HANDS = 10
@@ -132,7 +133,7 @@ async def history_list(client: discord.Client, table: TableRow, viewer_id: int, 
     names = await parts(client).people.names(client, table.guild_id, users)
     lines = []
     for row in rows:
-        hand = replay_row(row)
+        hand = replay(row)
         players = [names[user] for user in hand_users(row)]
         cancelled = bool((row.result or {}).get("aborted"))
         lines.append(render_history_line(row.number, visible_events(hand, None), players, locale, cancelled=cancelled))
@@ -149,7 +150,7 @@ async def history_hand(
         raise CommandRefused("history.not_found", number=number)
     if row.ended_at is None:
         raise CommandRefused("history.in_progress", number=number)
-    hand = replay_row(row)
+    hand = replay(row)
     users = hand_users(row)
     names = await parts(client).people.names(client, table.guild_id, users)
     players = [names[user] for user in users]

@@ -1,0 +1,39 @@
+"""What a finished hand leaves: its result (the announcement for the channel, the JSON stored with the hand) and
+each player's standings outcome (the engine's `HandStatistics`: won, showed, VPIP, PFR, showdown).
+
+Pure functions of the finished `Hand` and its players' users and names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.poker import Hand, HandResult, hand_result_from_events, hand_statistics
+from bot.storage import PlayerOutcome
+
+
+def hand_result(
+    hand: Hand, number: int, users: Sequence[int], names: Sequence[str]
+) -> tuple[dict[str, Any], HandResult]:
+    """Hand `number`'s result as JSON (for storage and history) and as an announcement (for the channel).
+    `users` / `names`: the players' user ids and display names by player index."""
+    announcement = hand_result_from_events(number, hand.events, tuple(names), tuple(users))
+    data = {
+        "board": [str(c) for c in hand.board],
+        "shown": [{"user_id": s.user_id, "cards": [str(c) for c in s.cards]} for s in announcement.shown],
+        "mucked": [u for u, _ in announcement.mucked],
+        "pots": [
+            {"index": p.index, "amount": p.amount, "winners": [[u, chips] for u, _, chips in p.winners]}
+            for p in announcement.pots
+        ],
+        "returned": [[u, chips] for u, _, chips in announcement.returned],
+        "finishing_stacks": list(hand.stacks),
+    }
+    return data, announcement
+
+
+def outcomes(hand: Hand, users: Sequence[int]) -> dict[int, PlayerOutcome]:
+    """Per-user standings of the hand: the engine's per-hand statistics (`bot.poker.hand_statistics`: won,
+    showed, VPIP, PFR, showdowns) keyed by user id (`users`: by player index)."""
+    return dict(zip(users, hand_statistics(hand), strict=True))
