@@ -5,7 +5,6 @@ from bot.render.amounts import AMOUNT_TEXT_MAX, parse_amount
 from bot.render.announce import (
     ClosedNews,
     LevelNews,
-    Placing,
     PlayerNews,
     StreetNews,
     render_elimination,
@@ -77,7 +76,6 @@ __all__ = [
     "Locale",
     "MemberStats",
     "ModalSpec",
-    "Placing",
     "PlayerNews",
     "SeatView",
     "ServerSettings",

@@ -87,17 +87,13 @@ class LevelNews(Protocol):
     def by(self) -> str: ...
 
 
-#: A tournament placing as the service gives it: (place, user id, name, stack in chips).
-Placing = tuple[int, int, str, int]
-
-
 class ClosedNews(Protocol):
     """What `render_table_closed` reads of the service's `TableClosedAnnouncement`."""
 
     @property
     def cashed_out(self) -> tuple[tuple[int, str, int], ...]: ...
     @property
-    def placings(self) -> tuple[Placing, ...]: ...
+    def placings(self) -> tuple[tuple[int, int, str, int], ...]: ...
     @property
     def voided_hand(self) -> int | None: ...
     @property
@@ -223,7 +219,9 @@ def render_player_notice(announcement: PlayerNews, locale: Locale) -> str:
     return ""
 
 
-def render_tournament_result(placings: Sequence[Placing], locale: Locale, *, by_stack: bool = False) -> EmbedSpec:
+def render_tournament_result(
+    placings: Sequence[tuple[int, int, str, int]], locale: Locale, *, by_stack: bool = False
+) -> EmbedSpec:
     """Final placings of a tournament. placings: (place, user id, name, stack) in place order. by_stack: the host
     stopped it at the agreed time and players are ranked by stack (rule book 000 §07); stacks are then shown."""
     lines = []
