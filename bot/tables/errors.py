@@ -56,8 +56,8 @@ CODES: frozenset[str] = frozenset(
 
 
 class ServiceError(TableError):
-    """A table-service refusal (house style 4: safe to show, says what is allowed). Codes: `CODES`; `str()` is
-    the English catalogue text."""
+    """A table-service refusal (docs/architecture.md, Conventions 4: safe to show, says what is allowed).
+    Codes: `CODES`; `str()` is the English catalogue text."""
 
     def __init__(self, code: str, **params: int | str) -> None:
         super().__init__(code, render_error(code, "en", params, fallback=code), **params)

@@ -25,7 +25,8 @@ log = logging.getLogger(__name__)
 
 
 class TableService:
-    """Every open table of this process, by channel id (house style 5: one registry, one lock per table).
+    """Every open table of this process, by channel id (docs/architecture.md, Conventions 5: one registry, one
+    lock per table).
 
     `storage` persists everything; `notifier` is the Discord layer (or a recording fake in tests);
     `clock` gives time and sleeps (a ManualClock in tests); `rng_factory` returns the random generator
