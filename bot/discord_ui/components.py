@@ -64,8 +64,8 @@ async def guarded_component(
 
     async def checked() -> None:
         service = parts(interaction.client).tables
-        runner = service.runners.get(channel_id) if service is not None else None
-        at_table(interaction, channel_id, runner.guild_id if runner is not None else None)
+        runner = service.find(channel_id) if service is not None else None
+        at_table(interaction, channel_id, runner.ids.guild_id if runner is not None else None)
         await handler()
 
     await guarded(interaction, checked)

@@ -8,11 +8,15 @@ import discord
 
 from bot.discord_ui.notifier import DiscordNotifier
 from bot.discord_ui.parts import parts
+from bot.storage import Storage
 from bot.tables import TableService
 
 
-def create_table_service(bot: discord.Client, **options: Any) -> TableService:
-    """`TableService(bot.storage, DiscordNotifier(bot))`; `options` go to TableService (clock, rng_factory).
-    The notifier shares the bot's `people` (names and locales seen in interactions)."""
+def create_table_service(bot: discord.Client, *, storage: Storage | None = None, **options: Any) -> TableService:
+    """`TableService(bot.storage, DiscordNotifier(bot))`; `options` go to TableService (clock, rng_factory,
+    deck_factory, next_hand_delay_s, idle_wait); `storage`: the tables' storage instead of the bot's (a test
+    injecting storage faults). The notifier shares the bot's `people` (names and locales seen in interactions)."""
     bot_parts = parts(bot)
-    return TableService(bot_parts.storage, DiscordNotifier(bot, bot_parts.people), **options)
+    return TableService(
+        bot_parts.storage if storage is None else storage, DiscordNotifier(bot, bot_parts.people), **options
+    )
