@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from bot.poker import Card, Event, LegalActions, Pot, Street
 from bot.render.announce import render_level_blinds, render_level_when
@@ -39,27 +40,44 @@ ACTOR_MARK = "▶"
 #: Seat marks of the blinds (`SeatView.blind`), after the button's: heads-up the button is the small blind
 #: (rule book 000 §04), "Ⓓ SB".
 BLIND_KEYS = {"small_blind": "table.seat.sb", "big_blind": "table.seat.bb"}
-#: What a table between hands waits for (`TableSnapshot.waiting`) -> catalogue key.
+
+
+class Waiting(StrEnum):
+    """What a table between hands waits for before it can deal (`TableSnapshot.waiting`)."""
+
+    PLAYERS = "players"  # nobody seated with chips
+    SECOND_PLAYER = "second_player"  # one player with chips
+    SITTING_IN = "sitting_in"  # everyone with chips sits out
+    OTHERS_SITTING_OUT = "others_sitting_out"  # all but one sit out
+    START = "start"  # the game was not started (`/poker start`)
+
+
+#: `Waiting` -> catalogue key.
 WAITING_KEYS = {
-    "players": "table.waiting",
-    "second_player": "table.waiting_second",
-    "sitting_in": "table.waiting_sitting_in",
-    "others_sitting_out": "table.waiting_others_sitting_out",
-    "start": "table.waiting_start",
+    Waiting.PLAYERS: "table.waiting",
+    Waiting.SECOND_PLAYER: "table.waiting_second",
+    Waiting.SITTING_IN: "table.waiting_sitting_in",
+    Waiting.OTHERS_SITTING_OUT: "table.waiting_others_sitting_out",
+    Waiting.START: "table.waiting_start",
 }
 
-# Seat states (the table service's SeatView.state values, plus "out" for a busted player).
-WAITING = "waiting"
-ACTIVE = "active"
-FOLDED = "folded"
-ALL_IN = "all_in"
-SITTING_OUT = "sitting_out"
-OUT = "out"
+
+class SeatState(StrEnum):
+    """Where a seated player stands (`SeatView.state`)."""
+
+    WAITING = "waiting"  # seated, not dealt in the hand being played
+    ACTIVE = "active"
+    FOLDED = "folded"
+    ALL_IN = "all_in"
+    SITTING_OUT = "sitting_out"
+    OUT = "out"  # busted
+
+
 _STATE_KEYS = {
-    FOLDED: "table.seat.folded",
-    ALL_IN: "table.seat.all_in",
-    SITTING_OUT: "table.seat.sitting_out",
-    OUT: "table.seat.out",
+    SeatState.FOLDED: "table.seat.folded",
+    SeatState.ALL_IN: "table.seat.all_in",
+    SeatState.SITTING_OUT: "table.seat.sitting_out",
+    SeatState.OUT: "table.seat.out",
 }
 
 
@@ -67,8 +85,8 @@ _STATE_KEYS = {
 class SeatView:
     """One occupied seat as the channel sees it.
 
-    stack/bet in chips (bet: on the current street). state: "waiting" (seated, not dealt in this hand), "active",
-    "folded", "all_in", "sitting_out" or "out" (busted). leaving: leaves at the end of the hand. blind:
+    stack/bet in chips (bet: on the current street). state: a `SeatState` (waiting: seated, not dealt in this
+    hand; active, folded, all-in, sitting out, out: busted). leaving: leaves at the end of the hand. blind:
     "small_blind" or "big_blind" when the seat posted it this hand (marked SB / BB beside the name). user_id: the
     member sitting there (0: a view drawn without the table service). player: the hand's player index, None when
     not dealt in.
@@ -78,7 +96,7 @@ class SeatView:
     name: str
     stack: int
     bet: int = 0
-    state: str = ACTIVE
+    state: SeatState = SeatState.ACTIVE
     is_button: bool = False
     is_actor: bool = False
     leaving: bool = False
@@ -105,9 +123,7 @@ class TableSnapshot:
     last; next_level_in: hands (counting the one being played) or minutes (`level_by`) until it starts.
     players_left / average_stack: a tournament's players with chips and their average stack (chips), else None.
     waiting: between hands of an open table, what it waits for before a hand can be dealt (then no next hand
-    is scheduled, `WAITING_KEYS`): "players" (nobody seated with chips), "second_player" (one), "sitting_in"
-    (everyone with chips sits out), "others_sitting_out" (all but one), "start" (the game was not started);
-    None otherwise.
+    is scheduled): a `Waiting`; None otherwise.
     """
 
     table_id: int = 0
@@ -140,7 +156,7 @@ class TableSnapshot:
     level_by: str = "hands"
     players_left: int | None = None
     average_stack: int | None = None
-    waiting: str | None = None
+    waiting: Waiting | None = None
 
     @property
     def in_hand(self) -> bool:
@@ -163,7 +179,7 @@ def _seat_line(seat: SeatView, locale: Locale, in_hand: bool) -> str:
     if seat.bet:
         parts.append(t("table.seat.bet", locale, amount=seat.bet))
     state_key = _STATE_KEYS.get(seat.state)
-    if in_hand and seat.state == WAITING:  # seated (joined or back in) during a hand: not dealt in it
+    if in_hand and seat.state == SeatState.WAITING:  # seated (joined or back in) during a hand: not dealt in it
         state_key = "table.seat.waiting"
     if state_key:
         parts.append(t(state_key, locale))
@@ -270,7 +286,7 @@ def render_table(view: TableSnapshot, locale: Locale, table_name: str | None = N
         elif waiting is None and view.running:
             lines.append(t("table.dealing", locale))  # the game runs and nothing is missing: a hand is being dealt
         else:
-            lines.append(t(WAITING_KEYS.get(waiting or "", "table.waiting"), locale))
+            lines.append(t(WAITING_KEYS.get(waiting, "table.waiting") if waiting else "table.waiting", locale))
     description = clamp_lines(lines, DESCRIPTION_MAX, locale)
 
     fields = []

@@ -20,6 +20,7 @@ __all__ = [
     "Announcement",
     "LevelAnnouncement",
     "Notifier",
+    "Placing",
     "PlayerAnnouncement",
     "RecordedMessage",
     "RecordingNotifier",
