@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from bot.poker import Card, HandResult, HandValue, Pot, Street
+from bot.poker.equity import Odds
 from bot.render.cards import cards_text
 from bot.render.embeds import (
     COLOR_IDLE,
@@ -31,11 +32,13 @@ from bot.render.embeds import (
 from bot.render.events import Award, pots_summary, render_awards, street_key
 from bot.render.hands import hand_name
 from bot.render.i18n import Locale, ordinal, t
+from bot.render.odds import render_odds
 
 
 class StreetNews(Protocol):
     """What `render_street` reads of the service's `StreetAnnouncement`: the street, its new cards, the whole
-    board, the pots as they stand (main first)."""
+    board, the pots as they stand (main first); in an all-in run-out, which board (`run`) and the face-up
+    hands' chances (`odds`, with `names` and `faces` by hand player index)."""
 
     @property
     def street(self) -> Street: ...
@@ -45,6 +48,14 @@ class StreetNews(Protocol):
     def board(self) -> tuple[Card, ...]: ...
     @property
     def pots(self) -> tuple[Pot, ...]: ...
+    @property
+    def run(self) -> int: ...
+    @property
+    def odds(self) -> Odds | None: ...
+    @property
+    def names(self) -> tuple[str, ...]: ...
+    @property
+    def faces(self) -> tuple[tuple[Card, ...], ...]: ...
 
 
 class PlayerNews(Protocol):
@@ -104,16 +115,23 @@ def render_street(announcement: StreetNews, locale: Locale) -> str:
     """The flop, turn or river as a new message: "**Turn**: 2♣ · Board: A♠ K♥ 7♦ 2♣ · Pot: 66", or with side
     pots "... · Main pot: 79 · Side pot 1: 12", as the table message shows them (`pots_summary`).
 
-    announcement: has `street` (1..3), `cards` (this street's), `board` (all), `pots` (`Pot`s or ints).
+    announcement: `street` (1..3), `cards` (this street's), `board` (all), `pots`; `run` (2: the second board of a
+    hand run twice, so said) and `odds` with `names` and `faces` (an all-in run-out: the face-up hands' chances
+    after this street, `render_odds`, on the next lines).
     Several announcements (a run-out when everyone is all-in) can be joined with newlines by the caller,
     or passed at once to `render_streets`.
     """
     key = street_key(announcement.street)
     pots = pots_summary(announcement.pots, locale)
     card = cards_text(announcement.cards)
-    return clamp(
-        t(f"street.announce.{key}", locale, board=cards_text(announcement.board), card=card, pots=pots), CONTENT_MAX
-    )
+    line = t(f"street.announce.{key}", locale, board=cards_text(announcement.board), card=card, pots=pots)
+    if announcement.run == 2:
+        line = f"{t('street.second_board', locale)} · {line}"
+    odds = announcement.odds
+    if odds is not None:
+        faces = dict(enumerate(announcement.faces))
+        line = "\n".join([line, *render_odds(odds, announcement.names, faces, locale)])
+    return clamp(line, CONTENT_MAX)
 
 
 def render_streets(announcements: Iterable[StreetNews], locale: Locale) -> str:

@@ -24,6 +24,7 @@ from bot.poker import (
     StreetDealt,
     UncalledBetReturned,
 )
+from bot.poker.events import RunCountChosen, RunTwiceAnswered, ShownByChoice
 from bot.render.cards import cards_text
 from bot.render.embeds import escape_name
 from bot.render.hands import hand_name
@@ -141,6 +142,13 @@ def _line(event: Event, names: Names, locale: Locale, ctx: _Context) -> str | No
             return t("event.mucks", locale, name=player_name(names, player, locale))
         case PotAwarded():
             return render_awards([_award_of(event, names, locale)], locale, ctx.pot_count)[0]
+        case ShownByChoice(player=player, cards=cards):
+            return t("event.shows_by_choice", locale, name=player_name(names, player, locale), cards=cards_text(cards))
+        case RunTwiceAnswered(player=player, yes=yes):
+            key = "event.run_twice_yes" if yes else "event.run_twice_no"
+            return t(key, locale, name=player_name(names, player, locale))
+        case RunCountChosen(runs=runs):
+            return t("event.runs_twice" if runs == 2 else "event.runs_once", locale)
         case _:
             return None
 
@@ -243,7 +251,16 @@ def chips_into_pot(event: Event) -> int:
 #: Events whose line ends with the pot they left, on the table message (`render_event_lines(pot_after=...)`).
 POT_LINE_EVENTS: tuple[type[Event], ...] = (BlindPosted, PlayerActed, UncalledBetReturned)
 #: Events that have a public line.
-LINE_EVENTS: tuple[type[Event], ...] = (*POT_LINE_EVENTS, StreetDealt, HandShown, HandMucked, PotAwarded)
+LINE_EVENTS: tuple[type[Event], ...] = (
+    *POT_LINE_EVENTS,
+    StreetDealt,
+    HandShown,
+    HandMucked,
+    PotAwarded,
+    ShownByChoice,
+    RunTwiceAnswered,
+    RunCountChosen,
+)
 
 
 def render_event_line(

@@ -19,6 +19,8 @@ from bot.poker import (
     StreetDealt,
     UncalledBetReturned,
 )
+from bot.poker.equity import StreetOdds
+from bot.poker.events import ShownByChoice
 from bot.render.cards import cards_text
 from bot.render.embeds import (
     COLOR_ERROR,
@@ -42,6 +44,7 @@ from bot.render.events import (
     street_key,
 )
 from bot.render.i18n import ENGLISH, Locale, format_percent, format_signed_chips, locale_language, t
+from bot.render.odds import render_odds
 
 LEADERBOARD_BY = ("balance", "net", "wins")
 
@@ -267,28 +270,49 @@ def render_audit(report: AuditFigures, locale: Locale) -> EmbedSpec:
     return make_embed(t("audit.title", locale), description, color=COLOR_INFO if report.ok else COLOR_ERROR)
 
 
-def _history_sections(events: Sequence[Event], names: Names, locale: Locale) -> list[tuple[str, list[str]]]:
-    """(street heading, lines) pairs: preflop, then one per dealt street, then the result."""
+def _history_sections(
+    events: Sequence[Event],
+    names: Names,
+    locale: Locale,
+    odds: Sequence[StreetOdds] = (),
+    faces: Mapping[int, Sequence[Card]] | None = None,
+) -> list[tuple[str, list[str]]]:
+    """(street heading, lines) pairs: preflop, then one per dealt street (a second board's named so), then the
+    result. `odds` (`bot.poker.equity.StreetOdds`, of an all-in run-out) go at the end of the section of the
+    board they were worked out on, with `faces` (the face-up hole cards by hand player index)."""
     pot_count = pot_count_of(events)
     shown = shown_values(events)
+    by_board = {len(point.board): point.odds for point in odds}
     sections: list[tuple[str, list[str]]] = [(t("street.preflop", locale), [])]
     result: list[str] = []
+    pending: list[str] = []
+
+    def odds_lines(board_size: int) -> list[str]:
+        point = by_board.get(board_size)
+        return [] if point is None else render_odds(point, names, faces or {}, locale)
+
+    pending = odds_lines(0)
     for event in events:
         match event:
-            case StreetDealt(street=street, board=board):
+            case StreetDealt(street=street, board=board, run=run):
+                sections[-1][1].extend(pending)
                 street_words = t(f"street.{street_key(street)}", locale)
                 heading = t("history.street_cards", locale, street=street_words, cards=cards_text(board))
+                if run == 2:
+                    heading = f"{t('street.second_board', locale)} · {heading}"
                 sections.append((heading, []))
+                pending = [] if run == 2 else odds_lines(len(board))
                 continue
             case PotAwarded():
                 continue  # after the loop, grouped as at the showdown
         line = render_event_line(event, names, locale, pot_count=pot_count, shown=shown)
         if line is None:
             continue
-        if isinstance(event, HandShown | HandMucked | UncalledBetReturned):
+        if isinstance(event, HandShown | HandMucked | UncalledBetReturned | ShownByChoice):
             result.append(line)
         else:
             sections[-1][1].append(line)
+    sections[-1][1].extend(pending)
     result += render_event_lines([e for e in events if isinstance(e, PotAwarded)], names, locale)
     sections.append((t("history.result", locale), result))
     return sections
@@ -303,13 +327,17 @@ def render_hand_history(
     table: str | None = None,
     viewer: int | None = None,
     starting_stacks: Sequence[int] = (),
+    odds: Sequence[StreetOdds] = (),
+    faces: Mapping[int, Sequence[Card]] | None = None,
 ) -> EmbedSpec:
     """One hand street by street, for `/history hand`: players and starting stacks, then preflop, flop, turn,
     river (board shown at each street) with every action, then the shown hands, pots won and uncalled bets.
 
     events: the hand's engine events (e.g. `Hand.from_record(record).events`); names: display names by hand
     player index; viewer: the hand player index of the member asking, whose own hole cards are added
-    (everyone else's appear only if shown at showdown); starting_stacks: chips by player index.
+    (everyone else's appear only if shown at showdown); starting_stacks: chips by player index; odds and
+    faces: an all-in run-out's figures (`bot.poker.equity.runout_odds`) and the face-up hands, shown at the
+    end of each street they were worked out on (issue 15).
     """
     title = (
         t("history.title_table", locale, number=number, table=clamp(table, 100))
@@ -327,7 +355,7 @@ def render_hand_history(
                 "history.your_cards", locale, cards=cards_text(own)
             )
     fields = []
-    for heading, lines in _history_sections(events, names, locale):
+    for heading, lines in _history_sections(events, names, locale, odds, faces):
         lines = lines or [t("history.none_this_street", locale)]
         fields.append(EmbedField(clamp(heading, 256), clamp_lines(lines, FIELD_VALUE_MAX, locale)))
     return make_embed(title, clamp(description, DESCRIPTION_MAX), fields, color=COLOR_INFO)

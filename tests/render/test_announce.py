@@ -17,16 +17,8 @@ from bot.render import (
     render_tournament_result,
 )
 from bot.render.embeds import EMBED_TOTAL_MAX, FIELD_VALUE_MAX
+from bot.tables import StreetAnnouncement
 from tests.render.builders import cards, strip_vs, value
-
-
-@dataclass(frozen=True)
-class StreetAnnouncement:
-    hand_number: int
-    street: Street
-    cards: tuple
-    board: tuple
-    pots: tuple
 
 
 @dataclass(frozen=True)
