@@ -118,6 +118,7 @@ class TableCog(CheckedCog):
         ante=en("cmd.poker.create.opt.ante.desc"),
         big_blind_ante=en("cmd.poker.create.opt.big_blind_ante.desc"),
         straddle=en("cmd.poker.create.opt.straddle.desc"),
+        run_it_twice=en("cmd.poker.create.opt.run_it_twice.desc"),
     )
     @app_commands.choices(kind=[choice(CASH), choice(TOURNAMENT)])
     async def create(
@@ -134,6 +135,7 @@ class TableCog(CheckedCog):
         ante: Range[int, 0, BLIND_MAX] | None = None,
         big_blind_ante: Range[int, 0, BLIND_MAX] | None = None,
         straddle: bool | None = None,
+        run_it_twice: bool | None = None,
     ) -> None:
         """Open a table here; the channel sees who opened it and the table message."""
         guild_id, channel_id = _ids(interaction)
@@ -152,6 +154,7 @@ class TableCog(CheckedCog):
             ante=ante,
             big_blind_ante=big_blind_ante,
             straddle=straddle,
+            run_it_twice=run_it_twice,
         )
         language = table_language(settings, interaction.guild_locale)
         snapshot = await service.create_table(guild_id, channel_id, interaction.user.id, options, language=language)
@@ -165,6 +168,8 @@ class TableCog(CheckedCog):
             seats=options.seats,
             stack=options.starting_stack,
         )
+        if options.run_it_twice:
+            text += "\n" + t("notice.run_it_twice_offered", snapshot.language)
         await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
 
     @poker.command(name="join", description=en("cmd.poker.join.desc"))

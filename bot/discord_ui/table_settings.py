@@ -64,6 +64,7 @@ def table_options(
     ante: int | None = None,
     big_blind_ante: int | None = None,
     straddle: bool | None = None,
+    run_it_twice: bool | None = None,
 ) -> TableOptions:
     """Validated `TableOptions` for `/poker create`: each option given wins, the server's defaults fill the
     rest (stacks scaled to the blinds). Only one blind given: the other is half / double it. `stack` is the
@@ -95,6 +96,7 @@ def table_options(
         "ante": ante or 0,
         "big_blind_ante": big_blind_ante or 0,
         "straddle": bool(straddle),
+        "run_it_twice": bool(run_it_twice),
     }
     if seats is not None:
         settings["seats"] = seats

@@ -57,6 +57,8 @@ class TableSnapshot:
     waiting: between hands of an open table, what it waits for before a hand can be dealt (then no next hand
     is scheduled): "players" (nobody seated with chips), "second_player" (one), "sitting_in" (everyone with
     chips sits out), "others_sitting_out" (all but one), "start" (the game was not started); None otherwise.
+    run_twice_pending: the user ids still to answer whether to run it twice (issue 15; the table message
+    carries Yes / No buttons for them), with `deadline` the end of the question (no answer by then = no).
     """
 
     table_id: int
@@ -90,6 +92,7 @@ class TableSnapshot:
     players_left: int | None = None
     average_stack: int | None = None
     waiting: str | None = None
+    run_twice_pending: tuple[int, ...] = ()
 
     @property
     def in_hand(self) -> bool:
