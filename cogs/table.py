@@ -21,6 +21,7 @@ from bot.discord_ui.components import answer_unknown_component, template_of
 from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
 from bot.discord_ui.notifier import to_embed
 from bot.discord_ui.options import CheckedCog
+from bot.discord_ui.run_twice import RunTwiceButton
 from bot.discord_ui.standings import PageButton
 from bot.discord_ui.table_settings import (
     changed_defaults,
@@ -93,7 +94,12 @@ class TableCog(CheckedCog):
     @commands.Cog.listener("on_interaction")
     async def on_unknown_component(self, interaction: discord.Interaction[Any]) -> None:
         """A `poker:*` press or form that nothing would answer (malformed, forged) gets a private answer."""
-        buttons = (template_of(ActionButton), template_of(BuyInButton), template_of(PageButton))
+        buttons = (
+            template_of(ActionButton),
+            template_of(BuyInButton),
+            template_of(PageButton),
+            template_of(RunTwiceButton),
+        )
         await answer_unknown_component(interaction, buttons=buttons, forms=(AMOUNT_FORM,))
 
     @commands.Cog.listener()
@@ -389,5 +395,5 @@ class TableCog(CheckedCog):
 
 async def setup(bot: commands.Bot) -> None:
     """Load the cog and make the table buttons and the Bet…/Raise… form persistent (they work after a restart)."""
-    bot.add_dynamic_items(ActionButton, BuyInButton)
+    bot.add_dynamic_items(ActionButton, BuyInButton, RunTwiceButton)
     await bot.add_cog(TableCog(bot))

@@ -180,6 +180,12 @@ def _pots_line(pots: Sequence[Any], locale: object, bets: int = 0) -> str:
 
 
 def _turn_line(view: Any, locale: object) -> str | None:
+    pending = getattr(view, "run_twice_pending", ())
+    if pending:
+        names = ", ".join(escape_name(s.name) for s in view.seats if s.user_id in pending)
+        deadline = getattr(view, "deadline", None)
+        when = discord_timestamp(deadline) if deadline is not None else ""
+        return t("table.run_twice_question", locale, names=names, when=when)
     actor = next((s for s in view.seats if s.is_actor), None)
     if actor is None:
         return None
@@ -198,8 +204,8 @@ def render_table(view: Any, locale: object, table_name: str | None = None) -> Em
     """The table message: title with the hand number; blinds, kind and level; the board and pots; one line
     per seat (▶ actor, Ⓓ button, SB / BB, stack, bet this street, folded / all-in / sitting out / waiting for
     the next hand: seated during it); whose turn it is with a relative Discord timestamp of the deadline and the
-    amount to call; the last actions, each with the pot it left. Between hands: when the next hand is dealt, or
-    what the table waits for.
+    amount to call (or who is still to answer "run it twice?", until when); the last actions, each with the pot it
+    left. Between hands: when the next hand is dealt, or what the table waits for.
 
     view: a `TableView` or the service's `TableSnapshot`. table_name: shown in the title (plain text:
     embed titles do not render mentions); default "Poker table". Fits Discord's limits for 10 seats with

@@ -230,6 +230,10 @@ class Hands:
         assert state.hand_id is not None
         hand_id = state.hand_id
         answer = {"player": player, "kind": RUN_TWICE, "yes": yes, "at": core.clock.time(), "by": by.value}
+        said = "no" if not yes else "yes_last" if len(hand.run_twice_pending) == 1 else "yes"
+        if by is ActionBy.TIMEOUT:
+            said = "timeout"
+        core.announce(PlayerAnnouncement("run_twice", user_id, state.name(user_id), action=said))
         await core.commit(lambda _data, _rows: core.storage.append_action(hand_id, answer), carries=False)
         before = len(hand.events)
         hand.answer_run_twice(player, yes)
