@@ -47,6 +47,9 @@ class TableOptions:
     next_hand_delay: seconds between the end of a hand and the next deal.
     run_it_twice: when the betting closes with cards to come and a player all-in, the players still in are asked
     whether to deal the rest of the board twice (rule book 002, by agreement of everyone involved); off by default.
+    pictures: the street and showdown messages carry a picture of the table (on by default; a server turns
+    them off for its tables with `/poker-admin settings pictures:False`). four_colour: the picture draws the
+    four-colour deck (spades black, hearts red, diamonds blue, clubs green).
     """
 
     kind: str = CASH
@@ -66,6 +69,8 @@ class TableOptions:
     level_length: int = 0
     next_hand_delay: float = 5.0
     run_it_twice: bool = False
+    pictures: bool = True
+    four_colour: bool = False
 
     def validated(self) -> TableOptions:
         """Return self if every setting is within its range; raise ServiceError("bad_option") naming the first

@@ -111,6 +111,7 @@ def snapshot(state: TableState, now: float) -> TableSnapshot:
         **_tournament_view(state),
         waiting=_waiting_for(state) if hand is None and not state.closed else None,
         run_twice_pending=pending,
+        seal=state.seal.fingerprint() if hand is not None and state.seal is not None else None,
     )
 
 
