@@ -123,3 +123,17 @@ async def test_a_restart_during_the_question_keeps_the_answers_and_the_time_left
     finally:
         await again.close()
         await storage.close()
+
+
+async def test_a_player_who_leaves_during_the_question_counts_as_a_no(
+    service: TableService, notifier: RecordingNotifier, decks: Decks
+) -> None:
+    await all_in_on_the_flop(service, decks)
+    runner = service.get(CHANNEL)
+    await runner.answer_run_twice(ALICE, True)
+    assert await runner.leave(BOB) is False  # in the hand: leaves when it ends
+    await settle()
+    await runner.drain()
+    streets = [a for a in notifier.announcements if isinstance(a, StreetAnnouncement)]
+    assert streets and all(a.run == 1 for a in streets)
+    assert runner.snapshot().run_twice_pending == ()
