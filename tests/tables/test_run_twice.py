@@ -33,6 +33,16 @@ async def all_in_on_the_flop(service: TableService, decks: Decks, *, run_it_twic
     await runner.act(actor(service), ActionKind.CALL)
 
 
+async def assert_dealt_once(service: TableService, notifier: RecordingNotifier) -> None:
+    """The question is settled and the rest of the board was dealt once (every street line is of the first run)."""
+    runner = service.get(CHANNEL)
+    await settle()
+    await runner.drain()
+    streets = [a for a in notifier.announcements if isinstance(a, StreetAnnouncement)]
+    assert streets and all(a.run == 1 for a in streets)
+    assert runner.snapshot().run_twice_pending == ()
+
+
 async def test_everyone_agrees_the_board_is_run_twice_and_each_half_is_paid(
     service: TableService, notifier: RecordingNotifier, decks: Decks, storage: Storage
 ) -> None:
@@ -68,11 +78,7 @@ async def test_the_first_no_ends_it_and_the_board_is_dealt_once(
     await all_in_on_the_flop(service, decks)
     runner = service.get(CHANNEL)
     await runner.answer_run_twice(BOB, False)
-    await settle()
-    await runner.drain()
-    streets = [a for a in notifier.announcements if isinstance(a, StreetAnnouncement)]
-    assert all(a.run == 1 for a in streets)
-    assert runner.snapshot().run_twice_pending == ()
+    await assert_dealt_once(service, notifier)
 
 
 async def test_no_answer_in_fifteen_seconds_is_a_no(
@@ -84,11 +90,7 @@ async def test_no_answer_in_fifteen_seconds_is_a_no(
     await clock.advance(RUN_TWICE_TIMEOUT_S - 1)
     assert runner.snapshot().run_twice_pending == (BOB,)
     await clock.advance(1)
-    await settle()
-    await runner.drain()
-    streets = [a for a in notifier.announcements if isinstance(a, StreetAnnouncement)]
-    assert streets and all(a.run == 1 for a in streets)
-    assert runner.snapshot().run_twice_pending == ()
+    await assert_dealt_once(service, notifier)
 
 
 async def test_without_the_option_nobody_is_asked(
@@ -132,8 +134,4 @@ async def test_a_player_who_leaves_during_the_question_counts_as_a_no(
     runner = service.get(CHANNEL)
     await runner.answer_run_twice(ALICE, True)
     assert await runner.leave(BOB) is False  # in the hand: leaves when it ends
-    await settle()
-    await runner.drain()
-    streets = [a for a in notifier.announcements if isinstance(a, StreetAnnouncement)]
-    assert streets and all(a.run == 1 for a in streets)
-    assert runner.snapshot().run_twice_pending == ()
+    await assert_dealt_once(service, notifier)
