@@ -1,6 +1,6 @@
 """Run it twice against the real bot process through the Discord stand-in (issue 15): two players go all-in on
 the flop at a table that offers it, both agree with the table message's buttons, and the channel shows the
-odds on the run-out's street line, both boards and the halves paid."""
+odds on the run-out's street line and in its picture, and both boards."""
 
 from __future__ import annotations
 
@@ -49,3 +49,8 @@ async def test_an_all_in_on_the_flop_run_twice_by_agreement_shows_the_odds_and_b
     first, second = (cards_in(line.split("Board:", 1)[1].split(" · Pot:")[0]) for line in rivers)
     assert first[:3] == second[:3] and len(first) == len(second) == 5  # the flop is shared, the rest dealt twice
     assert first[3:] != second[3:]
+    # The run-out's one message carries the pictures (picture, issue 15): the turn's, with its odds, then its own.
+    [message] = [m for m in game.spectator.messages() if "Second board · **River**" in m.content]
+    attachments = message.versions[0].attachments
+    assert [a["filename"] for a in attachments][-2:] == ["turn.png", "table.png"]
+    assert all(world.stub.uploads[a["id"]].startswith(b"\x89PNG\r\n\x1a\n") for a in attachments)
