@@ -23,6 +23,7 @@ from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
 from bot.discord_ui.notifier import to_embed
 from bot.discord_ui.options import CheckedCog
 from bot.discord_ui.parts import BotParts, parts, table_service
+from bot.discord_ui.run_twice import RunTwiceButton
 from bot.discord_ui.standings import PageButton, verify_answer
 from bot.discord_ui.table_settings import (
     changed_defaults,
@@ -90,7 +91,12 @@ class TableCog(CheckedCog):
     @commands.Cog.listener("on_interaction")
     async def on_unknown_component(self, interaction: discord.Interaction[Any]) -> None:
         """A `poker:*` press or form that nothing would answer (malformed, forged) gets a private answer."""
-        buttons = (template_of(ActionButton), template_of(BuyInButton), template_of(PageButton))
+        buttons = (
+            template_of(ActionButton),
+            template_of(BuyInButton),
+            template_of(PageButton),
+            template_of(RunTwiceButton),
+        )
         await answer_unknown_component(interaction, buttons=buttons, forms=(AMOUNT_FORM,))
 
     @commands.Cog.listener()
@@ -114,6 +120,7 @@ class TableCog(CheckedCog):
         ante=en("cmd.poker.create.opt.ante.desc"),
         big_blind_ante=en("cmd.poker.create.opt.big_blind_ante.desc"),
         straddle=en("cmd.poker.create.opt.straddle.desc"),
+        run_it_twice=en("cmd.poker.create.opt.run_it_twice.desc"),
         pictures=en("cmd.poker.create.opt.pictures.desc"),
         four_colour=en("cmd.poker.create.opt.four_colour.desc"),
     )
@@ -132,6 +139,7 @@ class TableCog(CheckedCog):
         ante: Range[int, 0, BLIND_MAX] | None = None,
         big_blind_ante: Range[int, 0, BLIND_MAX] | None = None,
         straddle: bool | None = None,
+        run_it_twice: bool | None = None,
         pictures: bool | None = None,
         four_colour: bool | None = None,
     ) -> None:
@@ -152,6 +160,7 @@ class TableCog(CheckedCog):
             ante=ante,
             big_blind_ante=big_blind_ante,
             straddle=straddle,
+            run_it_twice=run_it_twice,
             pictures=pictures,
             four_colour=four_colour,
         )
@@ -167,6 +176,8 @@ class TableCog(CheckedCog):
             seats=options.seats,
             stack=options.starting_stack,
         )
+        if options.run_it_twice:
+            text += "\n" + t("notice.run_it_twice_offered", snapshot.language)
         await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
 
     @poker.command(name="join", description=en("cmd.poker.join.desc"))
@@ -411,5 +422,5 @@ class TableCog(CheckedCog):
 
 async def setup(bot: commands.Bot) -> None:
     """Load the cog and make the table buttons and the Bet…/Raise… form persistent (they work after a restart)."""
-    bot.add_dynamic_items(ActionButton, BuyInButton)
+    bot.add_dynamic_items(ActionButton, BuyInButton, RunTwiceButton)
     await bot.add_cog(TableCog(bot))

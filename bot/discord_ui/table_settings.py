@@ -79,6 +79,7 @@ def table_options(
     ante: int | None = None,
     big_blind_ante: int | None = None,
     straddle: bool | None = None,
+    run_it_twice: bool | None = None,
     pictures: bool | None = None,
     four_colour: bool | None = None,
 ) -> TableOptions:
@@ -107,6 +108,7 @@ def table_options(
         "ante": ante or 0,
         "big_blind_ante": big_blind_ante or 0,
         "straddle": bool(straddle),
+        "run_it_twice": bool(run_it_twice),
         "pictures": pictures if pictures is not None else defaults.get("pictures") is not False,
         "four_colour": bool(four_colour),
     }

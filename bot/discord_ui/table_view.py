@@ -22,6 +22,7 @@ import discord
 from bot.discord_ui.components import guarded_component
 from bot.discord_ui.errors import CommandRefused, send_private
 from bot.discord_ui.parts import parts, table_service
+from bot.discord_ui.run_twice import run_twice_row
 from bot.discord_ui.turns import ensure_turn, explain, is_playing
 from bot.poker import ActionKind, PokerError, evaluate
 from bot.render import (
@@ -310,4 +311,7 @@ def table_payload(snapshot: TableSnapshot, table_name: str | None = None) -> dic
             for spec in render_action_buttons(snapshot.legal, snapshot.language)
         ]
         components.append({"type": discord.ComponentType.action_row.value, "components": buttons})
+        question = run_twice_row(snapshot)
+        if question is not None:
+            components.append(question)
     return {"embeds": [embed], "components": components}

@@ -203,7 +203,8 @@ def render_player_notice(announcement: PlayerNews, locale: Locale) -> str:
     """A public line about one player, from the service's `PlayerAnnouncement` (`kind`, `name`, `place`,
     `action`, `sat_out`, `seat`, `chips`): eliminated, timed_out, dm_refused, joined, left, sat_out, sat_in,
     kicked, auto_folded, forfeited (left during a hand: folded at once), busted (cash: out of chips, unseated),
-    finished (left a started tournament: the place it gives), rebuy, rebuy_failed. An unknown kind gives an
+    finished (left a started tournament: the place it gives), rebuy, rebuy_failed, run_twice (an answer to
+    "run it twice?": action yes, yes_last, no, timeout). An unknown kind gives an
     empty string (nothing to post)."""
     a = announcement
     name = escape_name(a.name)
@@ -234,6 +235,8 @@ def render_player_notice(announcement: PlayerNews, locale: Locale) -> str:
         return t("notice.rebuy_failed", locale, name=name, amount=a.chips or 0)
     if kind in ("sat_out", "sat_in", "auto_folded", "leaving", "forfeited"):
         return t(f"notice.{kind}", locale, name=name)
+    if kind == "run_twice" and a.action in ("yes", "yes_last", "no", "timeout"):
+        return t(f"notice.run_twice_{a.action}", locale, name=name)
     return ""
 
 

@@ -126,6 +126,8 @@ class TableSnapshot:
     between hands and for a hand dealt before decks were sealed.
     waiting: between hands of an open table, what it waits for before a hand can be dealt (then no next hand
     is scheduled): a `Waiting`; None otherwise.
+    run_twice_pending: the user ids still to answer whether to run it twice (issue 15; the table message
+    carries Yes / No buttons for them), with `deadline` the end of the question (no answer by then = no).
     """
 
     table_id: int = 0
@@ -159,6 +161,7 @@ class TableSnapshot:
     players_left: int | None = None
     average_stack: int | None = None
     waiting: Waiting | None = None
+    run_twice_pending: tuple[int, ...] = ()
     seal: str | None = None
 
     @property
@@ -233,6 +236,10 @@ def _pots_line(pots: Sequence[Pot | int], locale: Locale, bets: int = 0) -> str:
 
 
 def _turn_line(view: TableSnapshot, locale: Locale) -> str | None:
+    if view.run_twice_pending:
+        names = ", ".join(escape_name(s.name) for s in view.seats if s.user_id in view.run_twice_pending)
+        when = discord_timestamp(view.deadline) if view.deadline is not None else ""
+        return t("table.run_twice_question", locale, names=names, when=when)
     actor = next((s for s in view.seats if s.is_actor), None)
     if actor is None:
         return None
@@ -249,8 +256,9 @@ def render_table(view: TableSnapshot, locale: Locale, table_name: str | None = N
     """The table message: title with the hand number; blinds, kind and level; the board and pots; the sealed
     deck's fingerprint (`view.seal`, when there is one); one line per seat (▶ actor, Ⓓ button, SB / BB, stack,
     bet this street, folded / all-in / sitting out / waiting for the next hand: seated during it); whose turn it
-    is with a relative Discord timestamp of the deadline and the amount to call; the last actions, each with the
-    pot it left. Between hands: when the next hand is dealt, or what the table waits for.
+    is with a relative Discord timestamp of the deadline and the amount to call (or who is still to answer "run it
+    twice?", until when); the last actions, each with the pot it left. Between hands: when the next hand is dealt,
+    or what the table waits for.
 
     table_name: shown in the title (plain text:
     embed titles do not render mentions); default "Poker table". Fits Discord's limits for 10 seats with

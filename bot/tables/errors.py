@@ -17,6 +17,7 @@ from bot.storage import InsufficientBalance, RefillCooldown, RefillDisabled, Ref
 CODES: frozenset[str] = frozenset(
     {
         "no_table",
+        "no_run_twice_question",
         "table_exists",
         "not_seated",
         "not_in_hand",

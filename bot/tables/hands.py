@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 
 from bot.poker import ActionKind, Hand, HandEnded, PlayerActed, PokerError, pot_raise_to
+from bot.poker.events import RunTwiceAnswered
 from bot.poker.seal import DeckSeal
 from bot.poker.sizing import HALF_POT
 from bot.tables.allin import street_announcements
@@ -23,7 +24,7 @@ from bot.tables.notifier import LevelAnnouncement, PlayerAnnouncement
 from bot.tables.options import CASH, TOURNAMENT
 from bot.tables.outbox import Owed, encode_cards, new_key
 from bot.tables.places import places_of_busts
-from bot.tables.record import StoredHand
+from bot.tables.record import RUN_TWICE, StoredHand
 from bot.tables.results import hand_result, outcomes
 from bot.tables.seating import Seating
 from bot.tables.snapshot import level_view
@@ -32,6 +33,10 @@ log = logging.getLogger(__name__)
 
 #: Timer expiries in a row after which a player is sat out (issue 4).
 EXPIRIES_BEFORE_SIT_OUT = 2
+#: Seconds the players still in have to answer "run it twice?" (issue 15; no answer = no).
+RUN_TWICE_TIMEOUT_S = 15.0
+#: At least this many seconds are left to answer "run it twice?" when the question is restored after a restart.
+RUN_TWICE_RESTORE_GRACE_S = 3.0
 
 
 class Hands:
@@ -212,11 +217,40 @@ class Hands:
         self._state.expiries.pop(user_id, None)
         return await self.apply(player, kind, amount, by=ActionBy.PLAYER)
 
+    async def answer_run_twice(self, user_id: int, yes: bool, *, hand_number: int | None, by: ActionBy) -> None:
+        """See `TableRunner.answer_run_twice`: checked, stored (write-ahead, in the action log), then applied; the
+        run-out and the showdown follow when the question is settled."""
+        state, core = self._state, self._core
+        state.check_open()
+        hand = state.hand
+        if hand is None or (hand_number is not None and hand_number != state.hand_number):
+            raise ServiceError("no_run_twice_question")
+        player = state.player_of(user_id)
+        if player is None or player not in hand.run_twice_pending:
+            raise ServiceError("no_run_twice_question")
+        assert state.hand_id is not None
+        hand_id = state.hand_id
+        answer = {"player": player, "kind": RUN_TWICE, "yes": yes, "at": core.clock.time(), "by": by.value}
+        said = "no" if not yes else "yes_last" if len(hand.run_twice_pending) == 1 else "yes"
+        if by is ActionBy.TIMEOUT:
+            said = "timeout"
+        core.announce(PlayerAnnouncement("run_twice", user_id, state.name(user_id), action=said))
+        await core.commit(lambda _data, _rows: core.storage.append_action(hand_id, answer), carries=False)
+        before = len(hand.events)
+        hand.answer_run_twice(player, yes)
+        await self._after_events(hand, before)
+
     async def expire(self) -> None:
-        """The player to act ran out of time: check if free, else fold; sat out after two in a row."""
+        """The player to act ran out of time: check if free, else fold; sat out after two in a row. When the
+        question "run it twice?" runs out, the first player who has not answered says no (no answer = no)."""
         state = self._state
         hand = state.hand
-        assert hand is not None and hand.actor is not None
+        assert hand is not None
+        if hand.run_twice_pending:
+            user = state.hand_users[hand.run_twice_pending[0]]
+            await self.answer_run_twice(user, False, hand_number=None, by=ActionBy.TIMEOUT)
+            return
+        assert hand.actor is not None
         player = hand.actor
         user = state.hand_users[player]
         kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD
@@ -253,17 +287,25 @@ class Hands:
         await core.commit(lambda _data, _rows: core.storage.append_action(hand_id, action), carries=False)
         before = len(hand.events)
         acted = hand.forfeit(player) if forfeit else hand.act(kind, amount)
+        await self._after_events(hand, before)
+        return acted
+
+    async def _after_events(self, hand: Hand, before: int) -> None:
+        """After an action or an answer: the streets it dealt, then the hand's end, or the next turn (or the
+        run-it-twice question's timer)."""
+        state, core = self._state, self._core
         names = [state.name(user) for user in state.hand_users]
         for street in street_announcements(hand, hand.events[before:], state.hand_number, names):
             core.announce(street)  # a street is dealt (with the odds of an all-in run-out)
         core.release_derived()
         if hand.is_complete:
             await self.finish_hand()
+        elif hand.run_twice_pending and any(isinstance(e, RunTwiceAnswered) for e in hand.events[before:]):
+            self._scheduler.start_turn(state.deadline)  # the question keeps its deadline while players answer
         else:
             self._scheduler.start_turn()
             await self.auto_act_if_needed()
         core.delivery.refresh()
-        return acted
 
     async def auto_act_if_needed(self) -> None:
         """Check (when free) or fold for a tournament player sitting out, without waiting: their seat and chips

@@ -64,7 +64,9 @@ class PlayerAnnouncement:
     the hand it was asked in: chips added, stack the new stack), "rebuy_failed" (the balance no longer had
     `chips`), "leaving" (kicked during a hand: leaves when it ends), "auto_folded" (sitting out a tournament
     hand: folded), "forfeited" (left during a hand: folded at once, seat freed when the hand ends), "finished"
-    (left, or was removed from, a started tournament with chips: `place`, the worst among players with chips).
+    (left, or was removed from, a started tournament with chips: `place`, the worst among players with chips),
+    "run_twice" (an answer to "run it twice?", issue 15: action "yes", "yes_last" (the last yes: the board is run
+    twice), "no" (one run) or "timeout" (no answer in time: one run)).
     Tournament chips never go to a balance: "left" and "kicked" carry chips only at cash tables.
     """
 

@@ -81,6 +81,8 @@ class TableOptions:
     blind_levels: optional tournament schedule, a tuple of
     (small blind, big blind, ante) levels, each lasting `level_length` hands or minutes (`level_by`).
     next_hand_delay: seconds between the end of a hand and the next deal.
+    run_it_twice: when the betting closes with cards to come and a player all-in, the players still in are asked
+    whether to deal the rest of the board twice (rule book 002, by agreement of everyone involved); off by default.
     pictures: the street and showdown messages carry a picture of the table (on by default; a server turns
     them off for its tables with `/poker-admin settings pictures:False`). four_colour: the picture draws the
     four-colour deck (spades black, hearts red, diamonds blue, clubs green).
@@ -102,6 +104,7 @@ class TableOptions:
     level_by: str = "hands"
     level_length: int = 0
     next_hand_delay: float = 5.0
+    run_it_twice: bool = False
     pictures: bool = True
     four_colour: bool = False
 

@@ -6,7 +6,8 @@ rebuilds it (docs/architecture.md, "The hand is its history").
 engine's record (settings, starting stacks, deck order), then the table seat and the Discord user of each
 player, by the hand's player index, and the salts of its sealed deck (`DeckSeal.to_json`; absent for hands
 dealt before decks were sealed). Each action is appended to the hand's action log
-(``{"player", "kind", "amount", "at", "by"}``).
+(``{"player", "kind", "amount", "at", "by"}``), and so is each answer to "run it twice?"
+(``{"player", "kind": "run_twice", "yes", "at", "by"}``, issue 15).
 `replay` applies that log to the record; the runner (restore, a result delivered again) and `/history` use it.
 """
 
@@ -19,6 +20,9 @@ from typing import Any
 from bot.poker import ActionKind, Hand, HandRecord
 from bot.poker.seal import DeckSeal
 from bot.storage import HandRow
+
+#: The `kind` of an answer to "run it twice?" in a hand's action log.
+RUN_TWICE = "run_twice"
 
 
 @dataclass(frozen=True)
@@ -57,11 +61,15 @@ def stored_hand(row: HandRow) -> StoredHand:
 
 
 def replay_actions(hand: Hand, actions: Iterable[Mapping[str, Any]]) -> float | None:
-    """Apply stored actions to `hand` in order (`Hand.replay`: a recorded fold out of turn is a forfeit).
+    """Apply stored actions to `hand` in order (`Hand.replay`: a recorded fold out of turn is a forfeit; a
+    "run_twice" entry is an answer, `Hand.answer_run_twice`).
     Returns the time (`at`, clock seconds) of the last one, or None when there is none or it carries no time."""
     last_at: float | None = None
     for action in actions:
-        hand.replay(int(action["player"]), ActionKind(action["kind"]), action.get("amount"))
+        if action["kind"] == RUN_TWICE:
+            hand.answer_run_twice(int(action["player"]), bool(action["yes"]))
+        else:
+            hand.replay(int(action["player"]), ActionKind(action["kind"]), action.get("amount"))
         last_at = action.get("at", last_at)
     return last_at
 

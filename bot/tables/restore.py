@@ -12,10 +12,10 @@ import logging
 from bot.poker import Hand, Table
 from bot.storage import HandRow, OutboxRow, TableRow
 from bot.tables.core import Scheduler, TableCore
-from bot.tables.hands import Hands
+from bot.tables.hands import RUN_TWICE_RESTORE_GRACE_S, RUN_TWICE_TIMEOUT_S, Hands
 from bot.tables.notifier import Announcement
 from bot.tables.outbox import Owed, decode_announcement
-from bot.tables.record import StoredHand, replay, replay_actions
+from bot.tables.record import RUN_TWICE, StoredHand, replay, replay_actions
 from bot.tables.results import hand_result
 
 log = logging.getLogger(__name__)
@@ -58,6 +58,11 @@ class Restorer:
             core.mark_committed()
             if hand.is_complete:
                 await self._hands.finish_hand()
+            elif hand.run_twice_pending:
+                # The question "run it twice?" keeps the time it had left (from the action that closed the betting).
+                asked_at = max([open_hand.started_at] + [a["at"] for a in open_hand.actions if a["kind"] != RUN_TWICE])
+                now = core.clock.time()
+                self._scheduler.start_turn(max(asked_at + RUN_TWICE_TIMEOUT_S, now + RUN_TWICE_RESTORE_GRACE_S))
             else:
                 acted_at = open_hand.started_at if last_at is None else last_at
                 deadline = max(acted_at + state.options.turn_timeout, core.clock.time() + grace)

@@ -24,8 +24,9 @@ from bot.tables.clock import Clock
 from bot.tables.core import DeckFactory, RngFactory, TableCore
 from bot.tables.delivery import Delivery, IdleWait
 from bot.tables.errors import STORAGE_REFUSALS, ServiceError, refusal
-from bot.tables.hands import Hands
+from bot.tables.hands import RUN_TWICE_TIMEOUT_S, Hands
 from bot.tables.host import Host
+from bot.tables.kinds import ActionBy
 from bot.tables.notifier import Notifier, TableClosedAnnouncement, TableSnapshot
 from bot.tables.options import TableOptions
 from bot.tables.outbox import InteractionReply
@@ -221,15 +222,19 @@ class TableRunner:
     # ------------------------------------------------------------------ the clockwork (`core.Scheduler`)
 
     def start_turn(self, deadline: float | None = None) -> None:
-        """Arm the turn timer for whoever is to act now (or stop it when nobody is)."""
+        """Arm the turn timer for whoever is to act now, or for the question "run it twice?" while it is open
+        (`RUN_TWICE_TIMEOUT_S`), or stop it when nobody is to act."""
         self.cancel_turn()
         self._turn += 1
         state, clock = self._state, self._core.clock
         hand = state.hand
-        if hand is None or hand.actor is None:
+        asking = hand is not None and bool(hand.run_twice_pending)
+        if hand is None or (hand.actor is None and not asking):
             state.deadline = None
             return
-        state.deadline = deadline if deadline is not None else clock.time() + state.options.turn_timeout
+        if deadline is None:
+            deadline = clock.time() + (RUN_TWICE_TIMEOUT_S if asking else state.options.turn_timeout)
+        state.deadline = deadline
         turn, when = self._turn, state.deadline
 
         async def expire() -> None:
@@ -480,6 +485,16 @@ class TableRunner:
         raise is to 22"). Nothing changes then."""
         async with self._operation():
             return await self._hands.act(user_id, kind, amount, hand_number=hand_number, expected=expected)
+
+    async def answer_run_twice(self, user_id: int, yes: bool, *, hand_number: int | None = None) -> None:
+        """A player still in the hand answers whether to run the rest of the board twice (issue 15; rule book
+        002: by agreement of everyone involved). The first no settles it (one run, dealt at once); when the last
+        player agrees, the board is run twice and each pot paid in halves. Stored first (write-ahead), like an
+        action. `hand_number`: from a button, refused when it is not the current hand. Raises
+        ServiceError("no_run_twice_question") when the user has no question to answer (a stranger, an answer
+        already given, no question open), "table_closed"; nothing changes then."""
+        async with self._operation():
+            await self._hands.answer_run_twice(user_id, yes, hand_number=hand_number, by=ActionBy.PLAYER)
 
     # ------------------------------------------------------------------ restore (bot/tables/restore.py)
 

@@ -81,6 +81,7 @@ def snapshot(state: TableState, now: float) -> TableSnapshot:
             level = state.table.current_level(state.level_clock(now))
         small, big, ante = level.small_blind, level.big_blind, level.ante
         events, names, street, pots, board = (), (), None, (), ()
+    pending = tuple(state.hand_users[p] for p in hand.run_twice_pending) if hand is not None else ()
     ids = state.ids
     return TableSnapshot(
         table_id=ids.table_id,
@@ -98,7 +99,7 @@ def snapshot(state: TableState, now: float) -> TableSnapshot:
         pots=tuple(pots),
         street=street,
         actor_user_id=actor_user,
-        deadline=state.deadline if actor_user is not None else None,
+        deadline=state.deadline if actor_user is not None or pending else None,
         legal=legal,
         names=names,
         events=events,
@@ -110,6 +111,7 @@ def snapshot(state: TableState, now: float) -> TableSnapshot:
         **level_view(state, now),
         **_tournament_view(state),
         waiting=_waiting_for(state) if hand is None and not state.closed else None,
+        run_twice_pending=pending,
         seal=state.seal.fingerprint() if hand is not None and state.seal is not None else None,
     )
 

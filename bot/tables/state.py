@@ -37,6 +37,7 @@ def table_config(options: TableOptions) -> TableConfig:
         ante=options.ante,
         big_blind_ante=options.big_blind_ante,
         straddle=options.straddle,
+        run_it_twice=options.run_it_twice,
     )
     schedule = None
     if options.blind_levels:

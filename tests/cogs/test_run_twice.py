@@ -1,0 +1,68 @@
+"""Run it twice through Discord (issue 15): the Yes / No buttons on the table message, only for the players still
+to answer, and what the channel reads."""
+
+from __future__ import annotations
+
+from tests.cogs.conftest import World
+
+
+async def all_in_on_the_flop(world: World) -> None:
+    world.decks.queue(["AsAh", "KsKh"], "2c7d9hKd3s")
+    await world.seat({"alice": None, "bob": None}, run_it_twice=True)
+    await world.slash("alice", "poker start")
+    await world.slash(world.actor(), "call")
+    await world.slash(world.actor(), "check")
+    await world.press(
+        world.actor(), next(label for label in world.button_labels() if label.startswith(("All-in", "Tapis")))
+    )
+    await world.slash(world.actor(), "call")
+    await world.env.settle()
+
+
+async def test_both_players_agree_with_the_buttons_and_the_board_is_run_twice(world: World) -> None:
+    spectator = world.member("sam")
+    await all_in_on_the_flop(world)
+    labels = world.button_labels()
+    assert labels[-2:] == ["Run it twice: yes", "No, one run"]
+    description = world.table_message().embeds[0].description or ""
+    assert "Run it twice? Waiting for **alice, bob**" in description
+
+    stranger = await spectator.click(world.table_message(), label="Run it twice: yes")
+    assert stranger.response is not None and stranger.response.ephemeral
+    assert stranger.response.content == "There is no run-it-twice question for you to answer now"
+    world.acknowledge_refusals()
+
+    mark = len(world.env.http_requests)
+    await world.press("alice", "Run it twice: yes")
+    await world.env.settle()
+    assert "alice agrees to run it twice" in "\n".join(world.public_texts(mark))
+    assert "Waiting for **bob**" in (world.table_message().embeds[0].description or "")
+    again = await world.press("alice", "Run it twice: yes")
+    assert again.response is not None and again.response.ephemeral  # answered already
+    world.acknowledge_refusals()
+
+    await world.press("bob", "Run it twice: yes")
+    await world.env.settle()
+    seen = "\n".join(world.public_texts(mark))
+    assert "bob agrees to run it twice. Everyone agreed: the rest of the board is dealt twice" in seen
+    assert "Second board" in seen
+    assert sum(world.stacks().values()) == 200
+
+
+async def test_a_no_deals_the_board_once_and_says_so(world: World) -> None:
+    await all_in_on_the_flop(world)
+    mark = len(world.env.http_requests)
+    await world.press("bob", "No, one run")
+    await world.env.settle()
+    seen = "\n".join(world.public_texts(mark))
+    assert "bob declines: one run." in seen
+    assert "Second board" not in seen
+
+
+async def test_the_question_in_french(world: World) -> None:
+    await world.slash(world.member("host", admin=True), "poker-admin settings", language="fr")
+    await all_in_on_the_flop(world)
+    # French typography: no-break spaces before the colon and the question mark (the rule book's "tirer deux boards").
+    assert world.button_labels()[-2:] == ["Deux boards\u00a0: oui", "Non, un seul board"]
+    description = (world.table_message().embeds[0].description or "").replace("\u202f", " ")
+    assert "Tirer deux boards ? On attend **alice, bob**" in description
