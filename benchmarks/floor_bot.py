@@ -147,7 +147,7 @@ def main() -> None:
         actions_per_hand=int(os.environ.get("FLOOR_ACTIONS_PER_HAND", "22")),
         next_hand_delay=float(os.environ.get("FLOOR_NEXT_HAND_DELAY", "5")),
     )
-    from bot.__main__ import event_loop_options
+    from bot.runtime import event_loop_options
 
     async def run() -> None:
         async with bot:

@@ -48,7 +48,7 @@ import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.__main__ import event_loop_options
+from bot.runtime import event_loop_options
 from tests.discord_stub import BotProcess, DiscordStub, GuildHandle, Interaction, Message, User
 from tests.discord_stub.model import Channel
 from tests.e2e.spectator import HAND_TITLE, TableView, is_table_embed, parse_table

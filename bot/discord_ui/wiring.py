@@ -11,7 +11,11 @@ from bot.tables import TableService
 
 def create_table_service(bot: Any, **options: Any) -> TableService:
     """`TableService(bot.storage, DiscordNotifier(bot))`; `options` go to TableService (clock, rng_factory).
-    The notifier shares the bot's `people` (names and locales seen in interactions) when it has one."""
+    The notifier shares the bot's `people` (names and locales seen in interactions) when it has one; the service
+    runs only the guilds of the shards the bot's `ownership` holds, when it has one (bot/tables/ownership.py)."""
     people = getattr(bot, "people", None)
     notifier = DiscordNotifier(bot, people if isinstance(people, People) else None)
+    ownership = getattr(bot, "ownership", None)
+    if ownership is not None:
+        options.setdefault("owns", ownership.owns)
     return TableService(bot.storage, notifier, **options)

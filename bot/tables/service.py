@@ -29,7 +29,9 @@ class TableService:
     `storage` persists everything; `notifier` is the Discord layer (or a recording fake in tests);
     `clock` gives time and sleeps (a ManualClock in tests); `rng_factory` returns the random generator
     used to shuffle each hand (None = `secrets.SystemRandom`, the default; tests stack the deck);
-    `write_timeout_s`: how long a table waits for a storage write before undoing the change (see TableRunner).
+    `write_timeout_s`: how long a table waits for a storage write before undoing the change (see TableRunner);
+    `owns(guild_id)`: whether this process runs that guild's tables (the shard leases, bot/tables/ownership.py;
+    every guild by default): only those are restored here.
     """
 
     def __init__(
@@ -40,8 +42,10 @@ class TableService:
         clock: Clock | None = None,
         rng_factory: Callable[[], random.Random | None] | None = None,
         write_timeout_s: float = WRITE_TIMEOUT_S,
+        owns: Callable[[int], bool] | None = None,
     ) -> None:
         self.storage = storage
+        self.owns = owns or (lambda _guild_id: True)
         self.notifier = notifier
         self.clock = clock or SystemClock()
         self.rng_factory = rng_factory or (lambda: None)
@@ -94,7 +98,7 @@ class TableService:
         changes still owe Discord (the outbox, docs/outbox.md) is delivered, for open and closed tables."""
         count = 0
         for row in await self.storage.open_tables():
-            if row.channel_id in self.runners:
+            if row.channel_id in self.runners or not self.owns(row.guild_id):
                 continue
             try:
                 runner = self._register(self._new_runner(row, on_closed=self._forget))
@@ -122,7 +126,7 @@ class TableService:
                         await runner.deliver_pending(rows)
                     continue
                 table = await self.storage.table(table_id)
-                if table is None:
+                if table is None or not self.owns(table.guild_id):
                     continue
                 closed = self._new_runner(table)
                 closed.load_closed(table)
@@ -132,6 +136,16 @@ class TableService:
                 await closed.shutdown()
             except Exception:
                 log.exception("could not deliver what table %s owes", table_id)
+
+    async def release(self, guild_ids: Callable[[int], bool]) -> int:
+        """Stop running the tables of the guilds `guild_ids` selects (this process lost their shard's lease):
+        their timers stop and what is queued is delivered; they stay open in storage for the process that runs
+        them now. Returns how many."""
+        released = [runner for runner in self.runners.values() if guild_ids(runner.guild_id)]
+        for runner in released:
+            self._forget(runner)
+            await runner.shutdown()
+        return len(released)
 
     async def close(self) -> None:
         """Stop every runner's timers and flush its announcements (tables stay open in storage)."""
