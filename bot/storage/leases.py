@@ -5,14 +5,16 @@ A lease is a row of `shard_leases` (migration 0004): the shard, the shard count 
 above the clock skew between machines). A process takes a free or expired lease, renews its own well before it
 expires, and gives it back when it stops cleanly; it never takes a live lease held by another process, nor any
 lease while a live lease of another shard count exists (the two counts would split the guilds differently).
-Plain SQL that SQLite and PostgreSQL both run (an upsert with a condition), one transaction per call.
+Plain SQL that SQLite and PostgreSQL both run (an upsert with a condition; PostgreSQL's writers are serialised
+on the row by the upsert itself), one transaction per call through the storage's executor.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
+from bot.storage.executor import Tx
+from bot.storage.models import Row
 from bot.storage.store import Storage
 
 
@@ -35,9 +37,11 @@ class LeaseAnswer:
     lease: Lease | None
 
 
-def _lease(row: sqlite3.Row | tuple[int, int, str, float]) -> Lease:
-    shard_id, shard_count, holder, expires_at = row
-    return Lease(int(shard_id), int(shard_count), str(holder), float(expires_at))
+_COLUMNS = "shard_id, shard_count, holder, expires_at"
+
+
+def _lease(row: Row) -> Lease:
+    return Lease(int(row["shard_id"]), int(row["shard_count"]), str(row["holder"]), float(row["expires_at"]))
 
 
 class ShardLeases:
@@ -51,15 +55,15 @@ class ShardLeases:
         another holder's lease of this shard is still live, or when a live lease of another holder names another
         shard count."""
 
-        def work(db: sqlite3.Connection) -> LeaseAnswer:
-            other = db.execute(
-                "SELECT shard_id, shard_count, holder, expires_at FROM shard_leases"
+        async def body(tx: Tx) -> LeaseAnswer:
+            other = await tx.one(
+                f"SELECT {_COLUMNS} FROM shard_leases"
                 " WHERE shard_count <> ? AND holder <> ? AND expires_at > ? ORDER BY shard_id LIMIT 1",
                 (shard_count, holder, now),
-            ).fetchone()
+            )
             if other is not None:
                 return LeaseAnswer(False, _lease(other))
-            db.execute(
+            await tx.execute(
                 "INSERT INTO shard_leases (shard_id, shard_count, holder, acquired_at, expires_at)"
                 " VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT (shard_id) DO UPDATE SET shard_count = excluded.shard_count, holder = excluded.holder,"
@@ -69,31 +73,28 @@ class ShardLeases:
                 " WHERE shard_leases.holder = excluded.holder OR shard_leases.expires_at <= ?",
                 (shard_id, shard_count, holder, now, now + ttl_s, now),
             )
-            row = db.execute(
-                "SELECT shard_id, shard_count, holder, expires_at FROM shard_leases WHERE shard_id = ?", (shard_id,)
-            ).fetchone()
+            row = await tx.one(f"SELECT {_COLUMNS} FROM shard_leases WHERE shard_id = ?", (shard_id,))
+            assert row is not None  # inserted or kept just now
             lease = _lease(row)
             return LeaseAnswer(lease.holder == holder and lease.shard_count == shard_count, lease)
 
-        return await self.storage._write(work)
+        return await self.storage.executor.write(body)
 
     async def release(self, shard_id: int, holder: str) -> bool:
         """Give back `holder`'s lease of `shard_id` (a clean stop: the next process need not wait for it to
         expire). Returns False when `holder` did not hold it."""
 
-        def work(db: sqlite3.Connection) -> bool:
-            cursor = db.execute("DELETE FROM shard_leases WHERE shard_id = ? AND holder = ?", (shard_id, holder))
-            return cursor.rowcount == 1
+        async def body(tx: Tx) -> bool:
+            return (
+                await tx.execute("DELETE FROM shard_leases WHERE shard_id = ? AND holder = ?", (shard_id, holder)) == 1
+            )
 
-        return await self.storage._write(work)
+        return await self.storage.executor.write(body)
 
     async def leases(self) -> list[Lease]:
         """Every stored lease, live or expired, by shard."""
 
-        def work(db: sqlite3.Connection) -> list[Lease]:
-            rows = db.execute(
-                "SELECT shard_id, shard_count, holder, expires_at FROM shard_leases ORDER BY shard_id"
-            ).fetchall()
-            return [_lease(row) for row in rows]
+        async def body(tx: Tx) -> list[Lease]:
+            return [_lease(row) for row in await tx.all(f"SELECT {_COLUMNS} FROM shard_leases ORDER BY shard_id")]
 
-        return await self.storage._query(work)
+        return await self.storage.executor.read(body)
