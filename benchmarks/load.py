@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import copy
 import gc
 import json
 import random
@@ -59,6 +60,7 @@ GOAL_KIB_PER_TABLE = 200.0
 GOAL_TABLES = 100
 GOAL_RATIO = 2.0
 FLOOR_ENTRY = "benchmarks.floor_bot:main"
+CLUSTER_ENTRY = "tests.e2e.bot_entry:cluster_main"
 ACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 FOLLOWUP = "POST /webhooks/{webhook_id}/{webhook_token}"
@@ -351,22 +353,25 @@ async def measure(
     channels: list[Channel],
     workdir: Path,
     rng: random.Random,
+    bot_args: list[str] | None = None,
+    shards: int | None = None,
 ) -> Result:
-    """Start one bot process (`entry`), open a table in each of `channels`, play them, measure, stop the bot; prints
-    the report and returns its main figures."""
+    """Start one bot process (`entry` with `bot_args`; a cluster's children are counted with it), open a table in
+    each of `channels`, play them, measure, stop the bot; prints the report and returns its main figures. `shards`:
+    wait until that many shards are connected."""
     drivers: list[TableDriver] = []
     stats = Stats()
     for index, channel in enumerate(channels):
-        players = [stub.add_member(name=f"{label[0]}{index}p{k}") for k in range(args.players)]
+        players = [stub.add_member(name=f"{label[0]}{index}p{k}", guild=channel.guild_id) for k in range(args.players)]
         drivers.append(TableDriver(stub, channel, players, stats, random.Random(rng.random())))
-    bot = BotProcess(stub, entry=entry, env=env, log_path=workdir / f"{label}.log")
+    bot = BotProcess(stub, entry=entry, env=env, log_path=workdir / f"{label}.log", args=bot_args)
     own = psutil.Process()
     tasks: list[asyncio.Task[None]] = []
     ids = {c.id for c in channels}
     print(f"--- {label}: {entry}")
     try:
         await bot.start(timeout=60)
-        await stub.wait_connected()
+        await stub.wait_connected(60, shards=shards)
         await asyncio.sleep(1.0)
         probe = Probe(psutil.Process(bot.pid))
         baseline = probe.sample()
@@ -389,6 +394,9 @@ async def measure(
         tasks = [asyncio.create_task(open_and_play(d)) for d in drivers]
         while not dealt():
             await asyncio.sleep(0.2)
+            failed = next((t for t in tasks if t.done() and t.exception() is not None), None)
+            if failed is not None:
+                raise RuntimeError("a table's players failed") from failed.exception()
             if time.monotonic() - started > 300:
                 raise TimeoutError("the tables did not all start within 300 s")
         print(f"all tables dealt after {time.monotonic() - started:.1f} s; warming up {args.warmup} s")
@@ -448,26 +456,51 @@ async def measure(
 
 
 async def run(args: argparse.Namespace) -> int:
+    if args.saturation:
+        await saturation(args)
+        return 0
+    await run_once(args, args.processes[0] if args.processes else None)
+    return 0
+
+
+async def run_once(args: argparse.Namespace, processes: int | None) -> Result:
+    """One stand-in, one bot (one process; or `poker-bot cluster --processes P` over 2 shards or more, a guild on
+    each shard, the tables spread over them), `args.tables` tables; with --baseline the floor bot after it."""
     rng = random.Random(args.seed)
     workdir = Path(tempfile.mkdtemp(prefix="poker-load-"))
-    stub = LoadStub()
+    shards = max(2, processes) if processes else 1
+    stub = LoadStub(shards=shards)
     await stub.start()
     pruner = asyncio.create_task(stub.prune_timers())
-    guild = stub.add_guild(name="Load", channels=[f"table-{i}" for i in range(1, args.tables + 1)])
-    env = {
-        "DATABASE_PATH": str(workdir / "poker.sqlite3"),
-        "DEV_GUILD_ID": str(guild.id),
-        "LOG_LEVEL": "WARNING",
-    }
+    env = {"DATABASE_PATH": str(workdir / "poker.sqlite3"), "LOG_LEVEL": "WARNING"}
+    if processes:
+        guilds = [stub.add_guild(name=f"Load {k}", channels=[], shard=k) for k in range(shards)]
+        channels = [stub.add_channel(guilds[i % shards], f"table-{i + 1}") for i in range(args.tables)]
+        entry, bot_args = CLUSTER_ENTRY, ["cluster", "--processes", str(processes), "--shard-count", str(shards)]
+        guild = guilds[0]
+    else:
+        guild = stub.add_guild(name="Load", channels=[f"table-{i}" for i in range(1, args.tables + 1)])
+        channels, entry, bot_args = guild.channels, args.bot_entry, None
+        env["DEV_GUILD_ID"] = str(guild.id)
     if args.next_hand_delay is not None:
         env["E2E_NEXT_HAND_DELAY"] = str(args.next_hand_delay)
+    label = f"cluster of {processes}" if processes else "bot"
     try:
         ours = await measure(
-            stub, args, label="bot", entry=args.bot_entry, env=env, channels=guild.channels, workdir=workdir, rng=rng
+            stub,
+            args,
+            label=label,
+            entry=entry,
+            env=env,
+            channels=channels,
+            workdir=workdir,
+            rng=rng,
+            bot_args=bot_args,
+            shards=shards,
         )
         if args.baseline:
             await compare_with_floor(stub, args, guild, ours, workdir, rng)
-        return 0
+        return ours
     finally:
         pruner.cancel()
         await stub.stop()
@@ -475,6 +508,47 @@ async def run(args: argparse.Namespace) -> int:
             print(f"bot logs and database kept in {workdir}")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
+
+
+async def saturation(args: argparse.Namespace) -> None:
+    """For each process count of --processes (default 1 and 2): one run per table count of --sweep, then the
+    action rate at which the acknowledgement p99 crosses the goal (interpolated between the two runs around it)."""
+    found: dict[int, list[Result]] = {}
+    for processes in args.processes or [1, 2]:
+        for tables in args.sweep:
+            level = copy.copy(args)
+            level.tables = tables
+            print(f"=== {processes} process(es), {tables} tables")
+            found.setdefault(processes, []).append(await run_once(level, processes))
+    print()
+    for processes, results in found.items():
+        rows = ", ".join(f"{r.actions / r.seconds:.0f}/s -> p99 {r.p99:.0f} ms" for r in results)
+        print(f"{processes} process(es): {rows}")
+        print(f"  saturation point : {saturation_point(results)}")
+
+
+def saturation_point(results: list[Result]) -> str:
+    """Where the acknowledgement p99 crosses GOAL_P99_MS, in actions per second, from runs of rising load: between
+    the busiest run below the goal and the next busier run above it (linear)."""
+
+    def rate(result: Result) -> float:
+        return result.actions / result.seconds if result.seconds else 0.0
+
+    ordered = sorted(results, key=rate)
+    below = [r for r in ordered if r.p99 < GOAL_P99_MS]
+    if not below:
+        return f"below {rate(ordered[0]):.0f} actions/s (p99 {ordered[0].p99:.0f} ms at the lightest load)"
+    low = below[-1]
+    above = [r for r in ordered if r.p99 >= GOAL_P99_MS and rate(r) > rate(low)]
+    if not above:
+        return f"not reached: p99 < {GOAL_P99_MS:.0f} ms up to {rate(ordered[-1]):.0f} actions/s"
+    high = above[0]
+    share = (GOAL_P99_MS - low.p99) / (high.p99 - low.p99)
+    point = rate(low) + (rate(high) - rate(low)) * share
+    return (
+        f"about {point:.0f} actions/s (p99 {low.p99:.0f} ms at {rate(low):.0f}/s, "
+        f"{high.p99:.0f} ms at {rate(high):.0f}/s)"
+    )
 
 
 async def compare_with_floor(
@@ -606,6 +680,23 @@ def main(argv: list[str] | None = None) -> int:
         "--baseline",
         action="store_true",
         help="then run the same load against a minimal discord.py bot (benchmarks/floor_bot.py) and print the ratio",
+    )
+    parser.add_argument(
+        "--processes",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=None,
+        help="run the bot as `poker-bot cluster --processes P` over max(2, P) shards (with --saturation: a list, 1,2)",
+    )
+    parser.add_argument(
+        "--saturation",
+        action="store_true",
+        help="sweep the table counts of --sweep for each process count and print where the ack p99 crosses 50 ms",
+    )
+    parser.add_argument(
+        "--sweep",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=[25, 50, 100, 150, 200],
+        help="table counts of --saturation",
     )
     parser.add_argument("--keep", action="store_true", help="keep the bot's log and database (a temporary folder)")
     args = parser.parse_args(argv)
