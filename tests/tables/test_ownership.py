@@ -37,8 +37,8 @@ async def open_tables(service: TableService) -> None:
     for guild, channel in ((GUILD_0, CHANNEL_0), (GUILD_1, CHANNEL_1)):
         await service.create_table(guild, channel, HOST, TableOptions.for_blinds(1, 2))
         for user in (ALICE, BOB):
-            await service.join(channel, user, NAMES[user])
-        await service.start(channel, ALICE)
+            await service.get(channel).join(user, NAMES[user])
+        await service.get(channel).start_game(ALICE)
 
 
 def test_the_example_guilds_are_on_both_shards() -> None:
