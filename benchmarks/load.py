@@ -695,7 +695,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sweep",
         type=lambda text: [int(n) for n in text.split(",")],
-        default=[25, 50, 100, 150, 200],
+        default=[10, 25, 50, 100, 150, 200],
         help="table counts of --saturation",
     )
     parser.add_argument("--keep", action="store_true", help="keep the bot's log and database (a temporary folder)")
