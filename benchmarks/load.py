@@ -659,6 +659,11 @@ def report(
     return p99
 
 
+def numbers(text: str) -> list[int]:
+    """A comma-separated list of whole numbers ("1,2")."""
+    return [int(n) for n in text.split(",")]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=(__doc__ or "").splitlines()[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
@@ -683,7 +688,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--processes",
-        type=lambda text: [int(n) for n in text.split(",")],
+        type=numbers,
         default=None,
         help="run the bot as `poker-bot cluster --processes P` over max(2, P) shards (with --saturation: a list, 1,2)",
     )
@@ -694,7 +699,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--sweep",
-        type=lambda text: [int(n) for n in text.split(",")],
+        type=numbers,
         default=[10, 25, 50, 100, 150, 200],
         help="table counts of --saturation",
     )
