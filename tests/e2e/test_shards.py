@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import psutil
 import pytest_asyncio
 
 from bot.storage.leases import ShardLeases
@@ -173,3 +174,51 @@ async def test_nothing_depends_on_a_dm_reaching_the_process_that_runs_the_table(
         assert all(not m.components for m in dms), "a DM with a button would need shard 0"
         shown = await b.game.my_cards(player.name, "button")
         assert len(shown) == 2 and set(cards_in(dms[-1].text())) == set(shown)
+
+
+async def test_the_cluster_restarts_a_killed_child_and_stops_every_child_on_sigterm(tmp_path: Path) -> None:
+    stub = await DiscordStub(shards=2).start()
+    guild = stub.add_guild(name="Casino", channels=["poker"], shard=1)
+    players = [stub.add_member(4101 + i, name, guild=guild, admin=i == 0) for i, name in enumerate(BUY_INS)]
+    game = Game(stub, guild.channel("poker"), players)
+    env = bot_env(tmp_path / "poker.sqlite3", 0)
+    del env["DEV_GUILD_ID"]
+    cluster = BotProcess(
+        stub,
+        entry="tests.e2e.bot_entry:cluster_main",
+        env=env,
+        log_path=tmp_path / "cluster.log",
+        args=["cluster", "--processes", "2", "--shard-count", "2"],
+    )
+    try:
+        await cluster.start()
+        await stub.wait_connected(shards=2)
+        await game.open_table(players[0], BUY_INS)
+        await step(game)
+        children = psutil.Process(cluster.pid).children()
+        assert len(children) == 2
+        owner = next(c for c in children if c.cmdline()[-1] == "1")  # --shards 1: the guild's shard
+        owner.kill()
+        # The cluster starts it again; the table plays on from where it was.
+        await stub.wait_for(
+            lambda: (
+                len(psutil.Process(cluster.pid).children()) == 2
+                and owner.pid not in [c.pid for c in psutil.Process(cluster.pid).children()]
+            ),
+            15.0,
+            what="the killed child started again",
+        )
+        await stub.wait_connected(15.0, shards=2)
+        await step(game)
+        children = psutil.Process(cluster.pid).children()
+        assert await cluster.stop(timeout=20) == 0
+        assert not any(c.is_running() and c.status() != psutil.STATUS_ZOMBIE for c in children)
+        log = cluster.log_path.read_text()
+        assert "exited with code -9; starting it again" in log, log[-3000:]
+        stub.assert_no_violations()
+    except BaseException:
+        show_log(cluster)
+        raise
+    finally:
+        await cluster.stop()
+        await stub.stop()
