@@ -198,6 +198,7 @@ async def test_the_cluster_restarts_a_killed_child_and_stops_every_child_on_sigt
         children = psutil.Process(cluster.pid).children()
         assert len(children) == 2
         owner = next(c for c in children if c.cmdline()[-1] == "1")  # --shards 1: the guild's shard
+        pings = stub.ready_pings
         owner.kill()
         # The cluster starts it again; the table plays on from where it was.
         await stub.wait_for(
@@ -208,6 +209,7 @@ async def test_the_cluster_restarts_a_killed_child_and_stops_every_child_on_sigt
             15.0,
             what="the killed child started again",
         )
+        await stub.wait_bot_ready(30.0, after=pings)  # the new child is ready (its table restored)
         await stub.wait_connected(15.0, shards=2)
         await step(game)
         children = psutil.Process(cluster.pid).children()
