@@ -1,4 +1,5 @@
-"""The command line: `poker-bot [run] [--shard-count N --shards 0-3]`, `poker-bot cluster --processes P`.
+"""The command line: `poker-bot [run] [--shard-count N --shards 0-3]`, `poker-bot cluster --processes P`,
+`poker-bot db copy --from URL --to URL` (bot/storage/copy.py).
 
 Subcommands are argparse subparsers made in `build_parser`; each sets `handler`, a function of the parsed
 arguments that returns the exit code. A new subcommand is added there (one `add_parser` and its handler).
@@ -59,6 +60,9 @@ def build_parser(
         child_command=list(child_command or [sys.executable, "-m", "bot", "run"]),
         child_env=dict(child_env or {}),
     )
+    from bot.storage.copy import add_db_parser
+
+    add_db_parser(commands)  # `poker-bot db copy --from URL --to URL`
     return parser
 
 

@@ -20,6 +20,7 @@ import discord
 from bot.app import PokerBot, default_table_service_factory
 from bot.config import ConfigError, load_settings
 from bot.storage import StorageError
+from bot.storage.backends import redact
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ def run_bot(*, shard_count: int | None = None, shard_ids: tuple[int, ...] | None
         return fail(f"configuration error: {exc}", EXIT_CONFIG)
     discord.utils.setup_logging(level=settings.log_level_number)
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
-    log.info("starting; database at %s", settings.database_path)
+    log.info("starting; database at %s", redact(settings.database))
     bot = PokerBot(
         settings,
         table_service_factory=default_table_service_factory(),

@@ -45,6 +45,9 @@ class TableOptions:
     blind_levels: optional tournament schedule, a tuple of
     (small blind, big blind, ante) levels, each lasting `level_length` hands or minutes (`level_by`).
     next_hand_delay: seconds between the end of a hand and the next deal.
+    pictures: the street and showdown messages carry a picture of the table (on by default; a server turns
+    them off for its tables with `/poker-admin settings pictures:False`). four_colour: the picture draws the
+    four-colour deck (spades black, hearts red, diamonds blue, clubs green).
     """
 
     kind: str = CASH
@@ -63,6 +66,8 @@ class TableOptions:
     level_by: str = "hands"
     level_length: int = 0
     next_hand_delay: float = 5.0
+    pictures: bool = True
+    four_colour: bool = False
 
     def validated(self) -> TableOptions:
         """Return self if every setting is within its range; raise ServiceError("bad_option") naming the first
