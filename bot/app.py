@@ -8,7 +8,7 @@ import importlib
 import inspect
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -21,6 +21,7 @@ from bot.discord_ui.people import People
 from bot.discord_ui.translator import CatalogueTranslator
 from bot.storage import GuildDefaults, Storage
 from bot.storage.leases import ShardLeases
+from bot.tables import TableService
 from bot.tables.ownership import ShardOwnership
 
 log = logging.getLogger(__name__)
@@ -31,7 +32,7 @@ EXTENSIONS: tuple[str, ...] = ("cogs.table", "cogs.actions", "cogs.standings")
 COMMAND_HASH_KEY = "command_sync_hash"
 
 # Builds the table service from the bot (storage, settings, ...); may return it or an awaitable of it.
-TableServiceFactory = Callable[["PokerBot"], Any]
+TableServiceFactory = Callable[["PokerBot"], TableService | Awaitable[TableService]]
 
 
 def bot_intents() -> discord.Intents:
@@ -73,9 +74,10 @@ def default_table_service_factory() -> TableServiceFactory | None:
 
 
 class PokerBot(commands.AutoShardedBot):
-    """The bot. Attributes for cogs: `settings` (Settings), `storage` (Storage, once set up), `tables`
-    (the table service or None), `people` (display names and locales seen in interactions), `ownership` (the
-    shards whose lease this process holds, once set up).
+    """The bot. Its parts, which cogs reach through `bot.discord_ui.parts.parts` (the `BotParts` protocol):
+    `storage` (Storage, once set up), `tables` (the table service or None), `people` (display names and locales
+    seen in interactions), `ownership` (the shards whose lease this process holds, once set up); also `settings`
+    (Settings).
 
     `shard_count` / `shard_ids`: the shards this process connects (every shard of Discord's recommended count,
     GET /gateway/bot, by default); `renew_leases=False` takes the leases once and never renews them (tests on a
@@ -109,7 +111,7 @@ class PokerBot(commands.AutoShardedBot):
         self._renew_leases = renew_leases
         self._ignore_unowned_interactions()
         self.settings = settings
-        self.tables: Any = None
+        self.tables: TableService | None = None
         self.people = People()
         self._storage: Storage | None = None
         self._table_service_factory = table_service_factory
@@ -174,9 +176,8 @@ class PokerBot(commands.AutoShardedBot):
         for name in self._extension_names:
             await self.load_extension(name)
             log.info("loaded extension %s", name)
-        restore = getattr(self.tables, "restore", None)
-        if restore is not None:
-            await restore()
+        if self.tables is not None:
+            await self.tables.restore()
         await self.tree.set_translator(CatalogueTranslator())
         await self.sync_commands()
         if self._renew_leases:
@@ -219,9 +220,8 @@ class PokerBot(commands.AutoShardedBot):
         if self._lease_keeper is not None:
             self._lease_keeper.cancel()
         try:
-            stop = getattr(self.tables, "close", None)
-            if stop is not None:
-                await stop()
+            if self.tables is not None:
+                await self.tables.close()
         except Exception:
             log.exception("the table service failed to stop cleanly")
         finally:
