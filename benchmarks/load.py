@@ -31,7 +31,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import copy
 import gc
+import json
 import random
 import shutil
 import statistics
@@ -47,8 +49,8 @@ import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.__main__ import event_loop_options
-from tests.discord_stub import BotProcess, DiscordStub, Interaction, Message, User
+from bot.runtime import event_loop_options
+from tests.discord_stub import BotProcess, DiscordStub, GuildHandle, Interaction, Message, User
 from tests.discord_stub.model import Channel
 from tests.e2e.spectator import HAND_TITLE, TableView, is_table_embed, parse_table
 
@@ -56,6 +58,9 @@ GOAL_P99_MS = 50.0
 GOAL_REST_PER_ACTION = 2.0
 GOAL_KIB_PER_TABLE = 200.0
 GOAL_TABLES = 100
+GOAL_RATIO = 2.0
+FLOOR_ENTRY = "benchmarks.floor_bot:main"
+CLUSTER_ENTRY = "tests.e2e.bot_entry:cluster_main"
 ACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 FOLLOWUP = "POST /webhooks/{webhook_id}/{webhook_token}"
@@ -74,6 +79,7 @@ class LoadStub(DiscordStub):
         self.changed: dict[int, asyncio.Event] = {}
         self.table_message: dict[int, Message] = {}
         self.table_edits: Counter[int] = Counter()
+        self.edit_bytes: list[int] = []  # JSON size of each table-message edit (the floor bot's payload size)
 
     def _poke(self, channel_id: int) -> None:
         event = self.changed.get(channel_id)
@@ -91,6 +97,7 @@ class LoadStub(DiscordStub):
         edited = super().edit_message(message, payload, **kwargs)
         if message.ephemeral_to is None and message.guild_id is not None:
             self.table_edits[message.channel_id] += 1
+            self.edit_bytes.append(len(json.dumps(payload, ensure_ascii=False).encode()))
         self._poke(message.channel_id)
         return edited
 
@@ -251,18 +258,31 @@ def _refused(stub: DiscordStub, inter: Interaction, user: User) -> bool:
 
 @dataclass
 class Probe:
-    """The bot process's CPU time and memory, sampled."""
+    """The bot's CPU time and memory, sampled: the process and its children (a cluster's shard processes)."""
 
     process: psutil.Process
     peak_rss: int = 0
     rss: list[tuple[float, int]] = field(default_factory=list)
+    #: CPU seconds of child processes that have ended (a restarted child's time is not lost).
+    _seen: dict[int, tuple[psutil.Process, float]] = field(default_factory=dict)
+
+    def tree(self) -> list[psutil.Process]:
+        with contextlib.suppress(psutil.Error):
+            return [self.process, *self.process.children(recursive=True)]
+        return [self.process]
 
     def cpu(self) -> float:
-        times = self.process.cpu_times()
-        return times.user + times.system
+        for proc in self.tree():
+            with contextlib.suppress(psutil.Error):
+                times = proc.cpu_times()
+                self._seen[proc.pid] = (proc, times.user + times.system)
+        return sum(cpu for _, cpu in self._seen.values())
 
     def sample(self) -> int:
-        rss = self.process.memory_info().rss
+        rss = 0
+        for proc in self.tree():
+            with contextlib.suppress(psutil.Error):
+                rss += proc.memory_info().rss
         self.peak_rss = max(self.peak_rss, rss)
         self.rss.append((time.monotonic(), rss))
         return rss
@@ -273,7 +293,9 @@ class Probe:
             await asyncio.sleep(0.25)
 
     def high_water_mark(self) -> int | None:
-        """VmHWM: the peak RSS the kernel saw (Linux), including moments between samples."""
+        """VmHWM: the peak RSS the kernel saw (Linux), including moments between samples (one process only)."""
+        if len(self.tree()) > 1:
+            return None
         with contextlib.suppress(OSError, ValueError):
             for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
                 if line.startswith("VmHWM:"):
@@ -304,31 +326,52 @@ def route_counts(stub: DiscordStub, since: float, until: float) -> Counter[str]:
     return counts
 
 
-async def run(args: argparse.Namespace) -> int:
-    rng = random.Random(args.seed)
-    workdir = Path(tempfile.mkdtemp(prefix="poker-load-"))
-    stub = LoadStub()
-    await stub.start()
-    pruner = asyncio.create_task(stub.prune_timers())
-    guild = stub.add_guild(name="Load", channels=[f"table-{i}" for i in range(1, args.tables + 1)])
+@dataclass
+class Result:
+    """What one bot did under the load, for the comparison lines."""
+
+    label: str
+    actions: int
+    seconds: float
+    hands: int
+    bot_cpu: float
+    p99: float
+    edit_bytes: float
+
+    @property
+    def cpu_per_action_ms(self) -> float:
+        return self.bot_cpu / self.actions * 1000 if self.actions else float("nan")
+
+
+async def measure(
+    stub: LoadStub,
+    args: argparse.Namespace,
+    *,
+    label: str,
+    entry: str,
+    env: dict[str, str],
+    channels: list[Channel],
+    workdir: Path,
+    rng: random.Random,
+    bot_args: list[str] | None = None,
+    shards: int | None = None,
+) -> Result:
+    """Start one bot process (`entry` with `bot_args`; a cluster's children are counted with it), open a table in
+    each of `channels`, play them, measure, stop the bot; prints the report and returns its main figures. `shards`:
+    wait until that many shards are connected."""
     drivers: list[TableDriver] = []
     stats = Stats()
-    for index, channel in enumerate(guild.channels):
-        players = [stub.add_member(name=f"t{index}p{k}") for k in range(args.players)]
+    for index, channel in enumerate(channels):
+        players = [stub.add_member(name=f"{label[0]}{index}p{k}", guild=channel.guild_id) for k in range(args.players)]
         drivers.append(TableDriver(stub, channel, players, stats, random.Random(rng.random())))
-    env = {
-        "DATABASE_PATH": str(workdir / "poker.sqlite3"),
-        "DEV_GUILD_ID": str(guild.id),
-        "LOG_LEVEL": "WARNING",
-    }
-    if args.next_hand_delay is not None:
-        env["E2E_NEXT_HAND_DELAY"] = str(args.next_hand_delay)
-    bot = BotProcess(stub, entry=args.bot_entry, env=env, log_path=workdir / "bot.log")
+    bot = BotProcess(stub, entry=entry, env=env, log_path=workdir / f"{label}.log", args=bot_args)
     own = psutil.Process()
     tasks: list[asyncio.Task[None]] = []
+    ids = {c.id for c in channels}
+    print(f"--- {label}: {entry}")
     try:
         await bot.start(timeout=60)
-        await stub.wait_connected()
+        await stub.wait_connected(60, shards=shards)
         await asyncio.sleep(1.0)
         probe = Probe(psutil.Process(bot.pid))
         baseline = probe.sample()
@@ -342,11 +385,18 @@ async def run(args: argparse.Namespace) -> int:
                 await driver.setup()
             await driver.play()
 
+        def dealt() -> bool:
+            mine = [m for cid, m in stub.table_message.items() if cid in ids]
+            return len(mine) == len(ids) and all(
+                HAND_TITLE.match(str(m.versions[0].embeds[0].get("title", ""))) for m in mine
+            )
+
         tasks = [asyncio.create_task(open_and_play(d)) for d in drivers]
-        while len(stub.table_message) < args.tables or not all(
-            HAND_TITLE.match(str(m.versions[0].embeds[0].get("title", ""))) for m in stub.table_message.values()
-        ):
+        while not dealt():
             await asyncio.sleep(0.2)
+            failed = next((t for t in tasks if t.done() and t.exception() is not None), None)
+            if failed is not None:
+                raise RuntimeError("a table's players failed") from failed.exception()
             if time.monotonic() - started > 300:
                 raise TimeoutError("the tables did not all start within 300 s")
         print(f"all tables dealt after {time.monotonic() - started:.1f} s; warming up {args.warmup} s")
@@ -359,17 +409,18 @@ async def run(args: argparse.Namespace) -> int:
         await asyncio.sleep(args.warmup)
 
         t0, cpu0, own0 = time.monotonic(), probe.cpu(), own.cpu_times()
-        hands0, first = len(stats.hands), len(stats.samples)
+        hands0, first, edits0 = len(stats.hands), len(stats.samples), len(stub.edit_bytes)
         await asyncio.sleep(args.seconds)
         t1, cpu1, own1 = time.monotonic(), probe.cpu(), own.cpu_times()
         window = [s for s in stats.samples[first:] if t0 <= s.sent < t1]
         hands = len(stats.hands) - hands0
         rss_window = [rss for at, rss in probe.rss if t0 <= at <= t1]
+        sizes = stub.edit_bytes[edits0:]
         for driver in drivers:
             driver.stopping = True
             driver.event.set()
         sampler.cancel()
-        report(
+        p99 = report(
             args,
             window=window,
             seconds=t1 - t0,
@@ -386,20 +437,144 @@ async def run(args: argparse.Namespace) -> int:
         if stub.violations:
             kinds = Counter(v.kind for v in stub.violations)
             print(f"Discord rule violations: {dict(kinds)}; first: {stub.violations[0]}")
-        return 0
+        return Result(
+            label=label,
+            actions=len(window),
+            seconds=t1 - t0,
+            hands=hands,
+            bot_cpu=cpu1 - cpu0,
+            p99=p99,
+            edit_bytes=statistics.mean(sizes) if sizes else float("nan"),
+        )
     finally:
         gc.enable()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        pruner.cancel()
         await bot.stop(timeout=20)
-        await stub.stop()
         report_log(bot.log_path)
+
+
+async def run(args: argparse.Namespace) -> int:
+    if args.saturation:
+        await saturation(args)
+        return 0
+    await run_once(args, args.processes[0] if args.processes else None)
+    return 0
+
+
+async def run_once(args: argparse.Namespace, processes: int | None) -> Result:
+    """One stand-in, one bot (one process; or `poker-bot cluster --processes P` over 2 shards or more, a guild on
+    each shard, the tables spread over them), `args.tables` tables; with --baseline the floor bot after it."""
+    rng = random.Random(args.seed)
+    workdir = Path(tempfile.mkdtemp(prefix="poker-load-"))
+    shards = max(2, processes) if processes else 1
+    stub = LoadStub(shards=shards)
+    await stub.start()
+    pruner = asyncio.create_task(stub.prune_timers())
+    env = {"DATABASE_PATH": str(workdir / "poker.sqlite3"), "LOG_LEVEL": "WARNING"}
+    if processes:
+        guilds = [stub.add_guild(name=f"Load {k}", channels=[], shard=k) for k in range(shards)]
+        channels = [stub.add_channel(guilds[i % shards], f"table-{i + 1}") for i in range(args.tables)]
+        entry, bot_args = CLUSTER_ENTRY, ["cluster", "--processes", str(processes), "--shard-count", str(shards)]
+        guild = guilds[0]
+    else:
+        guild = stub.add_guild(name="Load", channels=[f"table-{i}" for i in range(1, args.tables + 1)])
+        channels, entry, bot_args = guild.channels, args.bot_entry, None
+        env["DEV_GUILD_ID"] = str(guild.id)
+    if args.next_hand_delay is not None:
+        env["E2E_NEXT_HAND_DELAY"] = str(args.next_hand_delay)
+    label = f"cluster of {processes}" if processes else "bot"
+    try:
+        ours = await measure(
+            stub,
+            args,
+            label=label,
+            entry=entry,
+            env=env,
+            channels=channels,
+            workdir=workdir,
+            rng=rng,
+            bot_args=bot_args,
+            shards=shards,
+        )
+        if args.baseline:
+            await compare_with_floor(stub, args, guild, ours, workdir, rng)
+        return ours
+    finally:
+        pruner.cancel()
+        await stub.stop()
         if args.keep:
-            print(f"bot log and database kept in {workdir}")
+            print(f"bot logs and database kept in {workdir}")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
+
+
+async def saturation(args: argparse.Namespace) -> None:
+    """For each process count of --processes (default 1 and 2): one run per table count of --sweep, then the
+    action rate at which the acknowledgement p99 crosses the goal (interpolated between the two runs around it)."""
+    found: dict[int, list[Result]] = {}
+    for processes in args.processes or [1, 2]:
+        for tables in args.sweep:
+            level = copy.copy(args)
+            level.tables = tables
+            print(f"=== {processes} process(es), {tables} tables")
+            found.setdefault(processes, []).append(await run_once(level, processes))
+    print()
+    for processes, results in found.items():
+        rows = ", ".join(f"{r.actions / r.seconds:.0f}/s -> p99 {r.p99:.0f} ms" for r in results)
+        print(f"{processes} process(es): {rows}")
+        print(f"  saturation point : {saturation_point(results)}")
+
+
+def saturation_point(results: list[Result]) -> str:
+    """Where the acknowledgement p99 crosses GOAL_P99_MS, in actions per second, from runs of rising load: between
+    the busiest run below the goal and the next busier run above it (linear)."""
+
+    def rate(result: Result) -> float:
+        return result.actions / result.seconds if result.seconds else 0.0
+
+    ordered = sorted(results, key=rate)
+    below = [r for r in ordered if r.p99 < GOAL_P99_MS]
+    if not below:
+        return f"below {rate(ordered[0]):.0f} actions/s (p99 {ordered[0].p99:.0f} ms at the lightest load)"
+    low = below[-1]
+    above = [r for r in ordered if r.p99 >= GOAL_P99_MS and rate(r) > rate(low)]
+    if not above:
+        return f"not reached: p99 < {GOAL_P99_MS:.0f} ms up to {rate(ordered[-1]):.0f} actions/s"
+    high = above[0]
+    share = (GOAL_P99_MS - low.p99) / (high.p99 - low.p99)
+    point = rate(low) + (rate(high) - rate(low)) * share
+    return (
+        f"about {point:.0f} actions/s (p99 {low.p99:.0f} ms at {rate(low):.0f}/s, "
+        f"{high.p99:.0f} ms at {rate(high):.0f}/s)"
+    )
+
+
+async def compare_with_floor(
+    stub: LoadStub, args: argparse.Namespace, guild: GuildHandle, ours: Result, workdir: Path, rng: random.Random
+) -> None:
+    """The same load against benchmarks/floor_bot.py (acknowledge, edit one message of the real bot's average
+    size, a new message per hand of the real bot's average length), then the ratio of CPU per action."""
+    channels = [stub.add_channel(guild, f"floor-{i}") for i in range(1, args.tables + 1)]
+    per_hand = round(ours.actions / ours.hands) if ours.hands else 22
+    env = {
+        "FLOOR_EDIT_BYTES": str(round(ours.edit_bytes)) if ours.edit_bytes == ours.edit_bytes else "1500",
+        "FLOOR_ACTIONS_PER_HAND": str(per_hand),
+        "FLOOR_NEXT_HAND_DELAY": str(args.next_hand_delay if args.next_hand_delay is not None else 5.0),
+    }
+    floor = await measure(
+        stub, args, label="floor", entry=FLOOR_ENTRY, env=env, channels=channels, workdir=workdir, rng=rng
+    )
+    ratio = ours.cpu_per_action_ms / floor.cpu_per_action_ms
+    print()
+    print(f"edit payload      : {ours.edit_bytes:8.0f} bytes (ours) / {floor.edit_bytes:.0f} bytes (floor)")
+    print(
+        f"CPU per action    : {ours.cpu_per_action_ms:8.3f} ms (ours, {ours.actions / ours.seconds:.0f} actions/s) / "
+        f"{floor.cpu_per_action_ms:.3f} ms (floor, {floor.actions / floor.seconds:.0f} actions/s)"
+    )
+    verdict = "met" if ratio <= GOAL_RATIO else "NOT met"
+    print(f"ratio ours / floor: {ratio:8.2f}  (goal <= {GOAL_RATIO:.1f}: {verdict})")
 
 
 def report_log(path: Path) -> None:
@@ -426,7 +601,8 @@ def report(
     steady: float,
     peak: int,
     violations: int,
-) -> None:
+) -> float:
+    """Print the figures of one bot's run; returns its acknowledgement p99 (ms)."""
     actions = len(window)
     acks = [s.ack * 1000 for s in window]
     by_button = [s.ack * 1000 for s in window if s.via == "button"]
@@ -480,6 +656,12 @@ def report(
         goal += ": no verdict, the bot's fixed costs dominate with fewer tables"
     print(f"memory per table  : {per_table:8.1f} KiB  ({goal})")
     print(f"refused {stats.refused}, stalls {stats.stalls}, rejoins {stats.rejoins}, rule violations {violations}")
+    return p99
+
+
+def numbers(text: str) -> list[int]:
+    """A comma-separated list of whole numbers ("1,2")."""
+    return [int(n) for n in text.split(",")]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -498,6 +680,28 @@ def main(argv: list[str] | None = None) -> int:
         "--bot-entry",
         default="tests.e2e.bot_entry:main",
         help="module:function that runs the bot (e.g. an instrumented wrapper of the default, for profiling)",
+    )
+    parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="then run the same load against a minimal discord.py bot (benchmarks/floor_bot.py) and print the ratio",
+    )
+    parser.add_argument(
+        "--processes",
+        type=numbers,
+        default=None,
+        help="run the bot as `poker-bot cluster --processes P` over max(2, P) shards (with --saturation: a list, 1,2)",
+    )
+    parser.add_argument(
+        "--saturation",
+        action="store_true",
+        help="sweep the table counts of --sweep for each process count and print where the ack p99 crosses 50 ms",
+    )
+    parser.add_argument(
+        "--sweep",
+        type=numbers,
+        default=[10, 25, 50, 100, 150, 200],
+        help="table counts of --saturation",
     )
     parser.add_argument("--keep", action="store_true", help="keep the bot's log and database (a temporary folder)")
     args = parser.parse_args(argv)

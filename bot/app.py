@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import importlib
 import inspect
@@ -19,7 +20,9 @@ from bot.discord_ui.errors import PokerTree
 from bot.discord_ui.people import People
 from bot.discord_ui.translator import CatalogueTranslator
 from bot.storage import GuildDefaults, Storage
+from bot.storage.leases import ShardLeases
 from bot.tables import TableService
+from bot.tables.ownership import ShardOwnership
 
 log = logging.getLogger(__name__)
 
@@ -73,10 +76,15 @@ def default_table_service_factory() -> TableServiceFactory | None:
 class PokerBot(commands.AutoShardedBot):
     """The bot. Its parts, which cogs reach through `bot.discord_ui.parts.parts` (the `BotParts` protocol):
     `storage` (Storage, once set up), `tables` (the table service or None), `people` (display names and locales
-    seen in interactions); also `settings` (Settings).
+    seen in interactions), `ownership` (the shards whose lease this process holds, once set up); also `settings`
+    (Settings).
 
-    `setup_hook` order: open storage and migrate -> build the table service -> load EXTENSIONS ->
-    `tables.restore()` -> sync commands. `close()` stops the table service, disconnects, closes storage.
+    `shard_count` / `shard_ids`: the shards this process connects (every shard of Discord's recommended count,
+    GET /gateway/bot, by default); `renew_leases=False` takes the leases once and never renews them (tests on a
+    virtual clock, where the renewal's timer would fire without end). `setup_hook` order: open storage and
+    migrate -> take the shards' leases -> build the table service -> load EXTENSIONS -> `tables.restore()` (the
+    guilds of the held shards) -> sync commands; the leases are then renewed in the background. `close()` stops
+    the table service, disconnects, gives the leases back, closes storage.
     """
 
     def __init__(
@@ -85,6 +93,9 @@ class PokerBot(commands.AutoShardedBot):
         *,
         table_service_factory: TableServiceFactory | None = None,
         extensions: Sequence[str] = EXTENSIONS,
+        shard_count: int | None = None,
+        shard_ids: Sequence[int] | None = None,
+        renew_leases: bool = True,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -92,7 +103,13 @@ class PokerBot(commands.AutoShardedBot):
             help_command=None,
             tree_cls=PokerTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
+            shard_count=shard_count,
+            shard_ids=list(shard_ids) if shard_ids is not None else None,  # type: ignore[arg-type]  # Optional in fact
         )
+        self.ownership: ShardOwnership | None = None
+        self._lease_keeper: asyncio.Task[None] | None = None
+        self._renew_leases = renew_leases
+        self._ignore_unowned_interactions()
         self.settings = settings
         self.tables: TableService | None = None
         self.people = People()
@@ -108,9 +125,51 @@ class PokerBot(commands.AutoShardedBot):
             raise RuntimeError("storage is not open yet (setup_hook has not run)")
         return self._storage
 
+    def _ignore_unowned_interactions(self) -> None:
+        """Drop, unanswered, an interaction from a guild whose shard another process holds (two processes started
+        for one shard both receive its events: the lease holder alone answers). Wraps discord.py's parser of
+        INTERACTION_CREATE (`ConnectionState.parsers`, the table its gateway reads each event's handler from)."""
+        parsers = self._connection.parsers
+        parse = parsers["INTERACTION_CREATE"]
+
+        def parse_if_owned(data: Any) -> None:
+            guild_id = data.get("guild_id")
+            if guild_id is not None and self.ownership is not None and not self.ownership.owns(int(guild_id)):
+                log.debug("interaction %s of guild %s left to the shard's lease holder", data.get("id"), guild_id)
+                return
+            parse(data)
+
+        parsers["INTERACTION_CREATE"] = parse_if_owned
+
+    async def _take_shards(self) -> ShardOwnership:
+        """Resolve the shard count (Discord's recommendation when none was given) and take the leases of this
+        process's shards (waiting up to one lease's time to live for a shard held by another process, then
+        refusing it with one log line: ShardOwnership.claim)."""
+        if self.shard_count is None:
+            self.shard_count, _url, _limits = await self.http.get_bot_gateway()
+            log.info("Discord recommends %d shards", self.shard_count)
+        count = int(self.shard_count)
+        ids = tuple(self.shard_ids) if self.shard_ids is not None else tuple(range(count))
+        ownership = ShardOwnership(ShardLeases(self.storage), count, ids, ttl_s=self.settings.shard_lease_ttl)
+        await ownership.claim()
+        return ownership
+
+    async def _follow_shards(self, gained: set[int], lost: set[int]) -> None:
+        """A lease lost: stop the tables of its guilds here; a refused shard taken over: restore its tables."""
+        ownership = self.ownership
+        if ownership is None or self.tables is None:
+            return
+        release = getattr(self.tables, "release", None)
+        if lost and release is not None:
+            await release(lambda guild_id: not ownership.owns(guild_id))
+        restore = getattr(self.tables, "restore", None)
+        if gained and restore is not None:
+            await restore()
+
     async def setup_hook(self) -> None:
         """Runs once, after login and before the gateway connects (discord.py calls it from `start`)."""
         self._storage = await Storage.open(self.settings.database, defaults=guild_defaults(self.settings))
+        self.ownership = await self._take_shards()
         if self._table_service_factory is not None:
             service = self._table_service_factory(self)
             self.tables = await service if inspect.isawaitable(service) else service
@@ -121,6 +180,9 @@ class PokerBot(commands.AutoShardedBot):
             await self.tables.restore()
         await self.tree.set_translator(CatalogueTranslator())
         await self.sync_commands()
+        if self._renew_leases:
+            keep = self.ownership.keep(self._follow_shards)
+            self._lease_keeper = asyncio.create_task(keep, name="poker-bot-leases")
 
     async def sync_commands(self) -> str:
         """Register the slash commands with Discord; returns what it did: "guild", "global" or "unchanged".
@@ -155,6 +217,8 @@ class PokerBot(commands.AutoShardedBot):
             return
         self._shutting_down = True
         log.info("shutting down")
+        if self._lease_keeper is not None:
+            self._lease_keeper.cancel()
         try:
             if self.tables is not None:
                 await self.tables.close()
@@ -165,4 +229,6 @@ class PokerBot(commands.AutoShardedBot):
                 await super().close()
             finally:
                 if self._storage is not None:
+                    if self.ownership is not None:
+                        await self.ownership.release()
                     await self._storage.close()

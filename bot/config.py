@@ -85,6 +85,10 @@ class Settings(BaseSettings):
     min_buy_in: int = Field(default=MIN_BUY_IN_BB * DEFAULT_BIG_BLIND, ge=1)
     max_buy_in: int = Field(default=MAX_BUY_IN_BB * DEFAULT_BIG_BLIND, ge=1)
 
+    #: Seconds a shard's lease lives unless renewed (bot/tables/ownership.py): a process that dies keeps its
+    #: shards' tables this long before another process (or itself, restarted) may run them.
+    shard_lease_ttl: float = Field(default=30.0, ge=1.0, le=3600.0)
+
     starting_grant: int = Field(default=1000, ge=0)
     refill_cooldown: int = Field(default=24 * 3600, ge=0)
 

@@ -15,7 +15,6 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.__main__ import run
 from bot.app import (
     COMMAND_HASH_KEY,
     EXTENSIONS,
@@ -25,6 +24,7 @@ from bot.app import (
     default_table_service_factory,
 )
 from bot.config import Settings
+from bot.runtime import run
 
 
 def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
@@ -60,10 +60,16 @@ def add_command(bot: PokerBot, name: str) -> None:
     bot.tree.add_command(app_commands.Command(name=name, description=f"{name} command", callback=callback))
 
 
+def recommend_one_shard(bot: PokerBot) -> None:
+    """Offline: Discord "recommends" one shard (GET /gateway/bot), as it does for a small bot."""
+    bot.http.get_bot_gateway = AsyncMock(return_value=(1, "wss://gateway.invalid", {}))  # type: ignore[method-assign]
+
+
 async def started(bot: PokerBot) -> AsyncMock:
     """Do what `async with bot: await bot.start(token)` does before the gateway, with sync mocked."""
     sync = AsyncMock(return_value=[])
     bot.tree.sync = sync  # type: ignore[method-assign]
+    recommend_one_shard(bot)
     await bot.__aenter__()
     await bot.setup_hook()
     return sync
@@ -162,6 +168,7 @@ async def test_a_failed_sync_is_retried_at_the_next_start(tmp_path: Path) -> Non
     add_command(bot, "poker")
     response = type("Response", (), {"status": 500, "reason": "boom"})()
     bot.tree.sync = AsyncMock(side_effect=discord.HTTPException(response, "boom"))  # type: ignore[method-assign]
+    recommend_one_shard(bot)
     await bot.__aenter__()
     await bot.setup_hook()
     assert await bot.storage.get_meta(COMMAND_HASH_KEY) is None
@@ -225,6 +232,7 @@ async def test_sigterm_stops_the_table_service_and_closes_the_database(
 ) -> None:
     bot = PokerBot(make_settings(tmp_path), table_service_factory=FakeTableService, extensions=())
     bot.tree.sync = AsyncMock(return_value=[])  # type: ignore[method-assign]
+    recommend_one_shard(bot)
 
     async def offline_start(token: str, *, reconnect: bool = True) -> None:
         # What Client.start does, minus the network: setup_hook, then stay connected until closed.

@@ -13,7 +13,7 @@ from bot.config import ConfigError, Settings, load_settings, parse_duration
 
 KEYS = (
     "DISCORD_TOKEN DATABASE_URL DATABASE_PATH DEV_GUILD_ID LOG_LEVEL SMALL_BLIND BIG_BLIND STARTING_STACK TURN_TIMEOUT "
-    "MIN_BUY_IN MAX_BUY_IN STARTING_GRANT REFILL_COOLDOWN"
+    "MIN_BUY_IN MAX_BUY_IN STARTING_GRANT REFILL_COOLDOWN SHARD_LEASE_TTL"
 ).split()
 ROOT = Path(__file__).resolve().parent.parent
 

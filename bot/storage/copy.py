@@ -38,6 +38,7 @@ TABLES = (
     "ledger",
     "tournament_places",
     "outbox",
+    "shard_leases",
 )
 #: The tables whose ids the database makes (PostgreSQL's identity sequences move past the copied ids).
 _IDENTITY = ("poker_tables", "hands", "ledger", "outbox")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from bot.storage import Storage, TableExists, TableRow
@@ -34,7 +35,9 @@ class TableService:
     hand's deck order, or None to shuffle (the default; tests stack the deck); `next_hand_delay_s`: seconds
     between a hand's end and the next deal at every table (None: each table's `options.next_hand_delay`);
     `idle_wait`: how a table's delivery worker waits for work (a simulator declares that wait);
-    `write_timeout_s`: how long a table waits for a storage write before undoing the change (see TableRunner).
+    `write_timeout_s`: how long a table waits for a storage write before undoing the change (see TableRunner);
+    `owns(guild_id)`: whether this process runs that guild's tables (the shard leases, bot/tables/ownership.py;
+    every guild by default): only those are restored here.
     """
 
     def __init__(
@@ -48,8 +51,10 @@ class TableService:
         next_hand_delay_s: float | None = None,
         idle_wait: IdleWait | None = None,
         write_timeout_s: float = WRITE_TIMEOUT_S,
+        owns: Callable[[int], bool] | None = None,
     ) -> None:
         self.storage = storage
+        self.owns = owns or (lambda _guild_id: True)
         self.notifier = notifier
         self.clock = clock or SystemClock()
         self.rng_factory: RngFactory = rng_factory or (lambda: None)
@@ -108,7 +113,7 @@ class TableService:
         changes still owe Discord (the outbox, docs/outbox.md) is delivered, for open and closed tables."""
         count = 0
         for row in await self.storage.open_tables():
-            if row.channel_id in self.runners:
+            if row.channel_id in self.runners or not self.owns(row.guild_id):
                 continue
             try:
                 runner = self._register(self._new_runner(row, on_closed=self._forget))
@@ -134,7 +139,7 @@ class TableService:
                     await runner.deliver_pending(rows)
                     continue
                 table = await self.storage.table(table_id)
-                if table is None:
+                if table is None or not self.owns(table.guild_id):
                     continue
                 closed = self._new_runner(table)
                 closed.load_closed(table)
@@ -144,6 +149,16 @@ class TableService:
                 await closed.shutdown()
             except Exception:
                 log.exception("could not deliver what table %s owes", table_id)
+
+    async def release(self, guild_ids: Callable[[int], bool]) -> int:
+        """Stop running the tables of the guilds `guild_ids` selects (this process lost their shard's lease):
+        their timers stop and what is queued is delivered; they stay open in storage for the process that runs
+        them now. Returns how many."""
+        released = [runner for runner in self.runners.values() if guild_ids(runner.ids.guild_id)]
+        for runner in released:
+            self._forget(runner)
+            await runner.shutdown()
+        return len(released)
 
     async def close(self) -> None:
         """Stop every runner's timers and flush its announcements (tables stay open in storage)."""

@@ -345,6 +345,10 @@ def make_bot(settings: Settings, clock: SimClock, decks: StackedDecks) -> PokerB
         table_service_factory=lambda bot: create_table_service(
             bot, clock=clock, rng_factory=lambda: decks, deck_factory=decks.next_deck, idle_wait=idle
         ),
+        shard_count=1,  # SimCord runs one shard (and has no GET /gateway/bot)
+        # One process: nothing to renew the lease against, and SimCord's virtual clock would fire the renewal's
+        # timer without end (a write in the database thread each time, which SimCord cannot see settle).
+        renew_leases=False,
     )
 
 

@@ -1,9 +1,12 @@
 """The stand-in's gateway: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME with replay, closes.
 
-One ``GatewaySession`` per IDENTIFY (per shard). Every dispatch gets the session's next sequence
-number and is kept in a bounded buffer, so that a bot that RESUMEs after a dropped connection receives
-exactly the events it missed (Discord gateway docs, "Resuming"). Events dispatched while no connection
-is attached wait in that buffer. Frames are plain JSON text (discord.py accepts text frames even when
+One ``GatewaySession`` per IDENTIFY. IDENTIFY's ``shard`` ([id, count]) says which guilds a session carries
+(Discord: ``(guild_id >> 22) % count``); DMs and their interactions go to shard 0 only. Two live connections
+identified for the same shard (two bot processes started for one shard) both get its events, each in its own
+session; a new IDENTIFY replaces only the shard's sessions whose connection is gone. Every dispatch gets the
+session's next sequence number and is kept in a bounded buffer, so that a bot that RESUMEs after a dropped
+connection receives exactly the events it missed (Discord gateway docs, "Resuming"). Events dispatched while
+no connection is attached wait in that buffer. Frames are plain JSON text (discord.py accepts text frames even when
 it asked for zlib-stream).
 """
 
@@ -106,7 +109,7 @@ class Gateway:
     def __init__(self, stub: DiscordStub) -> None:
         self.stub = stub
         self.sessions: dict[str, GatewaySession] = {}
-        self.by_shard: dict[int, GatewaySession] = {}
+        self.by_shard: dict[int, list[GatewaySession]] = {}
         self.connections: set[GatewayConnection] = set()
         self.identify_count = 0
         self.resume_count = 0
@@ -116,28 +119,49 @@ class Gateway:
 
     # -- routing -----------------------------------------------------------------------------------
 
+    @property
+    def shard_count(self) -> int:
+        """The shard count the bot identified with (1 before any IDENTIFY)."""
+        for sessions in self.by_shard.values():
+            for session in sessions:
+                return session.shard_count
+        return 1
+
     def shard_for(self, guild_id: int | None) -> int:
         """The shard that carries a guild's events (Discord: (guild_id >> 22) % shard_count); DMs use 0."""
-        if guild_id is None or not self.by_shard:
+        if guild_id is None:
             return 0
-        count = next(iter(self.by_shard.values())).shard_count
-        return (guild_id >> 22) % count
+        return (guild_id >> 22) % self.shard_count
+
+    def sessions_for(self, guild_id: int | None) -> list[GatewaySession]:
+        """The sessions of the shard that carries this guild (more than one when two processes run it)."""
+        return self.by_shard.get(self.shard_for(guild_id), [])
 
     def session_for(self, guild_id: int | None) -> GatewaySession | None:
-        """The current session of the shard that carries this guild."""
-        return self.by_shard.get(self.shard_for(guild_id))
+        """The newest session of the shard that carries this guild."""
+        sessions = self.sessions_for(guild_id)
+        return sessions[-1] if sessions else None
 
     def dispatch(self, guild_id: int | None, event: str, data: Any, *, intent: int = 0) -> bool:
-        """Dispatch to the guild's shard; returns False when no session exists or its intents exclude it."""
-        session = self.session_for(guild_id)
-        if session is None or (intent and not session.intents & intent):
-            return False
-        session.dispatch(event, data)
-        return True
+        """Dispatch to every session of the guild's shard; returns False when none exists or its intents
+        exclude the event."""
+        sent = False
+        for session in self.sessions_for(guild_id):
+            if intent and not session.intents & intent:
+                continue
+            session.dispatch(event, data)
+            sent = True
+        return sent
 
-    def is_connected(self) -> bool:
-        """Whether every known shard has a live connection that got its READY."""
-        return bool(self.by_shard) and all(s.conn is not None for s in self.by_shard.values())
+    def is_connected(self, shards: int | None = None) -> bool:
+        """Whether every known shard (or each of shards 0..``shards``-1) has sessions, all with a live connection
+        that got its READY."""
+        wanted = set(range(shards)) if shards is not None else set()
+        return (
+            bool(self.by_shard)
+            and wanted <= set(self.by_shard)
+            and all(s.conn is not None for sessions in self.by_shard.values() for s in sessions)
+        )
 
     # -- faults ------------------------------------------------------------------------------------
 
@@ -213,11 +237,14 @@ class Gateway:
             return
         shard_id, shard_count = data.get("shard") or [0, 1]
         session = GatewaySession(shard_id, shard_count, int(data.get("intents") or 0))
-        old = self.by_shard.get(shard_id)
-        if old is not None:
-            self.sessions.pop(old.session_id, None)
+        kept = []
+        for old in self.by_shard.get(shard_id, []):
+            if old.conn is None or old.conn is conn:
+                self.sessions.pop(old.session_id, None)  # its process is gone (or identifies again here)
+            else:
+                kept.append(old)
         self.sessions[session.session_id] = session
-        self.by_shard[shard_id] = session
+        self.by_shard[shard_id] = [*kept, session]
         session.conn = conn
         conn.session = session
         self.identify_count += 1

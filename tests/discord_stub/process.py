@@ -19,7 +19,8 @@ class BotProcess:
     """Start, stop and SIGKILL a bot process. Output goes to ``log_path`` (a temp file unless given).
 
     ``entry`` is ``module:function`` (default: the real bot, ``bot.__main__:main``); ``env`` adds to the
-    environment (e.g. ``DATABASE_PATH``), on top of the stand-in's STUB_URL and DISCORD_TOKEN.
+    environment (e.g. ``DATABASE_PATH``), on top of the stand-in's STUB_URL and DISCORD_TOKEN; ``args`` is the
+    entry point's command line (e.g. ``["run", "--shard-count", "2", "--shards", "1"]``).
     """
 
     def __init__(
@@ -29,9 +30,11 @@ class BotProcess:
         entry: str = "bot.__main__:main",
         env: dict[str, str] | None = None,
         log_path: str | Path | None = None,
+        args: list[str] | None = None,
     ) -> None:
         self.stub = stub
         self.entry = entry
+        self.args = list(args or [])
         self.extra_env = dict(env or {})
         if log_path is None:
             handle, name = tempfile.mkstemp(prefix="bot-", suffix=".log")
@@ -64,7 +67,14 @@ class BotProcess:
             out.write(f"--- start {self.starts + 1} ---\n".encode())
             out.flush()
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "tests.discord_stub.run_bot", cwd=REPO_ROOT, env=env, stdout=out, stderr=out
+                sys.executable,
+                "-m",
+                "tests.discord_stub.run_bot",
+                *self.args,
+                cwd=REPO_ROOT,
+                env=env,
+                stdout=out,
+                stderr=out,
             )
         self.starts += 1
         if wait_ready:

@@ -233,9 +233,17 @@ class DiscordStub(UserActions):
         channels: Iterable[str] = ("poker",),
         locale: str = "en-US",
         owner_id: int | None = None,
+        shard: int | None = None,
     ) -> GuildHandle:
-        """Create a guild with text channels; announced with GUILD_CREATE if the bot is already connected."""
+        """Create a guild with text channels; announced with GUILD_CREATE if the bot is already connected.
+        ``shard``: an id that puts the guild on that shard of the ``shards`` that /gateway/bot announces."""
         gid = guild_id or self.snowflake()
+        if guild_id is None and shard is not None:
+            if not 0 <= shard < self.shards:
+                raise ValueError(f"shard {shard} of {self.shards}")
+            # The next snowflake whose timestamp part lands on the shard (ids stay increasing).
+            gid = (((gid >> 22) // self.shards + 1) * self.shards + shard) << 22
+            self.snowflake._last = max(self.snowflake._last, gid)  # no later id repeats it
         guild = Guild(gid, name, owner_id or self.owner.id, locale=locale)
         guild.roles[gid] = Role(gid, "@everyone", DEFAULT_PERMISSIONS)
         admin_role = Role(self.snowflake(), "Admin", ADMINISTRATOR, position=1)
@@ -691,9 +699,10 @@ class DiscordStub(UserActions):
                 raise TimeoutError(f"the bot was still busy after {timeout} s")
             await asyncio.sleep(quiet - (time.monotonic() - self._last_activity) + 0.01)
 
-    async def wait_connected(self, timeout: float = 15.0) -> None:  # noqa: ASYNC109 - test helpers take a plain timeout
-        """Wait until every shard of the bot has a live gateway connection (after READY and GUILD_CREATEs)."""
-        await self.wait_for(self.gateway.is_connected, timeout, what="the bot's gateway connection")
+    async def wait_connected(self, timeout: float = 15.0, *, shards: int | None = None) -> None:  # noqa: ASYNC109 - test helpers take a plain timeout
+        """Wait until every shard of the bot (at least shards 0..``shards``-1) has a live gateway connection
+        (after READY and GUILD_CREATEs)."""
+        await self.wait_for(lambda: self.gateway.is_connected(shards), timeout, what="the bot's gateway connection")
 
     async def wait_bot_ready(self, timeout: float = 20.0, *, after: int = 0) -> None:  # noqa: ASYNC109 - test helpers take a plain timeout
         """Wait for the launcher's signal that the bot dispatched on_ready (more than ``after`` signals)."""

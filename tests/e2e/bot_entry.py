@@ -1,4 +1,4 @@
-"""Test-only entry point for the real bot process: `bot.__main__:main` with three hooks read from the environment.
+"""Test-only entry point for the real bot process: `bot.cli:main` with the hooks read from the environment.
 
 Launched by the end-to-end tests and the load benchmark as ``BotProcess(stub, entry="tests.e2e.bot_entry:main")``
 (through ``python -m tests.discord_stub.run_bot``, which points discord.py at the stand-in). The shipped bot is
@@ -65,7 +65,7 @@ class HookedStorage:
 
 
 def _install_hooks() -> None:
-    import bot.__main__ as entry
+    import bot.runtime as entry
     from bot.discord_ui.wiring import create_table_service
 
     options: dict[str, Any] = {}
@@ -100,8 +100,21 @@ def _install_hooks() -> None:
 
 
 def main() -> None:
-    """Install the hooks asked for in the environment, then run the real bot's entry point."""
+    """Install the hooks asked for in the environment, then run the real bot's entry point (its command line:
+    `run` with the shard options a cluster gives its children)."""
     _install_hooks()
-    import bot.__main__ as entry
+    import bot.cli
 
-    entry.main()
+    bot.cli.main()
+
+
+def cluster_main() -> None:
+    """`poker-bot cluster` whose children are this module's `main` against the stand-in (the same hooks)."""
+    import sys
+
+    import bot.cli
+
+    bot.cli.main(
+        child_command=[sys.executable, "-m", "tests.discord_stub.run_bot", "run"],
+        child_env={"STUB_BOT_ENTRY": "tests.e2e.bot_entry:main"},
+    )

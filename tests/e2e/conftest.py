@@ -24,6 +24,8 @@ from .driver import Game
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
 #: Seconds between a hand's end and the next deal in the tests (the bot's own default is 5 s).
 NEXT_HAND_DELAY = "0.2"
+#: Seconds a shard lease lives in the tests (the bot's own default is 30 s).
+SHARD_LEASE_TTL = "2"
 
 
 def show_log(bot: BotProcess) -> None:
@@ -57,6 +59,8 @@ def bot_env(db_path: Path, guild_id: int, **extra: str) -> dict[str, str]:
         "LOG_LEVEL": "INFO",
         "E2E_NEXT_HAND_DELAY": NEXT_HAND_DELAY,
         "E2E_SHUFFLE_SEED": os.environ.get("E2E_SHUFFLE_SEED", "20240611"),
+        # A process restarted after a SIGKILL waits for its own old shard lease to expire (bot/tables/ownership.py).
+        "SHARD_LEASE_TTL": SHARD_LEASE_TTL,
     }
     env.update(extra)
     return env

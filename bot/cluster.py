@@ -1,0 +1,142 @@
+"""`poker-bot cluster --processes P`: P child processes (`poker-bot run --shard-count N --shards a-b`) that split
+the shards evenly; a child that dies is started again after a pause that doubles on each quick death (1 s up to
+30 s); SIGINT/SIGTERM are forwarded to the children, which stop cleanly (their tables stay open in the database,
+their shard leases are given back). A child that exits with code 2 (a configuration error or a refused token) is
+not restarted: the cluster stops and exits with 2. docs/architecture.md, "Shards and processes".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.shards import format_shards
+
+log = logging.getLogger(__name__)
+
+EXIT_CONFIG = 2
+FIRST_PAUSE_S = 1.0
+LONGEST_PAUSE_S = 30.0
+#: A child that ran this long before dying is restarted after the first pause again (not a crash loop).
+STEADY_S = 60.0
+#: How long the children have to stop after SIGTERM before they are killed.
+STOP_TIMEOUT_S = 30.0
+
+
+@dataclass
+class Child:
+    """One child process and its shards."""
+
+    index: int
+    shards: tuple[int, ...]
+    process: asyncio.subprocess.Process | None = None
+    starts: int = 0
+
+
+class Cluster:
+    """Supervise one child per group of shards (see the module docstring). `command` starts a child (the
+    shard options are added to it); `env` adds to the children's environment."""
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        shard_count: int,
+        groups: Sequence[tuple[int, ...]],
+        *,
+        env: Mapping[str, str] | None = None,
+        first_pause_s: float = FIRST_PAUSE_S,
+        longest_pause_s: float = LONGEST_PAUSE_S,
+    ) -> None:
+        self.command = list(command)
+        self.shard_count = shard_count
+        self.children = [Child(index, tuple(shards)) for index, shards in enumerate(groups)]
+        self.env = dict(env or {})
+        self.first_pause_s = first_pause_s
+        self.longest_pause_s = longest_pause_s
+        self.stopping = asyncio.Event()
+        self.exit_code = 0
+
+    def argv(self, child: Child) -> list[str]:
+        """The command line of a child."""
+        return [*self.command, "--shard-count", str(self.shard_count), "--shards", format_shards(child.shards)]
+
+    async def run(self) -> int:
+        """Run until SIGINT/SIGTERM (or a child's configuration error), then stop every child; the exit code."""
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, self.stop)
+        log.info(
+            "cluster of %d processes over %d shards: %s",
+            len(self.children),
+            self.shard_count,
+            "; ".join(format_shards(c.shards) for c in self.children),
+        )
+        await asyncio.gather(*(self.supervise(child) for child in self.children))
+        return self.exit_code
+
+    def stop(self) -> None:
+        """Stop the cluster: every child gets SIGTERM (forwarded) and is not restarted."""
+        if not self.stopping.is_set():
+            log.info("stopping the cluster")
+        self.stopping.set()
+        for child in self.children:
+            process = child.process
+            if process is not None and process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.send_signal(signal.SIGTERM)
+
+    async def supervise(self, child: Child) -> None:
+        """Keep one child running until the cluster stops."""
+        pause = self.first_pause_s
+        while not self.stopping.is_set():
+            started = time.monotonic()
+            child.process = await asyncio.create_subprocess_exec(*self.argv(child), env={**os.environ, **self.env})
+            child.starts += 1
+            log.info(
+                "child %d (shards %s) started: pid %d", child.index, format_shards(child.shards), child.process.pid
+            )
+            if self.stopping.is_set():  # a signal came while it was being started
+                with contextlib.suppress(ProcessLookupError):
+                    child.process.send_signal(signal.SIGTERM)
+            code = await self._wait(child.process)
+            if self.stopping.is_set():
+                log.info("child %d stopped (exit code %s)", child.index, code)
+                return
+            if code == EXIT_CONFIG:
+                log.error("child %d exited with a configuration error: stopping the cluster", child.index)
+                self.exit_code = EXIT_CONFIG
+                self.stop()
+                return
+            if time.monotonic() - started >= STEADY_S:
+                pause = self.first_pause_s
+            log.warning(
+                "child %d (shards %s) exited with code %s; starting it again in %.1f s",
+                child.index,
+                format_shards(child.shards),
+                code,
+                pause,
+            )
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), pause)
+            pause = min(pause * 2, self.longest_pause_s)
+
+    async def _wait(self, process: asyncio.subprocess.Process) -> int:
+        """Wait for a child to exit; once the cluster stops, kill it if it does not stop in time."""
+        waiter = asyncio.ensure_future(process.wait())
+        stopper = asyncio.ensure_future(self.stopping.wait())
+        await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        stopper.cancel()
+        if not waiter.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(waiter), STOP_TIMEOUT_S)
+            except TimeoutError:
+                log.error("child pid %d did not stop within %.0f s: killing it", process.pid, STOP_TIMEOUT_S)
+                process.kill()
+        return await waiter

@@ -1,0 +1,90 @@
+"""`poker-bot cluster` (bot/cluster.py) with stand-in children (small Python scripts, no Discord): the shards are
+split evenly, a child that dies is started again, SIGTERM is forwarded and every child stops; the command line
+refuses what cannot work."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from bot.cluster import Cluster
+
+CHILD = textwrap.dedent(
+    """
+    import pathlib, signal, sys, time
+    log = pathlib.Path(sys.argv[1])
+    shards = sys.argv[sys.argv.index("--shards") + 1]
+    starts = [line for line in (log.read_text().splitlines() if log.exists() else []) if line == "start " + shards]
+    with log.open("a") as out:
+        out.write("start " + shards + "\\n")
+    if shards == "0-1" and not starts:
+        sys.exit(3)  # the first start of the first child dies
+    def stop(signum, frame):
+        with log.open("a") as out:
+            out.write("stop " + shards + "\\n")
+        sys.exit(0)
+    signal.signal(signal.SIGTERM, stop)
+    while True:
+        time.sleep(0.05)
+    """
+)
+
+
+def lines(log: Path) -> list[str]:
+    return log.read_text().splitlines() if log.exists() else []
+
+
+async def test_children_split_the_shards_a_dead_child_is_restarted_and_sigterm_stops_them_all(tmp_path: Path) -> None:
+    log = tmp_path / "children.log"
+    cluster = Cluster(
+        [sys.executable, "-c", CHILD, str(log)], 5, [(0, 1), (2, 3), (4,)], first_pause_s=0.1, longest_pause_s=0.2
+    )
+    task = asyncio.create_task(cluster.run())
+    for _ in range(200):
+        if lines(log).count("start 0-1") == 2 and {"start 2-3", "start 4"} <= set(lines(log)):
+            break
+        await asyncio.sleep(0.05)
+    assert sorted(set(lines(log))) == ["start 0-1", "start 2-3", "start 4"]
+    assert lines(log).count("start 0-1") == 2  # died once, started again
+    assert cluster.argv(cluster.children[0])[-4:] == ["--shard-count", "5", "--shards", "0-1"]
+    await asyncio.sleep(0.3)  # the restarted child is up and has its SIGTERM handler
+    cluster.stop()
+    assert await asyncio.wait_for(task, 10) == 0
+    assert sorted(line for line in lines(log) if line.startswith("stop")) == ["stop 0-1", "stop 2-3", "stop 4"]
+    assert all(c.process is not None and c.process.returncode == 0 for c in cluster.children)
+
+
+async def test_a_child_with_a_configuration_error_stops_the_cluster(tmp_path: Path) -> None:
+    cluster = Cluster([sys.executable, "-c", "import sys; sys.exit(2)"], 2, [(0,), (1,)], first_pause_s=0.1)
+    assert await asyncio.wait_for(cluster.run(), 10) == 2
+    assert all(c.starts <= 1 for c in cluster.children)  # not started again
+
+
+def poker_bot(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        env={"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": "x"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--shards", "0-1"], "--shards needs --shard-count"),
+        (["run", "--shard-count", "2", "--shards", "0-2"], "shard 2 does not exist"),
+        (["cluster", "--processes", "3", "--shard-count", "2"], "at most one process per shard"),
+    ],
+)
+def test_the_command_line_refuses_shards_that_cannot_work(tmp_path: Path, args: list[str], message: str) -> None:
+    result = poker_bot(*args, cwd=tmp_path)
+    assert result.returncode == 2
+    assert message in result.stderr
