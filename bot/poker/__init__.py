@@ -33,13 +33,14 @@ from bot.poker.events import (
 )
 from bot.poker.hand import Action, Hand, HandRecord, LegalActions
 from bot.poker.pots import Pot, build_pots, split_pot
-from bot.poker.settings import ForcedBets, HandSettings
+from bot.poker.settings import Betting, ForcedBets, HandSettings
 from bot.poker.table import BlindLevel, BlindSchedule, Seat, Table, TableConfig
 
 __all__ = [
     "CARDS",
     "Action",
     "ActionKind",
+    "Betting",
     "BlindLevel",
     "BlindPosted",
     "BlindSchedule",

@@ -1,4 +1,4 @@
-"""Hand settings: blinds, antes, big-blind ante, straddle, minimum bet; and who posts what.
+"""Hand settings: betting structure, blinds, antes, big-blind ante, straddle, minimum bet; and who posts what.
 
 A table's settings are the named fields (`small_blind`, `big_blind`, `ante`, `big_blind_ante`,
 `straddle`). Hand histories from elsewhere (PHH files) can post forced bets a table of ours never
@@ -11,14 +11,34 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from bot.poker.errors import InvalidSetupError
 
-__all__ = ["ForcedBets", "HandSettings"]
+__all__ = ["FIXED_LIMIT_BETS_PER_STREET", "Betting", "ForcedBets", "HandSettings"]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
+
+#: Fixed-limit cap: one bet and three raises per street (rule book 002 "beaucoup de salles plafonnent le
+#: nombre de relances par rue"); preflop the big blind is the bet. The cap holds heads-up too (see hand.py).
+FIXED_LIMIT_BETS_PER_STREET = 4
+
+
+class Betting(StrEnum):
+    """The betting structure of a table (rule books 001 "Limit, pot-limit, no-limit" and 002).
+
+    - NO_LIMIT: bet or raise up to the whole stack (table stakes); the default of rule book 000.
+    - POT_LIMIT: the largest raise is the size of the pot including the call (002).
+    - FIXED_LIMIT: bets and raises are fixed increments, the small bet (the big blind) before the flop and
+      on the flop, the big bet (twice as much) on the turn and the river, at most one bet and three
+      raises per street (002).
+    """
+
+    NO_LIMIT = "no-limit"
+    POT_LIMIT = "pot-limit"
+    FIXED_LIMIT = "fixed-limit"
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +63,12 @@ class HandSettings:
         dead_antes: antes (the `ante` field or the `antes` layout) are dead money in the main pot
             rather than each player's contribution (PHH `ante_trimming_status = false`). The
             big-blind ante is always dead.
+        betting: the betting structure (`Betting`; a string such as "pot-limit" is accepted). At
+            fixed-limit the small bet is the minimum bet (the big blind) and the big bet twice that.
 
     Raises (at construction):
-        InvalidSetupError: a negative amount, no positive minimum bet, or a non-int amount.
+        InvalidSetupError: a negative amount, no positive minimum bet, a non-int amount, or an
+            unknown betting structure.
     """
 
     small_blind: int = 1
@@ -57,8 +80,14 @@ class HandSettings:
     blinds_or_straddles: tuple[int, ...] | None = None
     antes: tuple[int, ...] | None = None
     dead_antes: bool = False
+    betting: Betting = Betting.NO_LIMIT
 
     def __post_init__(self) -> None:
+        if not isinstance(self.betting, Betting):
+            try:
+                object.__setattr__(self, "betting", Betting(self.betting))
+            except ValueError:
+                raise InvalidSetupError("invalid_settings", detail=f"unknown betting {self.betting!r}") from None
         amounts = [self.small_blind, self.big_blind, self.ante, self.big_blind_ante]
         amounts += list(self.blinds_or_straddles or ()) + list(self.antes or ())
         if self.min_bet is not None:
@@ -75,6 +104,16 @@ class HandSettings:
     def effective_min_bet(self) -> int:
         """The minimum opening bet: `min_bet`, or the big blind when None."""
         return self.min_bet if self.min_bet is not None else self.big_blind
+
+    @property
+    def small_bet(self) -> int:
+        """Fixed-limit: the size of a bet or raise before the flop and on the flop (the minimum bet)."""
+        return self.effective_min_bet
+
+    @property
+    def big_bet(self) -> int:
+        """Fixed-limit: the size of a bet or raise on the turn and the river, twice the small bet (002)."""
+        return 2 * self.effective_min_bet
 
     def forced_bets(self, player_count: int) -> ForcedBets:
         """Who posts what in a hand of `player_count` players (see `ForcedBets`; cached).
@@ -146,6 +185,8 @@ class HandSettings:
             out["antes"] = list(self.antes)
         if self.dead_antes:
             out["dead_antes"] = True
+        if self.betting is not Betting.NO_LIMIT:
+            out["betting"] = self.betting.value
         return out
 
     @classmethod
