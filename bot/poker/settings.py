@@ -65,6 +65,9 @@ class HandSettings:
             big-blind ante is always dead.
         betting: the betting structure (`Betting`; a string such as "pot-limit" is accepted). At
             fixed-limit the small bet is the minimum bet (the big blind) and the big bet twice that.
+        dead_small_blind: this hand has no small blind (the dead-button rule, when the player due to
+            post it has left): player 0, the first left of the button, posts the big blind and player 1
+            acts first. Only with 3 or more players (heads-up the button always posts the small blind).
 
     Raises (at construction):
         InvalidSetupError: a negative amount, no positive minimum bet, a non-int amount, or an
@@ -81,6 +84,7 @@ class HandSettings:
     antes: tuple[int, ...] | None = None
     dead_antes: bool = False
     betting: Betting = Betting.NO_LIMIT
+    dead_small_blind: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.betting, Betting):
@@ -139,7 +143,7 @@ class HandSettings:
             antes = [self.ante] * n
             dead = [self.dead_antes] * n
             if self.big_blind_ante:
-                bb = 0 if n == 2 else 1
+                bb = 0 if n == 2 or self.dead_small_blind else 1
                 if self.ante:
                     raise InvalidSetupError("invalid_settings", detail="choose either antes or a big-blind ante")
                 antes[bb] = self.big_blind_ante
@@ -160,6 +164,10 @@ class HandSettings:
             if self.small_blind:
                 blinds.append((1, self.small_blind, "small_blind"))
             blinds.append((0, self.big_blind, "big_blind"))
+        elif self.dead_small_blind:
+            blinds.append((0, self.big_blind, "big_blind"))
+            if self.straddle:
+                blinds.append((1, 2 * self.big_blind, "straddle"))
         else:
             if self.small_blind:
                 blinds.append((0, self.small_blind, "small_blind"))
@@ -187,6 +195,8 @@ class HandSettings:
             out["dead_antes"] = True
         if self.betting is not Betting.NO_LIMIT:
             out["betting"] = self.betting.value
+        if self.dead_small_blind:
+            out["dead_small_blind"] = True
         return out
 
     @classmethod

@@ -8,6 +8,15 @@ random. Going from three players to two (or any change of the players dealt in) 
 post the big blind twice in a row: the button then moves on one more player (TDA's heads-up button
 adjustment). Players sitting out are not dealt in and skipped by the button.
 
+Option `TableConfig.dead_button` (the card room's dead-button rule, rule book 002 "les procédures pour
+blinds manqués, dead button ... varient selon les lieux"): the big blind moves to the next player dealt in
+after the last big blind, so nobody posts it twice in a row and nobody skips it; the small blind is the
+seat of the last big blind, and is dead (not posted) when that player left, busted or sits out; the button
+is the seat of the last small blind, even when it is empty (a dead button). A player who sits down
+between the button and the big blind waits for the big blind to pass them (they are not dealt in until
+then). Heads-up, the big blind still moves on one player and the other is the button and posts the small
+blind.
+
 Pure: no I/O; time is passed in (`now`, seconds since the first deal).
 """
 
@@ -102,11 +111,14 @@ class TableConfig:
             are replaced by the current level's.
         seat_count: seats numbered 1..seat_count (2..10).
         schedule: optional blind schedule.
+        dead_button: the card room's dead-button rule (module docstring) instead of the simple
+            rotation of rule book 000.
     """
 
     settings: HandSettings = field(default_factory=HandSettings)
     seat_count: int = MAX_PLAYERS
     schedule: BlindSchedule | None = None
+    dead_button: bool = False
 
     def __post_init__(self) -> None:
         if not 2 <= self.seat_count <= MAX_PLAYERS:
@@ -118,6 +130,7 @@ class TableConfig:
             "settings": self.settings.to_json(),
             "seat_count": self.seat_count,
             "schedule": None if self.schedule is None else self.schedule.to_json(),
+            **({"dead_button": True} if self.dead_button else {}),
         }
 
     @classmethod
@@ -128,6 +141,7 @@ class TableConfig:
             HandSettings.from_json(data["settings"]),
             int(data["seat_count"]),
             None if schedule is None else BlindSchedule.from_json(schedule),
+            bool(data.get("dead_button", False)),
         )
 
 
@@ -152,6 +166,7 @@ class Table:
         self._seats: dict[int, Seat] = {}
         self._button: int | None = None
         self._last_big_blind: int | None = None
+        self._small_blind_position: int | None = None
         self._hands_played = 0
         self._hand_seats: tuple[int, ...] = ()
         self._in_hand = False
@@ -165,7 +180,8 @@ class Table:
 
     @property
     def button(self) -> int | None:
-        """Seat of the button of the current or last hand; None before the first hand."""
+        """Seat of the button of the current or last hand; None before the first hand. Under the dead-button
+        rule it may be a seat whose player is not in the hand, or an empty seat."""
         return self._button
 
     @property
@@ -329,6 +345,35 @@ class Table:
         order = self._order_from_button(active, button)
         return order[0] if len(order) == 2 else order[1]
 
+    def _dead_button_deal(self, active: list[int]) -> tuple[int, tuple[int, ...], bool]:
+        """The dead-button rule (module docstring): (button seat, hand seats in hand order, small blind dead)."""
+        last_bb = self._last_big_blind
+        if last_bb is None or self._button is None:
+            raise TableError("table", detail="The dead-button rule starts from a first hand")  # pragma: no cover
+        seats = self.config.seat_count
+
+        def clockwise(start: int) -> list[int]:
+            """Seats after `start`, clockwise, `start` last."""
+            return [(start + k - 1) % seats + 1 for k in range(1, seats + 1)]
+
+        big_blind = next(s for s in clockwise(last_bb) if s in active)
+        if len(active) == 2:
+            button = next(s for s in active if s != big_blind)
+            return button, (big_blind, button), False
+        small_blind = last_bb if last_bb in active and last_bb != big_blind else None
+        button = self._small_blind_position if self._small_blind_position is not None else self._button
+        if button == big_blind or (small_blind is not None and button == small_blind):
+            button = self._button  # positions shrank onto each other: keep the last button
+        order: list[int] = []
+        waiting = True  # seats between the button and the big blind (the small blind aside) wait
+        for seat in clockwise(button):
+            if seat == big_blind:
+                waiting = False
+            if seat in active and (not waiting or seat == small_blind):
+                order.append(seat)
+        # The hand's last player is the button seat's player when dealt in, else the one before the dead button.
+        return button, tuple(order), small_blind is None
+
     def start_hand(
         self,
         now: float = 0.0,
@@ -353,12 +398,26 @@ class Table:
         active = self.active_seats()
         if len(active) < 2:
             raise TableError("table", detail="At least two players with chips are needed")
-        button = self._next_button(active, rng)
-        order = self._order_from_button(active, button)
-        hand = Hand(self.hand_settings(now), [self._seats[s].stack for s in order], deck=deck, rng=rng)
+        settings = self.hand_settings(now)
+        dead: tuple[int, tuple[int, ...], bool] | None = None
+        if self.config.dead_button and self._button is not None and self._last_big_blind is not None:
+            dead = self._dead_button_deal(active)
+            if len(dead[1]) < 2:  # everyone else waits for the big blind: deal by the simple rotation
+                dead = None
+        if dead is not None:
+            button, order, dead_small = dead
+            if dead_small:
+                settings = replace(settings, dead_small_blind=True)
+        else:
+            button = self._next_button(active, rng)
+            order = self._order_from_button(active, button)
+        # The seat of the small blind (heads-up the button's), dead or not: the next button under the dead-button rule.
+        small_blind_position = button if len(order) == 2 else (self._last_big_blind if dead else order[0])
+        hand = Hand(settings, [self._seats[s].stack for s in order], deck=deck, rng=rng)
         self._button = button
+        self._small_blind_position = small_blind_position
         self._hand_seats = order
-        self._last_big_blind = order[0] if len(order) == 2 else order[1]
+        self._last_big_blind = order[0] if len(order) == 2 or settings.dead_small_blind else order[1]
         self._hands_played += 1
         self._in_hand = True
         return hand
@@ -369,8 +428,9 @@ class Table:
         if len(seats) != hand.player_count:
             raise TableError("table", detail="hand_seats doesn't match the hand's players")
         self._hand_seats = seats
-        self._button = seats[-1]
-        self._last_big_blind = seats[0] if len(seats) == 2 else seats[1]
+        if not (self.config.dead_button and self._button is not None):  # a dead button is kept from to_json
+            self._button = seats[-1]
+        self._last_big_blind = seats[0] if len(seats) == 2 or hand.settings.dead_small_blind else seats[1]
         # In hand until `end_hand`, even when the hand is already complete (the process stopped between its last
         # action and its result): `end_hand` must still apply it.
         self._in_hand = True
@@ -410,6 +470,7 @@ class Table:
             },
             "button": self._button,
             "last_big_blind": self._last_big_blind,
+            "small_blind_position": self._small_blind_position,
             "hands_played": self._hands_played,
             "hand_seats": list(self._hand_seats),
             "in_hand": self._in_hand,
@@ -430,6 +491,7 @@ class Table:
                 table._seats[int(number)] = Seat(int(seat["player_id"]), int(seat["stack"]), bool(seat["sitting_out"]))
             table._button = data["button"]
             table._last_big_blind = data.get("last_big_blind")
+            table._small_blind_position = data.get("small_blind_position")
             table._hands_played = int(data["hands_played"])
             table._hand_seats = tuple(int(s) for s in data["hand_seats"])
             table._in_hand = bool(data["in_hand"])

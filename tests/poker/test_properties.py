@@ -32,6 +32,7 @@ def tables(draw: st.DrawFn) -> tuple[HandSettings, list[int], int]:
         big_blind_ante=amount if ante_kind == "bb_ante" else 0,
         straddle=draw(st.booleans()) and n >= 3,
         betting=draw(st.sampled_from(list(Betting))),
+        dead_small_blind=draw(st.booleans()) and n >= 3,
     )
     top = draw(st.sampled_from([5, 30, 200, 1000]))
     stacks = draw(st.lists(st.integers(1, top), min_size=n, max_size=n))
