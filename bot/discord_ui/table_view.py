@@ -26,6 +26,7 @@ from bot.poker import ActionKind, PokerError, evaluate
 from bot.render import (
     AMOUNT_TEXT_MAX,
     parse_amount,
+    raise_is_one_amount,
     render_action_buttons,
     render_my_cards,
     render_raise_modal,
@@ -72,13 +73,16 @@ def custom_id(action: str, channel_id: int, hand_number: int, amount: int | None
 
 def button_amount(action: str, legal: Any) -> int | None:
     """The amount a button of `action` names for `legal` (the actor's `LegalActions`): the call, the all-in
-    total; None for the others (their label names no amount)."""
+    total, the one allowed bet or raise total (fixed-limit "Raise to 4"); None for the others (their label
+    names no amount; Bet…/Raise… open the form)."""
     if legal is None:
         return None
     if action == "call":
         return int(legal.call_amount)
     if action == "all_in":
         return int(legal.all_in_to)
+    if action in ("bet", "raise") and raise_is_one_amount(legal):
+        return int(legal.min_raise_to)
     return None
 
 
@@ -130,7 +134,7 @@ class ActionButton(
         if self.action == "cards":
             await show_hole_cards(interaction, service, self.channel_id)
             return
-        if self.action in ("bet", "raise"):
+        if self.action in ("bet", "raise") and self.amount is None:
             legal = ensure_turn(service, self.channel_id, user_id, self.hand_number)
             if not (legal.can_bet or legal.can_raise) or legal.min_raise_to is None:
                 raise CommandRefused("raise_not_reopened", to_call=legal.call_amount)
@@ -140,9 +144,13 @@ class ActionButton(
             return
         # The table message is edited by the service after the action: the press itself needs no answer.
         await interaction.response.defer()
+        # A Bet N / Raise to N button (one allowed total, fixed-limit) bets that total: the engine refuses any
+        # other; the others name the amount they expect (Call N, All-in N).
+        direct = self.action in ("bet", "raise")
+        amount, expected = (self.amount, None) if direct else (None, self.amount)
         try:
             await service.act(
-                self.channel_id, user_id, KINDS[self.action], None, hand_number=self.hand_number, expected=self.amount
+                self.channel_id, user_id, KINDS[self.action], amount, hand_number=self.hand_number, expected=expected
             )
         except PokerError as error:
             raise explain(error, service, self.channel_id) from error

@@ -113,6 +113,7 @@ class TableView:
     next_hand_at: float | None = None
     waiting: str | None = None
     running: bool = False
+    betting: str = "no-limit"
 
 
 def _seat_line(seat: Any, locale: object, in_hand: bool) -> str:
@@ -139,7 +140,12 @@ def _seat_line(seat: Any, locale: object, in_hand: bool) -> str:
 
 
 def _info_line(view: Any, locale: object) -> str:
-    if view.ante:
+    betting = str(getattr(view, "betting", None) or "no-limit")
+    if betting in ("pot-limit", "fixed-limit"):  # "Pot-limit 1/2", "Fixed-limit 1/2 (bets 2/4)" (issue 16)
+        line = t(f"table.structure.{betting}", locale, sb=view.small_blind, bb=view.big_blind, big=2 * view.big_blind)
+        if view.ante:
+            line += " · " + t("table.ante", locale, ante=view.ante)
+    elif view.ante:
         line = t("table.blinds_ante", locale, sb=view.small_blind, bb=view.big_blind, ante=view.ante)
     else:
         line = t("table.blinds", locale, sb=view.small_blind, bb=view.big_blind)
@@ -284,6 +290,17 @@ def raise_is_only_all_in(legal: Any) -> bool:
     )
 
 
+def raise_is_one_amount(legal: Any) -> bool:
+    """Whether exactly one bet or raise total is allowed and it is not the all-in (fixed-limit: "Raise to 4"):
+    its button then acts at once, with no form (issue 16)."""
+    return bool(
+        (legal.can_bet or legal.can_raise)
+        and legal.min_raise_to is not None
+        and legal.min_raise_to == legal.max_raise_to
+        and not raise_is_only_all_in(legal)
+    )
+
+
 def call_is_all_in(legal: Any) -> bool:
     """Whether calling puts the whole stack in ("Call 8" beside "All-in 8"): the all-in is then the call itself
     (no bet or raise is possible beyond it)."""
@@ -306,7 +323,10 @@ def render_action_buttons(legal: Any, locale: object) -> tuple[ButtonSpec, ...]:
         elif legal.can_call:
             key = "button.call_all_in" if merged_call else "button.call"
             buttons.append(ButtonSpec("call", t(key, locale, amount=legal.call_amount), "primary"))
-        if not raise_is_only_all_in(legal):
+        if raise_is_one_amount(legal):  # fixed-limit: "Bet 2" / "Raise to 4", played at once
+            kind = "bet" if legal.can_bet else "raise"
+            buttons.append(ButtonSpec(kind, t(f"button.{kind}_amount", locale, amount=legal.min_raise_to), "success"))
+        elif not raise_is_only_all_in(legal):
             if legal.can_bet:
                 buttons.append(ButtonSpec("bet", t("button.bet", locale), "success"))
             elif legal.can_raise:

@@ -3,7 +3,7 @@
 import pytest
 
 from bot.poker import Betting, Hand, HandSettings, PokerError, full_deck
-from bot.render import render_poker_error
+from bot.render import TableView, render_action_buttons, render_poker_error, render_raise_modal, render_table
 
 
 def _refusal(betting: Betting, amount: int) -> PokerError:
@@ -38,3 +38,36 @@ def test_fixed_limit_cap_refusal_in_both_languages() -> None:
         "Limite fixe\u00a0: les relances sont plafonnées (une mise et trois relances)\u00a0: "
         "tu peux seulement suivre (4) ou te coucher"
     )
+
+
+def test_fixed_limit_buttons_name_the_one_bet_and_open_no_form() -> None:
+    hand = Hand(HandSettings(betting=Betting.FIXED_LIMIT), [100, 100, 100], deck=full_deck())
+    buttons = render_action_buttons(hand.legal_actions(), "en")
+    assert [b.label for b in buttons] == ["Fold", "Call 2", "Raise to 4", "My cards"]
+    assert [b.label for b in render_action_buttons(hand.legal_actions(), "fr")][2] == "Relancer à 4"
+    hand.call()
+    hand.call()
+    hand.check()  # the flop: a bet of one small bet
+    assert [b.label for b in render_action_buttons(hand.legal_actions(), "en")] == ["Check", "Bet 2", "My cards"]
+
+
+def test_pot_limit_keeps_the_raise_form_with_the_pot_as_its_maximum() -> None:
+    hand = Hand(HandSettings(betting=Betting.POT_LIMIT), [100, 100, 100], deck=full_deck())
+    legal = hand.legal_actions()
+    labels = [b.label for b in render_action_buttons(legal, "en")]
+    assert labels == ["Fold", "Call 2", "Raise…", "My cards"]  # no All-in: 100 is above the pot limit
+    assert render_raise_modal(legal, "en").label == "Raise to (min 4, max 7)"
+
+
+@pytest.mark.parametrize(
+    ("betting", "en", "fr"),
+    [
+        ("no-limit", "Blinds 1/2 · Cash game", "Petite blind 1, grosse blind 2 · Partie libre"),
+        ("pot-limit", "Pot-limit 1/2 · Cash game", "Pot-limit 1/2 · Partie libre"),
+        ("fixed-limit", "Fixed-limit 1/2 (bets 2/4) · Cash game", "Limite fixe 1/2 (mises 2/4) · Partie libre"),
+    ],
+)
+def test_the_table_message_names_the_betting_structure(betting: str, en: str, fr: str) -> None:
+    view = TableView(betting=betting)
+    assert render_table(view, "en").description.splitlines()[0] == en
+    assert render_table(view, "fr").description.splitlines()[0] == fr
