@@ -30,6 +30,9 @@ Rules implemented (rule book 000 §04-§07, 002 where 000 is silent; issue 3 rul
     blind is the bet (and a straddle a raise), every bet or raise counts, an all-in for less too. The cap
     holds heads-up as well: the card-room exception that lifts it when two players are left is not taken
     (online rooms keep it, and with a turn timer endless raising only stretches the hand).
+- missed blinds (002, `HandSettings.extra_blinds`): a player coming back posts a live big blind out of
+  position (their bet, with the option like the big blind) and a dead small blind (dead money in the main
+  pot); the action still starts left of the big blind.
 - the big blind's option; players with no chips are skipped; when at most one player can still act
   and has matched, betting stops and the board is dealt out.
 - uncalled bets go back to their author at the end of each betting round (a return, not a win).
@@ -327,6 +330,20 @@ class Hand:
             if amount >= current:
                 current = amount
                 last_blind = player
+        # Missed blinds (002): a live big blind out of position, and the dead small blind owed with it.
+        for player, dead_chips in forced.extra_blinds:
+            posted = min(forced.big_blind, stacks_[player])
+            if posted:
+                stacks_[player] -= posted
+                self._bets[player] += posted
+                self._contrib[player] += posted
+                events.append(BlindPosted(player, "big_blind", posted))
+            dead_posted = min(dead_chips, stacks_[player])
+            if dead_posted:
+                stacks_[player] -= dead_posted
+                self._contrib[player] += dead_posted
+                self._dead[player] += dead_posted
+                events.append(BlindPosted(player, "dead_small_blind", dead_posted))
         # Callers owe the nominal blind even if its poster was short (TDA; deliberate, unlike PokerKit).
         self._current_bet = current
         self._raise_inc = max(self._min_bet, current)

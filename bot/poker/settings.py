@@ -68,6 +68,12 @@ class HandSettings:
         dead_small_blind: this hand has no small blind (the dead-button rule, when the player due to
             post it has left): player 0, the first left of the button, posts the big blind and player 1
             acts first. Only with 3 or more players (heads-up the button always posts the small blind).
+        extra_blinds: (hand player, dead chips) of players who post out of position before the deal
+            (rule book 002, missed blinds: "poster les blinds manqués pour réintégrer la main
+            immédiatement"): each posts a live big blind (their bet; they still have the option when the
+            betting comes back to them unraised) and `dead chips` of dead money in the main pot (the small
+            blind they missed; 0 for a new player posting only a big blind). Not the small or big blind's
+            player, and only with 3 or more players.
 
     Raises (at construction):
         InvalidSetupError: a negative amount, no positive minimum bet, a non-int amount, or an
@@ -85,6 +91,7 @@ class HandSettings:
     dead_antes: bool = False
     betting: Betting = Betting.NO_LIMIT
     dead_small_blind: bool = False
+    extra_blinds: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.betting, Betting):
@@ -99,6 +106,8 @@ class HandSettings:
         for amount in amounts:
             if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
                 raise InvalidSetupError("invalid_settings", detail=f"amounts must be whole chips >= 0, got {amount!r}")
+        for post in self.extra_blinds:
+            amounts.append(post[1])
         if self.effective_min_bet < 1:
             raise InvalidSetupError("invalid_settings", detail="the minimum bet (big blind) must be at least 1")
         if self.blinds_or_straddles is None and self.small_blind > self.big_blind:
@@ -174,7 +183,15 @@ class HandSettings:
             blinds.append((1, self.big_blind, "big_blind"))
             if self.straddle:
                 blinds.append((2, 2 * self.big_blind, "straddle"))
-        return ForcedBets(tuple(antes), tuple(dead), tuple(kinds), tuple(blinds), self.effective_min_bet)
+        extra = tuple((int(p), int(d)) for p, d in self.extra_blinds)
+        if extra:
+            regular = {player for player, _amount, _kind in blinds}
+            players = [p for p, _d in extra]
+            if n == 2 or len(set(players)) != len(players) or any(not 0 <= p < n or p in regular for p in players):
+                raise InvalidSetupError("invalid_settings", detail=f"extra blinds {list(extra)} for {n} players")
+        return ForcedBets(
+            tuple(antes), tuple(dead), tuple(kinds), tuple(blinds), self.effective_min_bet, extra, self.big_blind
+        )
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; the optional PHH fields appear only when set."""
@@ -197,6 +214,8 @@ class HandSettings:
             out["betting"] = self.betting.value
         if self.dead_small_blind:
             out["dead_small_blind"] = True
+        if self.extra_blinds:
+            out["extra_blinds"] = [list(post) for post in self.extra_blinds]
         return out
 
     @classmethod
@@ -210,6 +229,8 @@ class HandSettings:
         for key in ("blinds_or_straddles", "antes"):
             if values.get(key) is not None:
                 values[key] = tuple(values[key])
+        if "extra_blinds" in values:
+            values["extra_blinds"] = tuple((int(p), int(d)) for p, d in values["extra_blinds"])
         return cls(**values)
 
 
@@ -229,6 +250,8 @@ class ForcedBets:
         blinds: (player, nominal amount, kind) in posting order; kind 'small_blind', 'big_blind'
             or 'straddle'.
         min_bet: minimum opening bet of each street.
+        extra_blinds: (player, dead chips) posting a live big blind out of position (see `HandSettings`).
+        big_blind: the nominal big blind (what an extra blind posts live).
     """
 
     antes: tuple[int, ...]
@@ -236,3 +259,5 @@ class ForcedBets:
     ante_kinds: tuple[str, ...]
     blinds: tuple[tuple[int, int, str], ...]
     min_bet: int
+    extra_blinds: tuple[tuple[int, int], ...] = ()
+    big_blind: int = 0

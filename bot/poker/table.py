@@ -17,6 +17,13 @@ between the button and the big blind waits for the big blind to pass them (they 
 then). Heads-up, the big blind still moves on one player and the other is the button and posts the small
 blind.
 
+Option `TableConfig.missed_blinds` (rule book 002: "Si un joueur s'absente et revient, il doit généralement
+« poster » les blinds/antes manqués pour réintégrer la main immédiatement, ou attendre le retour de la grosse
+blinde"; off by default, as in rule book 000): a player sitting out whose big blind passed them owes it.
+Coming back (`sit_in`) they choose: post (a live big blind and a dead small blind, `HandSettings.extra_blinds`)
+and play the next hand, or wait until the big blind reaches them. A player who sits down at a table that has
+dealt a hand makes the same choice, posting a big blind only.
+
 Pure: no I/O; time is passed in (`now`, seconds since the first deal).
 """
 
@@ -113,12 +120,15 @@ class TableConfig:
         schedule: optional blind schedule.
         dead_button: the card room's dead-button rule (module docstring) instead of the simple
             rotation of rule book 000.
+        missed_blinds: players who missed their big blind, and new players, post or wait for the big
+            blind (module docstring).
     """
 
     settings: HandSettings = field(default_factory=HandSettings)
     seat_count: int = MAX_PLAYERS
     schedule: BlindSchedule | None = None
     dead_button: bool = False
+    missed_blinds: bool = False
 
     def __post_init__(self) -> None:
         if not 2 <= self.seat_count <= MAX_PLAYERS:
@@ -131,6 +141,7 @@ class TableConfig:
             "seat_count": self.seat_count,
             "schedule": None if self.schedule is None else self.schedule.to_json(),
             **({"dead_button": True} if self.dead_button else {}),
+            **({"missed_blinds": True} if self.missed_blinds else {}),
         }
 
     @classmethod
@@ -142,6 +153,7 @@ class TableConfig:
             int(data["seat_count"]),
             None if schedule is None else BlindSchedule.from_json(schedule),
             bool(data.get("dead_button", False)),
+            bool(data.get("missed_blinds", False)),
         )
 
 
@@ -167,6 +179,10 @@ class Table:
         self._button: int | None = None
         self._last_big_blind: int | None = None
         self._small_blind_position: int | None = None
+        #: Missed blinds: seat -> dead chips owed with a live big blind (the small blind; 0 for a new player).
+        self._owed: dict[int, int] = {}
+        self._posting: set[int] = set()  # seats who chose to post and play the next hand
+        self._waiting: set[int] = set()  # seats waiting for the big blind
         self._hands_played = 0
         self._hand_seats: tuple[int, ...] = ()
         self._in_hand = False
@@ -228,8 +244,41 @@ class Table:
         )
 
     def active_seats(self) -> list[int]:
-        """Seats that would be dealt in now: seated, not sitting out, with chips (ascending)."""
-        return [n for n, s in sorted(self._seats.items()) if s.stack > 0 and not s.sitting_out]
+        """Seats that would be dealt in now: seated, not sitting out, with chips (ascending); with missed blinds,
+        seats that owe and have not chosen yet are not (seats waiting for the big blind are, until the deal
+        leaves them out)."""
+        return [
+            n
+            for n, s in sorted(self._seats.items())
+            if s.stack > 0 and not s.sitting_out and (n not in self._owed or n in self._posting or n in self._waiting)
+        ]
+
+    def blinds_owed(self, seat: int) -> int | None:
+        """Missed blinds: the dead chips `seat` would post with a live big blind to play the next hand (the
+        small blind they missed; 0 for a new player), or None when they owe nothing."""
+        return self._owed.get(seat)
+
+    def waiting_for_big_blind(self, seat: int) -> bool:
+        """Whether `seat` chose to wait for the big blind (not dealt in until it reaches them)."""
+        return seat in self._waiting
+
+    def choose_return(self, seat: int, post: bool) -> None:
+        """A seat that owes blinds chooses: post them and play the next hand, or wait for the big blind; it is
+        no longer sitting out either way.
+
+        Raises:
+            TableError: the seat is empty or owes nothing.
+        """
+        occupant = self._occupied(seat)
+        if seat not in self._owed:
+            raise TableError("table", detail="This player owes no blinds")
+        self._seats[seat] = replace(occupant, sitting_out=False)
+        if post:
+            self._posting.add(seat)
+            self._waiting.discard(seat)
+        else:
+            self._waiting.add(seat)
+            self._posting.discard(seat)
 
     def players_with_chips(self) -> list[int]:
         """Seats holding chips, sitting out or not."""
@@ -275,6 +324,8 @@ class Table:
         if not isinstance(stack, int) or stack < 0:
             raise TableError("table", detail="A stack is a whole number of chips >= 0")
         self._seats[seat] = Seat(player_id, stack)
+        if self.config.missed_blinds and self._hands_played > 0:
+            self._owed[seat] = 0  # a new player at a running table: a big blind, or wait for it
 
     def stand(self, seat: int) -> int:
         """Remove the player from `seat`; returns their stack (chips to cash out).
@@ -286,7 +337,13 @@ class Table:
         if self._in_current_hand(seat):
             raise TableError("table", detail="A player in the current hand can't leave before it ends")
         del self._seats[seat]
+        self._forget_blinds(seat)
         return occupant.stack
+
+    def _forget_blinds(self, seat: int) -> None:
+        self._owed.pop(seat, None)
+        self._posting.discard(seat)
+        self._waiting.discard(seat)
 
     def set_sitting_out(self, seat: int, sitting_out: bool) -> None:
         """Sit out (not dealt in, skipped by the button) or come back, from the next hand on."""
@@ -314,6 +371,10 @@ class Table:
             previous = self._seats.get(number)
             sitting_out = previous.sitting_out if previous and previous.player_id == player_id else False
             seats[number] = Seat(int(player_id), int(stack), sitting_out)
+            if previous is None or previous.player_id != player_id:
+                self._forget_blinds(number)
+        for number in set(self._seats) - set(seats):
+            self._forget_blinds(number)
         self._seats = seats
 
     # ------------------------------------------------------------------ hands
@@ -398,6 +459,13 @@ class Table:
         active = self.active_seats()
         if len(active) < 2:
             raise TableError("table", detail="At least two players with chips are needed")
+        if self._waiting:
+            # Waiting for the big blind: dealt in only when the big blind reaches them.
+            button, order, _dead = self._deal_positions(active, rng)
+            big_blind = order[0] if len(order) == 2 else order[1]
+            others = [s for s in active if s not in self._waiting or s == big_blind]
+            if len(others) >= 2:
+                active = others
         settings = self.hand_settings(now)
         dead: tuple[int, tuple[int, ...], bool] | None = None
         if self.config.dead_button and self._button is not None and self._last_big_blind is not None:
@@ -413,7 +481,10 @@ class Table:
             order = self._order_from_button(active, button)
         # The seat of the small blind (heads-up the button's), dead or not: the next button under the dead-button rule.
         small_blind_position = button if len(order) == 2 else (self._last_big_blind if dead else order[0])
+        settings = self._missed_blind_posts(settings, order)
         hand = Hand(settings, [self._seats[s].stack for s in order], deck=deck, rng=rng)
+        if self.config.missed_blinds:
+            self._note_missed_blinds(order, settings)
         self._button = button
         self._small_blind_position = small_blind_position
         self._hand_seats = order
@@ -421,6 +492,49 @@ class Table:
         self._hands_played += 1
         self._in_hand = True
         return hand
+
+    def _deal_positions(self, active: list[int], rng: random.Random | None) -> tuple[int, tuple[int, ...], bool]:
+        """(button, hand seats, small blind dead) of a deal among `active`, without changing anything."""
+        if self.config.dead_button and self._button is not None and self._last_big_blind is not None:
+            dead = self._dead_button_deal(active)
+            if len(dead[1]) >= 2:
+                return dead
+        if self._button is None:  # the first button is drawn by the deal itself
+            return active[-1], self._order_from_button(active, active[-1]), False
+        button = self._next_button(active, rng)
+        return button, self._order_from_button(active, button), False
+
+    def _missed_blind_posts(self, settings: HandSettings, order: tuple[int, ...]) -> HandSettings:
+        """Add the posts of the seats that chose to post their missed blinds (not when they are the blinds)."""
+        if not self._posting:
+            return settings
+        regular = {order[0], order[1]} if len(order) > 2 else set(order)
+        if settings.dead_small_blind:
+            regular = {order[0]}
+        posts = tuple(
+            (index, self._owed.get(seat, 0))
+            for index, seat in enumerate(order)
+            if seat in self._posting and seat not in regular
+        )
+        return replace(settings, extra_blinds=posts) if posts else settings
+
+    def _note_missed_blinds(self, order: tuple[int, ...], settings: HandSettings) -> None:
+        """After a deal: posted and big-blind seats owe nothing more; sitting-out seats the big blind passed owe
+        a big blind and a dead small blind."""
+        big_blind = order[0] if len(order) == 2 or settings.dead_small_blind else order[1]
+        for seat in order:
+            if seat in self._posting or seat == big_blind or seat in self._waiting:
+                self._forget_blinds(seat)
+        previous = self._last_big_blind
+        if previous is None:
+            return
+        seats = self.config.seat_count
+        seat = previous % seats + 1
+        while seat != big_blind and seat != previous:
+            occupant = self._seats.get(seat)
+            if occupant is not None and occupant.sitting_out and occupant.stack > 0:
+                self._owed[seat] = settings.small_blind
+            seat = seat % seats + 1
 
     def resume_hand(self, hand: Hand, hand_seats: Sequence[int]) -> None:
         """After a restart: adopt an in-progress hand dealt at these seats (button = the last seat)."""
@@ -471,6 +585,9 @@ class Table:
             "button": self._button,
             "last_big_blind": self._last_big_blind,
             "small_blind_position": self._small_blind_position,
+            "blinds_owed": {str(seat): chips for seat, chips in sorted(self._owed.items())},
+            "posting": sorted(self._posting),
+            "waiting_for_big_blind": sorted(self._waiting),
             "hands_played": self._hands_played,
             "hand_seats": list(self._hand_seats),
             "in_hand": self._in_hand,
@@ -492,6 +609,9 @@ class Table:
             table._button = data["button"]
             table._last_big_blind = data.get("last_big_blind")
             table._small_blind_position = data.get("small_blind_position")
+            table._owed = {int(seat): int(chips) for seat, chips in (data.get("blinds_owed") or {}).items()}
+            table._posting = {int(seat) for seat in data.get("posting") or ()}
+            table._waiting = {int(seat) for seat in data.get("waiting_for_big_blind") or ()}
             table._hands_played = int(data["hands_played"])
             table._hand_seats = tuple(int(s) for s in data["hand_seats"])
             table._in_hand = bool(data["in_hand"])

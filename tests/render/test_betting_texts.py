@@ -3,7 +3,14 @@
 import pytest
 
 from bot.poker import Betting, Hand, HandSettings, PokerError, full_deck
-from bot.render import TableView, render_action_buttons, render_poker_error, render_raise_modal, render_table
+from bot.render import (
+    TableView,
+    render_action_buttons,
+    render_event_line,
+    render_poker_error,
+    render_raise_modal,
+    render_table,
+)
 
 
 def _refusal(betting: Betting, amount: int) -> PokerError:
@@ -71,3 +78,11 @@ def test_the_table_message_names_the_betting_structure(betting: str, en: str, fr
     view = TableView(betting=betting)
     assert render_table(view, "en").description.splitlines()[0] == en
     assert render_table(view, "fr").description.splitlines()[0] == fr
+
+
+def test_a_missed_blind_posting_reads_in_both_languages() -> None:
+    hand = Hand(HandSettings(extra_blinds=((3, 1),)), [100] * 5, deck=full_deck())
+    names = ["Alice", "Bob", "Chloé", "David", "Emma"]
+    lines = [render_event_line(e, names, "en") for e in hand.events[:4]]
+    assert lines[2:] == ["David posts the big blind (2)", "David posts a dead small blind (1), missed"]
+    assert render_event_line(hand.events[3], names, "fr") == "David pose une petite blind morte (1), manquée"
