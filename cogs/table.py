@@ -42,7 +42,7 @@ from bot.poker.settings import MAX_PLAYERS, MIN_PLAYERS
 from bot.render import discord_timestamp, escape_name, render_audit, render_settings, t
 from bot.storage import RefillCooldown, RefillDisabled, RefillNotNeeded, Storage
 from bot.tables import CASH, TOURNAMENT, InteractionReply, TableSnapshot
-from bot.tables.options import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
+from bot.tables.options import BETTING_STRUCTURES, MAX_TIME_BANK, MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
 
 log = logging.getLogger(__name__)
 
@@ -118,8 +118,14 @@ class TableCog(CheckedCog):
         ante=en("cmd.poker.create.opt.ante.desc"),
         big_blind_ante=en("cmd.poker.create.opt.big_blind_ante.desc"),
         straddle=en("cmd.poker.create.opt.straddle.desc"),
+        betting=en("cmd.poker.create.opt.betting.desc"),
+        dead_button=en("cmd.poker.create.opt.dead_button.desc"),
+        missed_blinds=en("cmd.poker.create.opt.missed_blinds.desc"),
+        time_bank=en("cmd.poker.create.opt.time_bank.desc"),
     )
-    @app_commands.choices(kind=[choice(CASH), choice(TOURNAMENT)])
+    @app_commands.choices(
+        kind=[choice(CASH), choice(TOURNAMENT)], betting=[choice(value) for value in BETTING_STRUCTURES]
+    )
     async def create(
         self,
         interaction: discord.Interaction[Any],
@@ -134,6 +140,10 @@ class TableCog(CheckedCog):
         ante: Range[int, 0, BLIND_MAX] | None = None,
         big_blind_ante: Range[int, 0, BLIND_MAX] | None = None,
         straddle: bool | None = None,
+        betting: str | None = None,
+        dead_button: bool | None = None,
+        missed_blinds: bool | None = None,
+        time_bank: Range[int, 0, MAX_TIME_BANK] | None = None,
     ) -> None:
         """Open a table here; the channel sees who opened it and the table message."""
         guild_id, channel_id = _ids(interaction)
@@ -152,6 +162,10 @@ class TableCog(CheckedCog):
             ante=ante,
             big_blind_ante=big_blind_ante,
             straddle=straddle,
+            betting=betting,
+            dead_button=dead_button,
+            missed_blinds=missed_blinds,
+            time_bank=time_bank,
         )
         language = table_language(settings, interaction.guild_locale)
         snapshot = await service.create_table(guild_id, channel_id, interaction.user.id, options, language=language)

@@ -64,6 +64,10 @@ def table_options(
     ante: int | None = None,
     big_blind_ante: int | None = None,
     straddle: bool | None = None,
+    betting: str | None = None,
+    dead_button: bool | None = None,
+    missed_blinds: bool | None = None,
+    time_bank: int | None = None,
 ) -> TableOptions:
     """Validated `TableOptions` for `/poker create`: each option given wins, the server's defaults fill the
     rest (stacks scaled to the blinds). Only one blind given: the other is half / double it. `stack` is the
@@ -95,7 +99,12 @@ def table_options(
         "ante": ante or 0,
         "big_blind_ante": big_blind_ante or 0,
         "straddle": bool(straddle),
+        "betting": betting or "no-limit",
+        "dead_button": bool(dead_button),
+        "missed_blinds": bool(missed_blinds),
     }
+    if time_bank is not None:
+        settings["time_bank"] = time_bank
     if seats is not None:
         settings["seats"] = seats
     return TableOptions(**settings).validated()

@@ -12,6 +12,10 @@ TOURNAMENT = "tournament"
 
 MIN_TURN_TIMEOUT = 10
 MAX_TURN_TIMEOUT = 600
+MAX_TIME_BANK = 600
+
+#: The betting structures a table may play (bot.poker.Betting values; rule books 001 and 002).
+BETTING_STRUCTURES = ("no-limit", "pot-limit", "fixed-limit")
 
 
 #: What each setting allows, in English (the `allowed` text of a "bad_option" refusal; the catalogues translate
@@ -29,6 +33,9 @@ ALLOWED: dict[str, str] = {
     "level_by": "hands or minutes",
     "blind_levels": "levels of small blind ≤ big blind, ante ≥ 0",
     "level_length": "at least 1 hand or minute",
+    "betting": "no-limit, pot-limit or fixed-limit",
+    "missed_blinds": "cash tables only",
+    "time_bank": "0 to {max} seconds",
 }
 
 
@@ -45,6 +52,11 @@ class TableOptions:
     blind_levels: optional tournament schedule, a tuple of
     (small blind, big blind, ante) levels, each lasting `level_length` hands or minutes (`level_by`).
     next_hand_delay: seconds between the end of a hand and the next deal.
+    betting: "no-limit" (default, rule book 000), "pot-limit" or "fixed-limit" (docs/betting.md).
+    dead_button: the card room's dead-button rule instead of the simple rotation (bot/poker/table.py).
+    missed_blinds: cash tables: players who missed their big blind, and new players, post or wait for it.
+    time_bank: seconds of each player's time bank (0: none), refilled `time_bank_refill` seconds per hand up
+    to that; at a tournament every bank is full again at each new level (bot/tables/timebank.py).
     """
 
     kind: str = CASH
@@ -63,6 +75,11 @@ class TableOptions:
     level_by: str = "hands"
     level_length: int = 0
     next_hand_delay: float = 5.0
+    betting: str = "no-limit"
+    dead_button: bool = False
+    missed_blinds: bool = False
+    time_bank: int = 60
+    time_bank_refill: int = 5
 
     def validated(self) -> TableOptions:
         """Return self if every setting is within its range; raise ServiceError("bad_option") naming the first
@@ -98,6 +115,12 @@ class TableOptions:
                 raise bad("blind_levels")
         if self.blind_levels and self.level_length < 1:
             raise bad("level_length")
+        if self.betting not in BETTING_STRUCTURES:
+            raise bad("betting")
+        if self.missed_blinds and self.kind != CASH:
+            raise bad("missed_blinds")
+        if not 0 <= self.time_bank <= MAX_TIME_BANK or not 0 <= self.time_bank_refill <= MAX_TIME_BANK:
+            raise bad("time_bank", max=MAX_TIME_BANK)
         return self
 
     @classmethod
