@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.app_commands import Range
 from discord.ext import commands
 
+from bot.discord_ui.advance import PreActionButton, ReturnButton, send_return_choice
 from bot.discord_ui.components import answer_unknown_component, template_of
 from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
 from bot.discord_ui.notifier import to_embed
@@ -93,7 +94,13 @@ class TableCog(CheckedCog):
     @commands.Cog.listener("on_interaction")
     async def on_unknown_component(self, interaction: discord.Interaction[Any]) -> None:
         """A `poker:*` press or form that nothing would answer (malformed, forged) gets a private answer."""
-        buttons = (template_of(ActionButton), template_of(BuyInButton), template_of(PageButton))
+        buttons = (
+            template_of(ActionButton),
+            template_of(BuyInButton),
+            template_of(PageButton),
+            template_of(PreActionButton),
+            template_of(ReturnButton),
+        )
         await answer_unknown_component(interaction, buttons=buttons, forms=(AMOUNT_FORM,))
 
     @commands.Cog.listener()
@@ -202,6 +209,9 @@ class TableCog(CheckedCog):
         else:
             text = t("join.done", interaction.locale, seat=number, stack=stack)
         await send_private(interaction, text)
+        owed = service.get(channel_id).blinds_owed(user.id)
+        if owed is not None:  # missed blinds (issue 16): a new player at a running table posts or waits
+            await send_return_choice(interaction, channel_id, owed)
 
     @poker.command(name="leave", description=en("cmd.poker.leave.desc"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -239,7 +249,12 @@ class TableCog(CheckedCog):
     async def sitin(self, interaction: discord.Interaction[Any]) -> None:
         """Be dealt in again from the next hand."""
         _guild_id, channel_id = _ids(interaction)
-        await table_service(interaction).sit_in(channel_id, interaction.user.id)
+        service = table_service(interaction)
+        await service.sit_in(channel_id, interaction.user.id)
+        owed = service.get(channel_id).blinds_owed(interaction.user.id)
+        if owed is not None:  # missed blinds (issue 16): post them, or wait for the big blind
+            await send_return_choice(interaction, channel_id, owed)
+            return
         await send_private(interaction, t("sitin.done", interaction.locale))
 
     @poker.command(name="cards", description=en("cmd.poker.cards.desc"))
@@ -398,5 +413,5 @@ class TableCog(CheckedCog):
 
 async def setup(bot: commands.Bot) -> None:
     """Load the cog and make the table buttons and the Bet…/Raise… form persistent (they work after a restart)."""
-    bot.add_dynamic_items(ActionButton, BuyInButton)
+    bot.add_dynamic_items(ActionButton, BuyInButton, PreActionButton, ReturnButton)
     await bot.add_cog(TableCog(bot))

@@ -37,7 +37,7 @@ from bot.tables import TableService, TableSnapshot
 
 log = logging.getLogger(__name__)
 
-ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in", "cards")
+ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in", "cards", "time")
 KINDS: dict[str, ActionKind] = {
     "fold": ActionKind.FOLD,
     "check": ActionKind.CHECK,
@@ -89,7 +89,7 @@ def button_amount(action: str, legal: Any) -> int | None:
 class ActionButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"poker:(?P<action>fold|check|call|bet|raise|all_in|cards):(?P<channel>[0-9]{1,20}):(?P<hand>[0-9]{1,10})"
+        r"poker:(?P<action>fold|check|call|bet|raise|all_in|cards|time):(?P<channel>[0-9]{1,20}):(?P<hand>[0-9]{1,10})"
         r"(?::(?P<amount>[0-9]{1,12}))?"
     ),
 ):
@@ -133,6 +133,10 @@ class ActionButton(
         user_id = interaction.user.id
         if self.action == "cards":
             await show_hole_cards(interaction, service, self.channel_id)
+            return
+        if self.action == "time":  # the time bank, started early (issue 16): the table message shows the deadline
+            await interaction.response.defer()
+            await service.get(self.channel_id).use_time_bank(user_id, hand_number=self.hand_number)
             return
         if self.action in ("bet", "raise") and self.amount is None:
             legal = ensure_turn(service, self.channel_id, user_id, self.hand_number)
@@ -292,10 +296,14 @@ async def _bet_or_raise(
 async def show_hole_cards(interaction: discord.Interaction[Any], service: TableService, channel_id: int) -> None:
     """Answer privately with the user's hole cards and their best hand so far (My cards, /poker cards).
     Raises ServiceError: no_table, no_hand, not_in_hand."""
+    from bot.discord_ui.advance import pre_action_view  # advance.py imports this module
+
     cards = service.hole_cards(channel_id, interaction.user.id)
     board = service.snapshot(channel_id).board
     value = evaluate([*cards, *board]) if len(board) >= 3 else None
-    await send_private(interaction, render_my_cards(cards, interaction.locale, value))
+    # Acting in advance (issue 16): the choices, privately, while another player is to act.
+    view = pre_action_view(service, channel_id, interaction.user.id, interaction.locale)
+    await send_private(interaction, render_my_cards(cards, interaction.locale, value), view=view)
 
 
 def table_payload(snapshot: TableSnapshot, table_name: str | None = None) -> dict[str, Any]:
@@ -324,4 +332,12 @@ def table_payload(snapshot: TableSnapshot, table_name: str | None = None) -> dic
             for spec in render_action_buttons(snapshot.legal, snapshot.language)
         ]
         components.append({"type": discord.ComponentType.action_row.value, "components": buttons})
+        if snapshot.time_bank:  # the actor's time bank, a second row (the first holds five buttons at most)
+            time_button = {
+                "type": discord.ComponentType.button.value,
+                "style": discord.ButtonStyle.secondary.value,
+                "label": t("button.time", snapshot.language, seconds=int(snapshot.time_bank)),
+                "custom_id": custom_id("time", snapshot.channel_id, snapshot.hand_number),
+            }
+            components.append({"type": discord.ComponentType.action_row.value, "components": [time_button]})
     return {"embeds": [embed], "components": components}

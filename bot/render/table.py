@@ -196,7 +196,10 @@ def _turn_line(view: Any, locale: object) -> str | None:
     params: dict[str, object] = {"name": name, "amount": to_call}
     if deadline is not None:
         params["when"] = discord_timestamp(deadline)
-        return t("table.turn_to_call" if to_call else "table.turn", locale, **params)
+        line = t("table.turn_to_call" if to_call else "table.turn", locale, **params)
+        if getattr(view, "time_bank_running", False):  # the deadline is the time bank's (issue 16)
+            line += " · " + t("table.time_bank", locale)
+        return line
     return t("table.turn_to_call_no_timer" if to_call else "table.turn_no_timer", locale, **params)
 
 

@@ -40,6 +40,9 @@ MESSAGES: dict[str, str] = {
     "amount_changed": "That button was for another amount: nothing was played",
     "rebuy_at_max": "Your stack is already at the table's maximum ({limit}): nothing to add",
     "rebuy_leaving": "You leave this table when this hand ends: no rebuy (`/poker join` to sit down again later)",
+    "no_blinds_owed": "You owe no blinds: you are dealt in with the next hand",
+    "time_bank_unavailable": "Your time bank is empty (or already running)",
+    "pre_action_not_now": "You can choose in advance only while another player is to act",
 }
 
 

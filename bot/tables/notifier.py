@@ -56,6 +56,9 @@ class TableSnapshot:
     waiting: between hands of an open table, what it waits for before a hand can be dealt (then no next hand
     is scheduled): "players" (nobody seated with chips), "second_player" (one), "sitting_in" (everyone with
     chips sits out), "others_sitting_out" (all but one), "start" (the game was not started); None otherwise.
+    betting: the betting structure ("no-limit", "pot-limit", "fixed-limit"). time_bank: seconds in the actor's
+    time bank while it can still be started (the Time button), else None; time_bank_running: the actor's bank
+    runs (the deadline is the bank's).
     """
 
     table_id: int
@@ -89,6 +92,9 @@ class TableSnapshot:
     players_left: int | None = None
     average_stack: int | None = None
     waiting: str | None = None
+    betting: str = "no-limit"
+    time_bank: float | None = None
+    time_bank_running: bool = False
 
     @property
     def in_hand(self) -> bool:

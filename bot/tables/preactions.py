@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any
 
-from bot.poker import ActionKind
+from bot.poker import ActionKind, LegalActions
 
 __all__ = ["PreAction", "PreChoice", "resolve", "still_valid"]
 
@@ -53,13 +53,7 @@ class PreChoice:
         return cls(PreAction(data["action"]), int(data["street"]), None if amount is None else int(amount))
 
 
-class _Legal(Protocol):
-    can_check: bool
-    can_call: bool
-    call_amount: int
-
-
-def resolve(choice: PreChoice, legal: _Legal, street: int) -> ActionKind | None:
+def resolve(choice: PreChoice, legal: LegalActions, street: int) -> ActionKind | None:
     """The action to play for `choice` now that it is its player's turn (`legal`: their `LegalActions`, on
     `street`), or None when the choice no longer applies (it is dropped and the player decides)."""
     if choice.street != street:

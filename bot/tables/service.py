@@ -216,9 +216,9 @@ class TableService:
         """See TableRunner.sit_out."""
         await self.get(channel_id).sit_out(user_id)
 
-    async def sit_in(self, channel_id: int, user_id: int) -> None:
+    async def sit_in(self, channel_id: int, user_id: int, post: bool | None = None) -> None:
         """See TableRunner.sit_in."""
-        await self.get(channel_id).sit_in(user_id)
+        await self.get(channel_id).sit_in(user_id, post)
 
     async def set_blind_schedule(
         self,
