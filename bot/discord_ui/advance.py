@@ -42,15 +42,10 @@ def pre_action_view(service: TableService, channel_id: int, user_id: int, locale
     """The buttons under "My cards" for a player in the hand who is not to act: Check/Fold, Check (when checking
     is free for them now) or Call N (facing N), and No choice; None when they cannot act in advance."""
     runner = service.runners.get(channel_id)
-    hand = runner.hand if runner is not None else None
-    if runner is None or hand is None or hand.is_complete:
+    offer = runner.pre_action_offer(user_id) if runner is not None else None
+    if runner is None or offer is None:
         return None
-    users = runner.hand_users
-    player = users.index(user_id) if user_id in users else None
-    if player is None or hand.actor in (None, player) or hand.folded[player] or hand.stacks[player] == 0:
-        return None
-    to_call = min(hand.current_bet - hand.bets[player], hand.stacks[player])
-    number = runner.hand_number
+    number, to_call = offer
     view = discord.ui.View(timeout=None)
     chosen = runner.pre_action_of(user_id)
     offers: list[tuple[str, str]] = [("check_fold", t("button.pre.check_fold", locale))]

@@ -21,7 +21,7 @@ TIMEOUT = 60
 async def open_table(service: TableService, users=(ALICE, BOB, CHLOE), **options: object) -> None:
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, **options))
     for user in users:
-        await service.join(CHANNEL, user, NAMES[user])
+        await service.get(CHANNEL).join(user, NAMES[user])
 
 
 def timed_out(notifier: RecordingNotifier) -> list[int]:
@@ -33,26 +33,26 @@ def timed_out(notifier: RecordingNotifier) -> list[int]:
 
 async def test_a_pot_limit_table_refuses_more_than_the_pot_and_shows_its_structure(service: TableService) -> None:
     await open_table(service, betting="pot-limit")
-    await service.start(CHANNEL, ALICE)
-    snap = service.snapshot(CHANNEL)
+    await service.get(CHANNEL).start_game(ALICE)
+    snap = service.get(CHANNEL).snapshot()
     assert snap.betting == "pot-limit" and snap.legal is not None and snap.legal.max_raise_to == 7
     with pytest.raises(InvalidAmountError, match="Pot-limit: the largest raise is to 7"):
-        await service.act(CHANNEL, actor(service), ActionKind.RAISE, 37)
-    await service.act(CHANNEL, actor(service), ActionKind.RAISE, 7)
-    assert service.snapshot(CHANNEL).legal.max_raise_to == 23
+        await service.get(CHANNEL).act(actor(service), ActionKind.RAISE, 37)
+    await service.get(CHANNEL).act(actor(service), ActionKind.RAISE, 7)
+    assert service.get(CHANNEL).snapshot().legal.max_raise_to == 23
 
 
 async def test_a_fixed_limit_table_bets_one_unit_and_caps_the_street(service: TableService) -> None:
     await open_table(service, betting="fixed-limit")
-    await service.start(CHANNEL, ALICE)
+    await service.get(CHANNEL).start_game(ALICE)
     for to in (4, 6, 8):
-        legal = service.snapshot(CHANNEL).legal
+        legal = service.get(CHANNEL).snapshot().legal
         assert legal.min_raise_to == legal.max_raise_to == to
-        await service.act(CHANNEL, actor(service), ActionKind.RAISE, to)
-    legal = service.snapshot(CHANNEL).legal
+        await service.get(CHANNEL).act(actor(service), ActionKind.RAISE, to)
+    legal = service.get(CHANNEL).snapshot().legal
     assert not legal.can_raise and legal.call_amount == 4  # capped: a bet and three raises
     with pytest.raises(PokerError, match="capped"):
-        await service.act(CHANNEL, actor(service), ActionKind.RAISE, 10)
+        await service.get(CHANNEL).act(actor(service), ActionKind.RAISE, 10)
 
 
 async def test_betting_option_is_checked() -> None:
@@ -69,12 +69,12 @@ async def test_the_time_bank_starts_when_the_timer_runs_out_then_the_timer_acts(
     service: TableService, clock: ManualClock, notifier: RecordingNotifier
 ) -> None:
     await open_table(service, time_bank=30)
-    await service.start(CHANNEL, ALICE)
+    await service.get(CHANNEL).start_game(ALICE)
     sleeper = actor(service)
     start = clock.time()
-    assert service.snapshot(CHANNEL).time_bank == 30
+    assert service.get(CHANNEL).snapshot().time_bank == 30
     await clock.advance(TIMEOUT + 0.5)
-    snap = service.snapshot(CHANNEL)
+    snap = service.get(CHANNEL).snapshot()
     assert snap.actor_user_id == sleeper and timed_out(notifier) == []  # not folded: the bank runs
     assert snap.deadline == start + TIMEOUT + 30 and snap.time_bank_running and snap.time_bank is None
     await clock.advance(30)
@@ -87,7 +87,7 @@ async def test_the_time_button_starts_the_bank_early_and_only_the_time_used_is_s
     service: TableService, clock: ManualClock
 ) -> None:
     await open_table(service, time_bank=30)
-    await service.start(CHANNEL, ALICE)
+    await service.get(CHANNEL).start_game(ALICE)
     runner = service.get(CHANNEL)
     player = actor(service)
     start = clock.time()
@@ -99,7 +99,7 @@ async def test_the_time_button_starts_the_bank_early_and_only_the_time_used_is_s
     with pytest.raises(PokerError, match="time bank"):
         await runner.use_time_bank(player)  # already running
     await clock.advance(TIMEOUT - 10 + 12)  # 12 s into the bank
-    await service.act(CHANNEL, player, ActionKind.CALL)
+    await service.get(CHANNEL).act(player, ActionKind.CALL)
     assert runner.time_bank_left(player) == pytest.approx(18)
 
 
@@ -107,24 +107,24 @@ async def test_the_bank_refills_a_few_seconds_per_hand_up_to_its_size(
     service: TableService, clock: ManualClock
 ) -> None:
     await open_table(service, users=(ALICE, BOB), time_bank=30, time_bank_refill=5)
-    await service.start(CHANNEL, ALICE)
+    await service.get(CHANNEL).start_game(ALICE)
     runner = service.get(CHANNEL)
     sleeper = actor(service)
     await clock.advance(TIMEOUT + 30.5)  # the whole bank used, then folded: the hand ends
     assert runner.time_bank_left(sleeper) == 0
-    await clock.advance(runner.options.next_hand_delay + 0.1)  # the next hand refills 5 s
-    assert runner.hand_number == 2 and runner.time_bank_left(sleeper) == 5
+    await clock.advance(runner.view().options.next_hand_delay + 0.1)  # the next hand refills 5 s
+    assert runner.view().hand_number == 2 and runner.time_bank_left(sleeper) == 5
 
 
 async def test_a_running_time_bank_survives_a_restart(db_path: Path, clock: ManualClock) -> None:
     storage = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
     service = TableService(storage, RecordingNotifier(), clock=clock, rng_factory=Decks())
     await open_table(service, time_bank=40)
-    await service.start(CHANNEL, ALICE)
+    await service.get(CHANNEL).start_game(ALICE)
     sleeper = actor(service)
     await clock.advance(TIMEOUT + 0.5)
-    deadline = service.snapshot(CHANNEL).deadline
-    assert deadline is not None and service.snapshot(CHANNEL).time_bank_running
+    deadline = service.get(CHANNEL).snapshot().deadline
+    assert deadline is not None and service.get(CHANNEL).snapshot().time_bank_running
     await service.close()
     await storage.close()
 
@@ -132,7 +132,7 @@ async def test_a_running_time_bank_survives_a_restart(db_path: Path, clock: Manu
     notifier2 = RecordingNotifier()
     service2 = TableService(storage2, notifier2, clock=clock, rng_factory=Decks())
     assert await service2.restore() == 1
-    snap = service2.snapshot(CHANNEL)
+    snap = service2.get(CHANNEL).snapshot()
     assert snap.actor_user_id == sleeper and snap.deadline == deadline and snap.time_bank_running
     await clock.advance(deadline - clock.time() - 1)
     assert actor(service2) == sleeper  # the bank still runs after the restart
@@ -151,38 +151,38 @@ async def test_a_choice_in_advance_is_played_when_the_turn_comes_and_never_befor
     service: TableService, notifier: RecordingNotifier
 ) -> None:
     await open_table(service, users=(ALICE, BOB, CHLOE, DAVID))
-    await service.start(CHANNEL, ALICE)
+    await service.get(CHANNEL).start_game(ALICE)
     runner = service.get(CHANNEL)
-    small, big, first, button = runner.hand_users
+    small, big, first, button = runner.view().hand_users
     await runner.set_pre_action(big, PreAction.CHECK_FOLD)
     await runner.set_pre_action(button, PreAction.CALL)  # call 2
     with pytest.raises(PokerError):
         await runner.set_pre_action(first, PreAction.CHECK)  # it is their turn: they act
     posted = len(notifier.announcements)
     assert actor(service) == first and runner.pre_action_of(button) is not None
-    await service.act(CHANNEL, first, ActionKind.CALL)
+    await service.get(CHANNEL).act(first, ActionKind.CALL)
     # The button's Call 2 is played at once, as a press; then the small blind decides.
     assert actor(service) == small and runner.pre_action_of(button) is None
-    snap = service.snapshot(CHANNEL)
+    snap = service.get(CHANNEL).snapshot()
     assert next(s for s in snap.seats if s.user_id == button).bet == 2
-    stored = await service.storage.hand(runner.hand_id)
+    stored = await service.storage.hand(runner.view().hand_id)
     assert [(a["player"], a["kind"], a["by"]) for a in stored.actions] == [(2, "call", "player"), (3, "call", "player")]
-    await service.act(CHANNEL, small, ActionKind.CALL)
+    await service.get(CHANNEL).act(small, ActionKind.CALL)
     # The big blind's Check/Fold: checking is free, so a check closes the round.
-    assert len(service.snapshot(CHANNEL).board) == 3
+    assert len(service.get(CHANNEL).snapshot().board) == 3
     assert len(notifier.announcements) >= posted
 
 
 async def test_call_n_is_cancelled_when_the_amount_changes(service: TableService) -> None:
     await open_table(service, users=(ALICE, BOB, CHLOE, DAVID))
-    await service.start(CHANNEL, ALICE)
+    await service.get(CHANNEL).start_game(ALICE)
     runner = service.get(CHANNEL)
-    small, _big, first, button = runner.hand_users
+    small, _big, first, button = runner.view().hand_users
     await runner.set_pre_action(button, PreAction.CALL)
     assert runner.pre_action_of(button).amount == 2
-    await service.act(CHANNEL, first, ActionKind.RAISE, 6)  # the call is now 6: cancelled
+    await service.get(CHANNEL).act(first, ActionKind.RAISE, 6)  # the call is now 6: cancelled
     assert runner.pre_action_of(button) is None and actor(service) == button
-    await service.act(CHANNEL, button, ActionKind.FOLD)
+    await service.get(CHANNEL).act(button, ActionKind.FOLD)
     assert actor(service) == small
 
 
@@ -190,11 +190,11 @@ async def test_check_in_advance_is_dropped_facing_a_bet_and_a_folded_player_cann
     service: TableService,
 ) -> None:
     await open_table(service, users=(ALICE, BOB, CHLOE, DAVID))
-    await service.start(CHANNEL, ALICE)
+    await service.get(CHANNEL).start_game(ALICE)
     runner = service.get(CHANNEL)
-    small, big, first, button = runner.hand_users
+    small, big, first, button = runner.view().hand_users
     await runner.set_pre_action(button, PreAction.CHECK)
-    await service.act(CHANNEL, first, ActionKind.FOLD)
+    await service.get(CHANNEL).act(first, ActionKind.FOLD)
     assert actor(service) == button and runner.pre_action_of(button) is None  # facing 2: the player decides
     with pytest.raises(PokerError):
         await runner.set_pre_action(first, PreAction.CHECK_FOLD)  # folded
@@ -209,44 +209,46 @@ async def test_a_player_back_from_sitting_out_posts_or_waits_for_the_big_blind(
 ) -> None:
     await open_table(service, users=(ALICE, BOB, CHLOE, DAVID), missed_blinds=True)
     runner = service.get(CHANNEL)
-    await service.start(CHANNEL, ALICE)
-    await service.sit_out(CHANNEL, DAVID)
+    await service.get(CHANNEL).start_game(ALICE)
+    await service.get(CHANNEL).sit_out(DAVID)
     for _ in range(4):  # an orbit: the big blind passes David
         await fold_around(service)
-        await clock.advance(runner.options.next_hand_delay + 0.1)
-    assert DAVID not in runner.hand_users
-    await service.sit_in(CHANNEL, DAVID)
+        await clock.advance(runner.view().options.next_hand_delay + 0.1)
+    assert DAVID not in runner.view().hand_users
+    await service.get(CHANNEL).sit_in(DAVID)
     assert runner.blinds_owed(DAVID) == (2, 1)  # a live big blind and the dead small blind
     await runner.choose_return(DAVID, post=True)
     assert runner.blinds_owed(DAVID) is None
     await fold_around(service)
-    await clock.advance(runner.options.next_hand_delay + 0.1)
-    assert DAVID in runner.hand_users
-    david = runner.hand_users.index(DAVID)
-    posts = [(e.kind, e.amount) for e in runner.hand.events if isinstance(e, BlindPosted) and e.player == david]
+    await clock.advance(runner.view().options.next_hand_delay + 0.1)
+    assert DAVID in runner.view().hand_users
+    david = runner.view().hand_users.index(DAVID)
+    posts = [(e.kind, e.amount) for e in runner.snapshot().events if isinstance(e, BlindPosted) and e.player == david]
     assert posts == [("big_blind", 2), ("dead_small_blind", 1)]
 
 
 async def test_a_player_who_waits_is_dealt_in_with_the_big_blind(service: TableService, clock: ManualClock) -> None:
     await open_table(service, users=(ALICE, BOB, CHLOE, DAVID), missed_blinds=True)
     runner = service.get(CHANNEL)
-    await service.start(CHANNEL, ALICE)
-    await service.sit_out(CHANNEL, DAVID)
+    await service.get(CHANNEL).start_game(ALICE)
+    await service.get(CHANNEL).sit_out(DAVID)
     for _ in range(4):
         await fold_around(service)
-        await clock.advance(runner.options.next_hand_delay + 0.1)
-    await service.sit_in(CHANNEL, DAVID, post=False)
+        await clock.advance(runner.view().options.next_hand_delay + 0.1)
+    await service.get(CHANNEL).sit_in(DAVID, post=False)
     for _ in range(5):
-        if DAVID in runner.hand_users:
+        if DAVID in runner.view().hand_users:
             break
         await fold_around(service)
-        await clock.advance(runner.options.next_hand_delay + 0.1)
-    david = runner.hand_users.index(DAVID)
-    posts = [(e.kind, e.amount) for e in runner.hand.events if isinstance(e, BlindPosted) and e.player == david]
+        await clock.advance(runner.view().options.next_hand_delay + 0.1)
+    david = runner.view().hand_users.index(DAVID)
+    posts = [(e.kind, e.amount) for e in runner.snapshot().events if isinstance(e, BlindPosted) and e.player == david]
     assert posts == [("big_blind", 2)]  # dealt in as the big blind, nothing dead
 
 
 async def fold_around(service: TableService) -> None:
     while actor(service) is not None:
-        snap = service.snapshot(CHANNEL)
-        await service.act(CHANNEL, snap.actor_user_id, ActionKind.CHECK if snap.legal.can_check else ActionKind.FOLD)
+        snap = service.get(CHANNEL).snapshot()
+        await service.get(CHANNEL).act(
+            snap.actor_user_id, ActionKind.CHECK if snap.legal.can_check else ActionKind.FOLD
+        )
