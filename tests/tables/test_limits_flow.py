@@ -9,7 +9,7 @@ import pytest
 
 from bot.poker import ActionKind, BlindPosted, InvalidAmountError, PokerError
 from bot.storage import Storage
-from bot.tables import ManualClock, RecordingNotifier, TableOptions, TableService
+from bot.tables import ManualClock, RecordingNotifier, TableOptions, TableRunner, TableService
 from bot.tables.clock import settle
 from bot.tables.notifier import PlayerAnnouncement
 from bot.tables.preactions import PreAction
@@ -147,13 +147,19 @@ async def test_a_running_time_bank_survives_a_restart(db_path: Path, clock: Manu
 # ---------------------------------------------------------------------------------------------- acting in advance
 
 
+async def four_players_dealt(service: TableService) -> tuple[TableRunner, tuple[int, ...]]:
+    """A four-player table with its first hand dealt: the runner and the users (small blind, big blind, first to
+    act, button)."""
+    await open_table(service, users=(ALICE, BOB, CHLOE, DAVID))
+    runner = service.get(CHANNEL)
+    await runner.start_game(ALICE)
+    return runner, runner.view().hand_users
+
+
 async def test_a_choice_in_advance_is_played_when_the_turn_comes_and_never_before(
     service: TableService, notifier: RecordingNotifier
 ) -> None:
-    await open_table(service, users=(ALICE, BOB, CHLOE, DAVID))
-    await service.get(CHANNEL).start_game(ALICE)
-    runner = service.get(CHANNEL)
-    small, big, first, button = runner.view().hand_users
+    runner, (small, big, first, button) = await four_players_dealt(service)
     await runner.set_pre_action(big, PreAction.CHECK_FOLD)
     await runner.set_pre_action(button, PreAction.CALL)  # call 2
     with pytest.raises(PokerError):
@@ -174,10 +180,7 @@ async def test_a_choice_in_advance_is_played_when_the_turn_comes_and_never_befor
 
 
 async def test_call_n_is_cancelled_when_the_amount_changes(service: TableService) -> None:
-    await open_table(service, users=(ALICE, BOB, CHLOE, DAVID))
-    await service.get(CHANNEL).start_game(ALICE)
-    runner = service.get(CHANNEL)
-    small, _big, first, button = runner.view().hand_users
+    runner, (small, _big, first, button) = await four_players_dealt(service)
     await runner.set_pre_action(button, PreAction.CALL)
     assert runner.pre_action_of(button).amount == 2
     await service.get(CHANNEL).act(first, ActionKind.RAISE, 6)  # the call is now 6: cancelled
@@ -189,16 +192,13 @@ async def test_call_n_is_cancelled_when_the_amount_changes(service: TableService
 async def test_check_in_advance_is_dropped_facing_a_bet_and_a_folded_player_cannot_choose(
     service: TableService,
 ) -> None:
-    await open_table(service, users=(ALICE, BOB, CHLOE, DAVID))
-    await service.get(CHANNEL).start_game(ALICE)
-    runner = service.get(CHANNEL)
-    small, big, first, button = runner.view().hand_users
+    runner, (_small, _big, first, button) = await four_players_dealt(service)
     await runner.set_pre_action(button, PreAction.CHECK)
     await service.get(CHANNEL).act(first, ActionKind.FOLD)
     assert actor(service) == button and runner.pre_action_of(button) is None  # facing 2: the player decides
     with pytest.raises(PokerError):
         await runner.set_pre_action(first, PreAction.CHECK_FOLD)  # folded
-    assert small and big
+    assert runner.pre_action_of(first) is None and actor(service) == button
 
 
 # ---------------------------------------------------------------------------------------------- missed blinds
