@@ -74,6 +74,10 @@ class HandSettings:
             betting comes back to them unraised) and `dead chips` of dead money in the main pot (the small
             blind they missed; 0 for a new player posting only a big blind). Not the small or big blind's
             player, and only with 3 or more players.
+        run_it_twice: when the betting closes with cards to come and a player all-in, the players still in
+            the hand are asked whether to deal the rest of the board twice; if every one of them agrees, each
+            pot is split in two halves, one per board (rule book 002: "run it twice" by agreement of all
+            involved, before the run-out). Off by default.
 
     Raises (at construction):
         InvalidSetupError: a negative amount, no positive minimum bet, a non-int amount, or an
@@ -92,6 +96,7 @@ class HandSettings:
     betting: Betting = Betting.NO_LIMIT
     dead_small_blind: bool = False
     extra_blinds: tuple[tuple[int, int], ...] = ()
+    run_it_twice: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.betting, Betting):
@@ -216,6 +221,8 @@ class HandSettings:
             out["dead_small_blind"] = True
         if self.extra_blinds:
             out["extra_blinds"] = [list(post) for post in self.extra_blinds]
+        if self.run_it_twice:
+            out["run_it_twice"] = True
         return out
 
     @classmethod
