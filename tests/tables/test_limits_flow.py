@@ -252,3 +252,20 @@ async def fold_around(service: TableService) -> None:
         await service.get(CHANNEL).act(
             snap.actor_user_id, ActionKind.CHECK if snap.legal.can_check else ActionKind.FOLD
         )
+
+
+async def test_a_tournaments_time_banks_are_full_again_at_each_new_level(
+    service: TableService, clock: ManualClock
+) -> None:
+    await open_table(service, users=(ALICE, BOB), kind="tournament", time_bank=20, time_bank_refill=5)
+    runner = service.get(CHANNEL)
+    await runner.set_blind_schedule(HOST, ((1, 2, 0), (2, 4, 0), (3, 6, 0)), "hands", 2, is_admin=True)
+    await runner.start_game(HOST, is_admin=True)
+    sleeper = actor(service)
+    await clock.advance(TIMEOUT + 20.5)  # the whole bank used, then folded: hand 1 ends
+    assert runner.time_bank_left(sleeper) == 0
+    await clock.advance(runner.view().options.next_hand_delay + 0.1)  # hand 2, same level: refilled 5 s
+    assert runner.view().hand_number == 2 and runner.time_bank_left(sleeper) == 5
+    await fold_around(service)
+    await clock.advance(runner.view().options.next_hand_delay + 0.1)  # hand 3 opens level 2: every bank full
+    assert runner.view().hand_number == 3 and runner.time_bank_left(sleeper) == 20
