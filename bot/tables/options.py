@@ -57,6 +57,9 @@ class TableOptions:
     missed_blinds: cash tables: players who missed their big blind, and new players, post or wait for it.
     time_bank: seconds of each player's time bank (0: none), refilled `time_bank_refill` seconds per hand up
     to that; at a tournament every bank is full again at each new level (bot/tables/timebank.py).
+    pictures: the street and showdown messages carry a picture of the table (on by default; a server turns
+    them off for its tables with `/poker-admin settings pictures:False`). four_colour: the picture draws the
+    four-colour deck (spades black, hearts red, diamonds blue, clubs green).
     """
 
     kind: str = CASH
@@ -80,6 +83,8 @@ class TableOptions:
     missed_blinds: bool = False
     time_bank: int = 60
     time_bank_refill: int = 5
+    pictures: bool = True
+    four_colour: bool = False
 
     def validated(self) -> TableOptions:
         """Return self if every setting is within its range; raise ServiceError("bad_option") naming the first

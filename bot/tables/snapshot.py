@@ -111,6 +111,7 @@ def snapshot(state: TableState, now: float) -> TableSnapshot:
         waiting=_waiting_for(state) if hand is None and not state.closed else None,
         betting=state.options.betting,
         **_time_bank_view(state, actor_user),
+        seal=state.seal.fingerprint() if hand is not None and state.seal is not None else None,
     )
 
 
