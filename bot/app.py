@@ -7,7 +7,7 @@ import importlib
 import inspect
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -19,6 +19,7 @@ from bot.discord_ui.errors import PokerTree
 from bot.discord_ui.people import People
 from bot.discord_ui.translator import CatalogueTranslator
 from bot.storage import GuildDefaults, Storage
+from bot.tables import TableService
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ EXTENSIONS: tuple[str, ...] = ("cogs.table", "cogs.actions", "cogs.standings")
 COMMAND_HASH_KEY = "command_sync_hash"
 
 # Builds the table service from the bot (storage, settings, ...); may return it or an awaitable of it.
-TableServiceFactory = Callable[["PokerBot"], Any]
+TableServiceFactory = Callable[["PokerBot"], TableService | Awaitable[TableService]]
 
 
 def bot_intents() -> discord.Intents:
@@ -70,8 +71,9 @@ def default_table_service_factory() -> TableServiceFactory | None:
 
 
 class PokerBot(commands.AutoShardedBot):
-    """The bot. Attributes for cogs: `settings` (Settings), `storage` (Storage, once set up), `tables`
-    (the table service or None), `people` (display names and locales seen in interactions).
+    """The bot. Its parts, which cogs reach through `bot.discord_ui.parts.parts` (the `BotParts` protocol):
+    `storage` (Storage, once set up), `tables` (the table service or None), `people` (display names and locales
+    seen in interactions); also `settings` (Settings).
 
     `setup_hook` order: open storage and migrate -> build the table service -> load EXTENSIONS ->
     `tables.restore()` -> sync commands. `close()` stops the table service, disconnects, closes storage.
@@ -92,7 +94,7 @@ class PokerBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
         )
         self.settings = settings
-        self.tables: Any = None
+        self.tables: TableService | None = None
         self.people = People()
         self._storage: Storage | None = None
         self._table_service_factory = table_service_factory
@@ -115,9 +117,8 @@ class PokerBot(commands.AutoShardedBot):
         for name in self._extension_names:
             await self.load_extension(name)
             log.info("loaded extension %s", name)
-        restore = getattr(self.tables, "restore", None)
-        if restore is not None:
-            await restore()
+        if self.tables is not None:
+            await self.tables.restore()
         await self.tree.set_translator(CatalogueTranslator())
         await self.sync_commands()
 
@@ -155,9 +156,8 @@ class PokerBot(commands.AutoShardedBot):
         self._shutting_down = True
         log.info("shutting down")
         try:
-            stop = getattr(self.tables, "close", None)
-            if stop is not None:
-                await stop()
+            if self.tables is not None:
+                await self.tables.close()
         except Exception:
             log.exception("the table service failed to stop cleanly")
         finally:

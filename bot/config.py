@@ -14,6 +14,17 @@ from typing import Any, Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.tables.options import (
+    DEFAULT_BIG_BLIND,
+    DEFAULT_SMALL_BLIND,
+    DEFAULT_TURN_TIMEOUT,
+    MAX_BUY_IN_BB,
+    MAX_TURN_TIMEOUT,
+    MIN_BUY_IN_BB,
+    MIN_TURN_TIMEOUT,
+    STACK_BB,
+)
+
 log = logging.getLogger(__name__)
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -67,12 +78,12 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = Field(default=None, gt=0)
     log_level: LogLevel = "INFO"
 
-    small_blind: int = Field(default=1, ge=1)
-    big_blind: int = Field(default=2, ge=1)
-    starting_stack: int = Field(default=100, ge=1)
-    turn_timeout: int = Field(default=60, ge=10, le=600)
-    min_buy_in: int = Field(default=40, ge=1)
-    max_buy_in: int = Field(default=100, ge=1)
+    small_blind: int = Field(default=DEFAULT_SMALL_BLIND, ge=1)
+    big_blind: int = Field(default=DEFAULT_BIG_BLIND, ge=1)
+    starting_stack: int = Field(default=STACK_BB * DEFAULT_BIG_BLIND, ge=1)
+    turn_timeout: int = Field(default=DEFAULT_TURN_TIMEOUT, ge=MIN_TURN_TIMEOUT, le=MAX_TURN_TIMEOUT)
+    min_buy_in: int = Field(default=MIN_BUY_IN_BB * DEFAULT_BIG_BLIND, ge=1)
+    max_buy_in: int = Field(default=MAX_BUY_IN_BB * DEFAULT_BIG_BLIND, ge=1)
 
     starting_grant: int = Field(default=1000, ge=0)
     refill_cooldown: int = Field(default=24 * 3600, ge=0)

@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.discord_ui.errors import CommandRefused, send_private
 from bot.discord_ui.options import CheckedCog
-from bot.discord_ui.table_view import table_service
+from bot.discord_ui.parts import parts, table_service
 from bot.discord_ui.texts import en
 from bot.discord_ui.turns import explain
 from bot.poker import ActionKind, PokerError
@@ -36,7 +36,7 @@ async def act(interaction: discord.Interaction[Any], kind: ActionKind, amount: i
     if interaction.channel_id is None:
         raise CommandRefused("guild_only")
     channel_id = interaction.channel_id
-    service = table_service(interaction)
+    service = table_service(interaction.client)
     names = service.get(channel_id).player_names()
     try:
         acted = await service.get(channel_id).act(interaction.user.id, kind, amount)
@@ -54,11 +54,11 @@ async def amount_choices(interaction: discord.Interaction[Any], current: str) ->
     typed = parse_amount(current, interaction.locale) if isinstance(current, str) else None
     if typed is not None and 1 <= typed <= AMOUNT_MAX:
         choices.append(app_commands.Choice(name=format_chips(typed, interaction.locale), value=typed))
-    service = getattr(interaction.client, "tables", None)
-    if service is None or interaction.channel_id is None:
+    if interaction.channel_id is None:
         return choices
     try:
-        runner = service.find(interaction.channel_id)
+        service = parts(interaction.client).tables
+        runner = service.find(interaction.channel_id) if service is not None else None
         suggestions = runner.amount_suggestions(interaction.user.id) if runner is not None else []
     except Exception:
         log.exception("amount suggestions failed in channel %s", interaction.channel_id)

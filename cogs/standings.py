@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.discord_ui.errors import CommandRefused, send_private
 from bot.discord_ui.options import CheckedCog
+from bot.discord_ui.parts import parts
 from bot.discord_ui.standings import PageButton, history_hand, history_list, leaderboard_message, stats_embed
 from bot.discord_ui.texts import choice, en
 from bot.render import t
@@ -68,7 +69,7 @@ class StandingsCog(CheckedCog):
         if interaction.channel_id is None:
             raise CommandRefused("guild_only")
         # The open table, or the last one closed here: its hands stay readable after /poker end.
-        table = await self.bot.storage.latest_table_for_channel(interaction.channel_id)  # type: ignore[attr-defined]
+        table = await parts(self.bot).storage.latest_table_for_channel(interaction.channel_id)
         if table is None:
             raise ServiceError("no_table")
         await interaction.response.defer(ephemeral=True, thinking=True)

@@ -23,6 +23,7 @@ from bot.discord_ui.components import answer_unknown_component, template_of
 from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
 from bot.discord_ui.notifier import to_embed
 from bot.discord_ui.options import CheckedCog
+from bot.discord_ui.parts import BotParts, parts, table_service
 from bot.discord_ui.standings import PageButton, verify_answer
 from bot.discord_ui.table_settings import (
     changed_defaults,
@@ -37,12 +38,10 @@ from bot.discord_ui.table_view import (
     BuyInButton,
     show_hole_cards,
     submit_amount,
-    table_service,
 )
 from bot.discord_ui.texts import choice, en
 from bot.poker.settings import MAX_PLAYERS, MIN_PLAYERS
-from bot.render import discord_timestamp, escape_name, render_audit, render_settings, t
-from bot.storage import RefillCooldown, RefillDisabled, RefillNotNeeded, Storage
+from bot.render import escape_name, render_audit, render_settings, t
 from bot.tables import CASH, TOURNAMENT, InteractionReply, ServiceError, TableSnapshot
 from bot.tables.options import BETTING_STRUCTURES, MAX_TIME_BANK, MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
 from bot.tables.pictures import table_picture
@@ -55,10 +54,6 @@ BLIND_MAX = 1_000_000
 HOURS_MAX = 24 * 365
 SEATS = Range[int, MIN_PLAYERS, MAX_PLAYERS]
 TIMER = Range[int, MIN_TURN_TIMEOUT, MAX_TURN_TIMEOUT]
-
-
-def _storage(interaction: discord.Interaction[Any]) -> Storage:
-    return interaction.client.storage  # type: ignore[no-any-return]
 
 
 def _ids(interaction: discord.Interaction[Any]) -> tuple[int, int]:
@@ -108,9 +103,8 @@ class TableCog(CheckedCog):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Remember who acts and in which language (names for standings, locale for hole-card DMs)."""
-        people = getattr(self.bot, "people", None)
-        if people is not None:
-            people.remember_interaction(interaction)
+        if isinstance(self.bot, BotParts):
+            self.bot.people.remember_interaction(interaction)
 
     # ------------------------------------------------------------------ the table
 
@@ -160,8 +154,8 @@ class TableCog(CheckedCog):
     ) -> None:
         """Open a table here; the channel sees who opened it and the table message."""
         guild_id, channel_id = _ids(interaction)
-        service = table_service(interaction)
-        settings = await _storage(interaction).guild_settings(guild_id)
+        service = table_service(interaction.client)
+        settings = await parts(interaction.client).storage.guild_settings(guild_id)
         options = table_options(
             settings.table_defaults,
             kind=kind,
@@ -206,13 +200,13 @@ class TableCog(CheckedCog):
     ) -> None:
         """Sit down (a cash table buys in from the member's balance)."""
         guild_id, channel_id = _ids(interaction)
-        service = table_service(interaction)
+        service = table_service(interaction.client)
         user = interaction.user
         number = await service.get(channel_id).join(user.id, user.display_name, seat, buy_in)
         snapshot = service.get(channel_id).snapshot()
         stack = _seat_stack(snapshot, user.id)
         if snapshot.kind == CASH:
-            balance = await _storage(interaction).balance(guild_id, user.id)
+            balance = await parts(interaction.client).storage.balance(guild_id, user.id)
             text = t("join.done_balance", interaction.locale, seat=number, stack=stack, balance=balance)
         else:
             text = t("join.done", interaction.locale, seat=number, stack=stack)
@@ -225,13 +219,13 @@ class TableCog(CheckedCog):
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Stand up now, or, in a hand, forfeit it at once (folded) and stand up when it ends."""
         guild_id, channel_id = _ids(interaction)
-        service = table_service(interaction)
+        service = table_service(interaction.client)
         before = service.get(channel_id).snapshot()
         stack = _seat_stack(before, interaction.user.id)
         if not await service.get(channel_id).leave(interaction.user.id):
             text = t("leave.pending", interaction.locale)
         elif before.kind == CASH:
-            balance = await _storage(interaction).balance(guild_id, interaction.user.id)
+            balance = await parts(interaction.client).storage.balance(guild_id, interaction.user.id)
             text = t("leave.done", interaction.locale, stack=stack, balance=balance)
         else:
             text = t("leave.done_tournament", interaction.locale)
@@ -241,7 +235,7 @@ class TableCog(CheckedCog):
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Deal the first hand; hands then follow by themselves."""
         _guild_id, channel_id = _ids(interaction)
-        service = table_service(interaction)
+        service = table_service(interaction.client)
         await service.get(channel_id).start_game(interaction.user.id, is_admin=interaction.permissions.manage_guild)
         language = service.get(channel_id).snapshot().language
         await interaction.response.send_message(t("notice.game_starting", language), allowed_mentions=NO_MENTIONS)
@@ -250,14 +244,14 @@ class TableCog(CheckedCog):
     async def sitout(self, interaction: discord.Interaction[Any]) -> None:
         """Keep the seat and chips, skip the next hands."""
         _guild_id, channel_id = _ids(interaction)
-        await table_service(interaction).get(channel_id).sit_out(interaction.user.id)
+        await table_service(interaction.client).get(channel_id).sit_out(interaction.user.id)
         await send_private(interaction, t("sitout.done", interaction.locale))
 
     @poker.command(name="sitin", description=en("cmd.poker.sitin.desc"))
     async def sitin(self, interaction: discord.Interaction[Any]) -> None:
         """Be dealt in again from the next hand."""
         _guild_id, channel_id = _ids(interaction)
-        runner = table_service(interaction).get(channel_id)
+        runner = table_service(interaction.client).get(channel_id)
         await runner.sit_in(interaction.user.id)
         owed = runner.blinds_owed(interaction.user.id)
         if owed is not None:  # missed blinds (issue 16): post them, or wait for the big blind
@@ -269,7 +263,7 @@ class TableCog(CheckedCog):
     async def cards(self, interaction: discord.Interaction[Any]) -> None:
         """The member's hole cards, privately."""
         _guild_id, channel_id = _ids(interaction)
-        await show_hole_cards(interaction, table_service(interaction), channel_id)
+        await show_hole_cards(interaction, table_service(interaction.client), channel_id)
 
     @poker.command(name="table", description=en("cmd.poker.table.desc"))
     async def table(self, interaction: discord.Interaction[Any]) -> None:
@@ -277,7 +271,7 @@ class TableCog(CheckedCog):
         the table now (unless the table's pictures are off): the table message itself is edited after every action,
         and a picture there would soon be out of date."""
         _guild_id, channel_id = _ids(interaction)
-        runner = table_service(interaction).get(channel_id)
+        runner = table_service(interaction.client).get(channel_id)
         await runner.repost()
         picture = await table_picture(runner.snapshot(), runner.view().options)
         file = None if picture is None else discord.File(io.BytesIO(picture.data), filename=picture.filename)
@@ -289,7 +283,7 @@ class TableCog(CheckedCog):
         """Whether hand N's revealed cards match the deck sealed before its first action (bot.poker.seal), with its
         PHH file and proofs once it is over."""
         _guild_id, channel_id = _ids(interaction)
-        table = await _storage(interaction).latest_table_for_channel(channel_id)
+        table = await parts(interaction.client).storage.latest_table_for_channel(channel_id)
         if table is None:
             raise ServiceError("no_table")
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -304,7 +298,7 @@ class TableCog(CheckedCog):
         is_admin = interaction.permissions.manage_guild
         # The answer is stored with the close and sent by the table's outbox (docs/outbox.md).
         reply = InteractionReply(interaction.application_id, interaction.token, str(interaction.locale), time.time())
-        await table_service(interaction).get(channel_id).end(interaction.user.id, is_admin=is_admin, reply=reply)
+        await table_service(interaction.client).get(channel_id).end(interaction.user.id, is_admin=is_admin, reply=reply)
 
     @poker.command(name="kick", description=en("cmd.poker.kick.desc"))
     @app_commands.describe(member=en("cmd.poker.kick.opt.member.desc"))
@@ -314,7 +308,11 @@ class TableCog(CheckedCog):
         if member.id == interaction.user.id:
             raise CommandRefused("cannot_kick_self")
         is_admin = interaction.permissions.manage_guild
-        now = await table_service(interaction).get(channel_id).kick(interaction.user.id, member.id, is_admin=is_admin)
+        now = (
+            await table_service(interaction.client)
+            .get(channel_id)
+            .kick(interaction.user.id, member.id, is_admin=is_admin)
+        )
         key = "kick.done" if now else "notice.leaving"
         await send_private(interaction, t(key, interaction.locale, name=escape_name(member.display_name)))
 
@@ -337,7 +335,7 @@ class TableCog(CheckedCog):
         parsed = parse_levels(levels)
         if parsed is None:
             raise CommandRefused("schedule_format", text=levels[:100])
-        service = table_service(interaction)
+        service = table_service(interaction.client)
         is_admin = interaction.permissions.manage_guild
         await service.get(channel_id).set_blind_schedule(interaction.user.id, parsed, by, every, is_admin=is_admin)
         language = service.get(channel_id).snapshot().language
@@ -356,27 +354,20 @@ class TableCog(CheckedCog):
         # The answer ("done", or "made when the hand ends") is stored with the rebuy and sent by the table's outbox
         # (docs/outbox.md).
         reply = InteractionReply(interaction.application_id, interaction.token, str(interaction.locale), time.time())
-        await table_service(interaction).get(channel_id).rebuy(interaction.user.id, amount, reply)
+        await table_service(interaction.client).get(channel_id).rebuy(interaction.user.id, amount, reply)
 
     @poker.command(name="refill", description=en("cmd.poker.refill.desc"))
     async def refill(self, interaction: discord.Interaction[Any]) -> None:
         """Claim the server's grant again when both balance and stacks are empty (once per cooldown)."""
         guild_id, _channel_id = _ids(interaction)
-        try:
-            balance = await _storage(interaction).refill(guild_id, interaction.user.id)
-        except RefillDisabled as exc:
-            raise CommandRefused("refill_disabled") from exc
-        except RefillNotNeeded as exc:
-            raise CommandRefused("refill_not_broke", balance=exc.balance, stack=exc.on_tables) from exc
-        except RefillCooldown as exc:
-            raise CommandRefused("refill_cooldown", when=discord_timestamp(exc.retry_at)) from exc
+        balance = await table_service(interaction.client).refill(guild_id, interaction.user.id)
         await send_private(interaction, t("refill.done", interaction.locale, amount=balance, balance=balance))
 
     @poker.command(name="balance", description=en("cmd.poker.balance.desc"))
     async def balance(self, interaction: discord.Interaction[Any]) -> None:
         """The member's chips on this server (not counting stacks on tables)."""
         guild_id, _channel_id = _ids(interaction)
-        balance = await _storage(interaction).balance(guild_id, interaction.user.id)
+        balance = await parts(interaction.client).storage.balance(guild_id, interaction.user.id)
         await send_private(interaction, t("balance.show", interaction.locale, balance=balance))
 
     # ------------------------------------------------------------------ server administration
@@ -409,7 +400,7 @@ class TableCog(CheckedCog):
         """Show the server's settings, changing those given first (Manage Server). New tables use them; `pictures`
         applies to the server's open tables too."""
         guild_id, _channel_id = _ids(interaction)
-        storage = _storage(interaction)
+        storage = parts(interaction.client).storage
         current = await storage.guild_settings(guild_id)
         table_changes = changed_defaults(
             current.table_defaults,
@@ -429,9 +420,9 @@ class TableCog(CheckedCog):
                 table_defaults=table_changes or None,
             )
             if language is not None:
-                await table_service(interaction).set_language(guild_id, language)
+                await table_service(interaction.client).set_language(guild_id, language)
             if pictures is not None:
-                await table_service(interaction).set_pictures(guild_id, pictures)
+                await table_service(interaction.client).set_pictures(guild_id, pictures)
         content = t("settings.updated", interaction.locale) if changed else None
         spec = render_settings(current, interaction.locale, guild_locale=interaction.guild_locale)
         await send_private(interaction, content, embed=to_embed(spec))
@@ -442,7 +433,7 @@ class TableCog(CheckedCog):
         """Check the server's chip ledger: balances + chips on tables = chips issued (Manage Server)."""
         guild_id, _channel_id = _ids(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        report = await _storage(interaction).audit(guild_id)
+        report = await parts(interaction.client).storage.audit(guild_id)
         spec = render_audit(report, interaction.locale)
         await send_private(interaction, embed=to_embed(spec))
 

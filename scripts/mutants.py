@@ -32,7 +32,6 @@ REPO = Path(__file__).resolve().parents[1]
 RUNNER = "bot/tables/runner.py"
 HANDS = "bot/tables/hands.py"
 SEATING = "bot/tables/seating.py"
-PLACES = "bot/tables/places.py"
 HOST = "bot/tables/host.py"
 HAND = "bot/poker/hand.py"
 POTS = "bot/poker/pots.py"
@@ -40,6 +39,7 @@ SETTINGS = "bot/poker/settings.py"
 TABLE = "bot/poker/table.py"
 STORE_LEDGER = "bot/storage/ledger.py"
 STORE_TABLES = "bot/storage/tables.py"
+PLACES = "bot/poker/places.py"
 
 SERVICE = "tests/tables/test_service.py"
 TURNS = "tests/tables/test_turns_and_places.py"
@@ -51,6 +51,7 @@ POTS_TESTS = "tests/poker/test_pots.py"
 PHH = "tests/poker/test_phh.py"
 DIFFERENTIAL = "tests/poker/test_differential_pokerkit.py"
 TABLE_TESTS = "tests/poker/test_table.py"
+PLACES_TESTS = "tests/poker/test_places.py"
 LEDGER = "tests/storage/test_ledger.py"
 STORAGE = "tests/storage"
 
@@ -93,25 +94,25 @@ MUTANTS: tuple[Mutant, ...] = (
         "busts-places-reversed",
         "flow",
         PLACES,
-        "remaining + 1 + sum(1 for other in busted if starting[other] > starting[user])",
-        "remaining + 1 + sum(1 for other in busted if starting[other] < starting[user])",
-        (TURNS, RECOVERY, FLOW),
+        "players_left + 1 + sum(1 for other in starting_stacks.values() if other > stack)",
+        "players_left + 1 + sum(1 for other in starting_stacks.values() if other < stack)",
+        (PLACES_TESTS, TURNS, RECOVERY, FLOW),
     ),
     Mutant(
         "busts-equal-stacks-not-shared",
         "flow",
         PLACES,
-        "remaining + 1 + sum(1 for other in busted if starting[other] > starting[user])",
-        "remaining + 1 + sum(1 for other in busted if starting[other] > starting[user] or other < user)",
-        (TURNS, RECOVERY, FLOW),
+        "players_left + 1 + sum(1 for other in starting_stacks.values() if other > stack)",
+        "players_left + 1 + sum(1 for other in starting_stacks.values() if other >= stack) - 1",
+        (PLACES_TESTS, TURNS, RECOVERY, FLOW),
     ),
     Mutant(
         "busts-places-ignore-players-left",
         "flow",
         PLACES,
-        "    return {user: remaining + 1 +",
-        "    return {user: 1 +",
-        (TURNS, FLOW),
+        "        player: players_left + 1 +",
+        "        player: 1 +",
+        (PLACES_TESTS, TURNS, FLOW),
     ),
     Mutant(
         "tournament-sit-out-no-auto-action",
@@ -125,11 +126,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "no-auto-action-when-the-turn-passes",
         "flow",
         HANDS,
-        "        else:\n"
-        "            self._scheduler.start_turn()\n"
-        "            await self.auto_act_if_needed()\n",
-        "        else:\n"
-        "            self._scheduler.start_turn()\n",
+        "        else:\n            self._scheduler.start_turn()\n            await self.auto_act_if_needed()\n",
+        "        else:\n            self._scheduler.start_turn()\n",
         (TURNS, SERVICE, FLOW),
     ),
     Mutant(
@@ -320,20 +318,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "timer-always-folds",
         "flow",
         HANDS,
-        "        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD\n"
-        "        count",
-        "        kind = ActionKind.FOLD\n"
-        "        count",
+        "        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD\n        count",
+        "        kind = ActionKind.FOLD\n        count",
         (TURNS, SERVICE, FLOW),
     ),
     Mutant(
         "timer-always-checks",
         "flow",
         HANDS,
-        "        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD\n"
-        "        count",
-        "        kind = ActionKind.CHECK\n"
-        "        count",
+        "        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD\n        count",
+        "        kind = ActionKind.CHECK\n        count",
         (TURNS, SERVICE, FLOW),
     ),
     Mutant(
@@ -368,8 +362,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "        if await self._host.end_tournament_if_won():\n"
         "            return\n"
         "        self._scheduler.schedule_next_hand()",
-        "        if await self._host.end_tournament_if_won():\n"
-        "            return",
+        "        if await self._host.end_tournament_if_won():\n            return",
         (SERVICE, TURNS, FLOW),
     ),
     Mutant(
@@ -410,8 +403,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "refused-rebuy-adds-chips",
         "flow",
         SEATING,
-        "        stack = state.table.seats[seat].stack\n"
-        "        room = options.max_buy_in - stack\n",
+        "        stack = state.table.seats[seat].stack\n        room = options.max_buy_in - stack\n",
         "        stack = state.table.seats[seat].stack\n"
         "        state.table.add_chips(seat, 1)\n"
         "        room = options.max_buy_in - stack\n",
@@ -441,9 +433,9 @@ MUTANTS: tuple[Mutant, ...] = (
         "tournament-leaver-takes-a-better-place",
         "flow",
         PLACES,
-        "    return sum(1 for occupant in table.seats.values() if occupant.stack > 0)",
-        "    return sum(1 for occupant in table.seats.values() if occupant.stack > 0) - 1",
-        (RECOVERY, FLOW),
+        "    return players_with_chips\n",
+        "    return players_with_chips - 1\n",
+        (PLACES_TESTS, RECOVERY, FLOW),
     ),
     Mutant(
         "tournament-not-over-with-one-player",
@@ -452,6 +444,30 @@ MUTANTS: tuple[Mutant, ...] = (
         "state.hand_number == 0 or len(state.table.seats) > 1:",
         "state.hand_number == 0 or len(state.table.seats) > 0:",
         (RECOVERY, TURNS, FLOW),
+    ),
+    Mutant(
+        "history-shows-every-hole-card",
+        "rules",
+        "bot/poker/visibility.py",
+        "        return player == self.player or player in shown_players(hand)",
+        "        return True",
+        ("tests/poker/test_visibility.py", "tests/cogs/test_discord_ui.py"),
+    ),
+    Mutant(
+        "pot-raise-forgets-the-call",
+        "rules",
+        "bot/poker/sizing.py",
+        "    after_call = pot + (facing - own_bet)",
+        "    after_call = pot",
+        ("tests/poker/test_sizing.py", SERVICE),
+    ),
+    Mutant(
+        "vpip-counts-a-free-check",
+        "rules",
+        "bot/poker/statistics.py",
+        "if street == Street.PREFLOP and added > 0:",
+        "if street == Street.PREFLOP and added >= 0:",
+        ("tests/poker/test_statistics.py", "tests/tables/test_standings.py"),
     ),
 )
 

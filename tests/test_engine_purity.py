@@ -1,4 +1,4 @@
-"""The engine imports no discord, asyncio, database or network module (STYLE.md, our point 1)."""
+"""The engine imports no discord, asyncio, database or network module (docs/architecture.md, "Layers")."""
 
 from __future__ import annotations
 

@@ -17,8 +17,9 @@ import discord
 
 from bot.discord_ui.components import guarded_component
 from bot.discord_ui.errors import CommandRefused, send_private
-from bot.discord_ui.table_view import table_service
+from bot.discord_ui.parts import table_service
 from bot.render import t
+from bot.render.i18n import Locale
 from bot.tables import TableService
 from bot.tables.preactions import PreAction, PreChoice
 
@@ -33,12 +34,12 @@ PRE_CHOICES: dict[str, PreAction | None] = {
 }
 
 
-def pre_action_label(choice: PreChoice, locale: object) -> str:
+def pre_action_label(choice: PreChoice, locale: Locale) -> str:
     """The name of a choice made in advance ("Check/Fold", "Check", "Call 6") in `locale`."""
     return t(f"button.pre.{choice.action.value}", locale, amount=choice.amount or 0)
 
 
-def pre_action_view(service: TableService, channel_id: int, user_id: int, locale: object) -> discord.ui.View | None:
+def pre_action_view(service: TableService, channel_id: int, user_id: int, locale: Locale) -> discord.ui.View | None:
     """The buttons under "My cards" for a player in the hand who is not to act: Check/Fold, Check (when checking
     is free for them now) or Call N (facing N), and No choice; None when they cannot act in advance."""
     runner = service.runners.get(channel_id)
@@ -95,7 +96,7 @@ class PreActionButton(
         await guarded_component(interaction, self.channel_id, lambda: self._press(interaction))
 
     async def _press(self, interaction: discord.Interaction[Any]) -> None:
-        runner = table_service(interaction).get(self.channel_id)
+        runner = table_service(interaction.client).get(self.channel_id)
         kept = await runner.set_pre_action(interaction.user.id, PRE_CHOICES[self.choice], hand_number=self.hand_number)
         locale = interaction.locale
         if kept is None:
@@ -104,7 +105,7 @@ class PreActionButton(
             await send_private(interaction, t("pre.chosen", locale, choice=pre_action_label(kept, locale)))
 
 
-def return_view(channel_id: int, user_id: int, owed: tuple[int, int], locale: object) -> discord.ui.View:
+def return_view(channel_id: int, user_id: int, owed: tuple[int, int], locale: Locale) -> discord.ui.View:
     """Post N (the live big blind plus the dead chips) / Wait for the big blind, for `user_id` only."""
     view = discord.ui.View(timeout=None)
     view.add_item(ReturnButton(channel_id, user_id, "post", label=t("button.return.post", locale, amount=sum(owed))))
@@ -150,7 +151,7 @@ class ReturnButton(
     async def _press(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.user.id != self.user_id:
             raise CommandRefused("button_not_yours", user=self.user_id)
-        runner = table_service(interaction).get(self.channel_id)
+        runner = table_service(interaction.client).get(self.channel_id)
         owed = runner.blinds_owed(self.user_id)
         post = self.choice == "post"
         await runner.choose_return(self.user_id, post)

@@ -24,6 +24,7 @@ from typing import Any
 import discord
 
 from bot.discord_ui.errors import CommandRefused, guarded, handle_interaction_error
+from bot.discord_ui.parts import parts
 
 PREFIX = "poker:"
 
@@ -62,7 +63,8 @@ async def guarded_component(
     error path (`guarded`)."""
 
     async def checked() -> None:
-        runner = getattr(getattr(interaction.client, "tables", None), "runners", {}).get(channel_id)
+        service = parts(interaction.client).tables
+        runner = service.find(channel_id) if service is not None else None
         at_table(interaction, channel_id, runner.ids.guild_id if runner is not None else None)
         await handler()
 

@@ -23,7 +23,7 @@ from bot.discord_ui.options import OptionRefused, unreadable_option
 from bot.poker import PokerError
 from bot.render.embeds import CONTENT_MAX, clamp
 from bot.render.errors import render_error, render_poker_error
-from bot.render.i18n import t
+from bot.render.i18n import Locale, t
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ class CommandRefused(PokerError):
         super().__init__(key.rsplit(".", 1)[-1], t(self.key, "en", **params), **params)
 
 
-def error_text(error: BaseException, locale: object) -> str | None:
+def error_text(error: BaseException, locale: Locale) -> str | None:
     """The localized answer for an expected refusal, or None when `error` is a bug (unexpected).
 
     Understands PokerError (engine, table service, CommandRefused), an option value refused at the command's

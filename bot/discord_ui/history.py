@@ -2,35 +2,28 @@
 `bot.tables.record.replay`, the one replay of a stored hand).
 
 A member sees other players' hole cards only where they were shown at the showdown (issue 5); their own
-cards are theirs to see. Only finished hands are shown or exported: an unfinished hand's record holds the
-deck order, i.e. cards nobody has seen yet.
+cards are theirs to see: the engine's rule, `bot.poker.Viewer`. Only finished hands are shown or exported: an
+unfinished hand's record holds the deck order, i.e. cards nobody has seen yet.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 
-from bot.poker import Card, Event, Hand, HandShown, HoleCardsDealt
+from bot.poker import Card, Event, Hand, HandShown, Viewer
 from bot.poker.phh import dump_hand
 from bot.poker.seal import CardProof, DeckSeal, SealError, Verification, phh_fields, verify_hand
+from bot.poker.visibility import shown_players
 from bot.storage import HandRow
 from bot.tables.record import stored_hand
 
 log = logging.getLogger(__name__)
 
-_HOLE_CARDS_LINE = re.compile(r'"d dh p(?P<player>[0-9]+) (?P<cards>[^"]*)"')
-
-
-def shown_players(hand: Hand) -> frozenset[int]:
-    """Players whose hole cards were shown at the showdown."""
-    return frozenset(e.player for e in hand.events if isinstance(e, HandShown))
-
 
 def visible_events(hand: Hand, viewer: int | None) -> list[Event]:
     """The hand's events without anyone's dealt hole cards but the viewer's (shown hands stay: public)."""
-    return [e for e in hand.events if not isinstance(e, HoleCardsDealt) or e.player == viewer]
+    return Viewer(viewer).events(hand)
 
 
 def seal_of(row: HandRow) -> DeckSeal | None:
@@ -84,11 +77,4 @@ def phh_for(
         extra["hand"] = number
     if seal is not None:
         extra.update(phh_fields(seal, published_proofs(hand, seal, viewer)))
-    text = dump_hand(hand, extra=extra)
-    visible = shown_players(hand) | ({viewer} if viewer is not None else set())
-
-    def mask(match: re.Match[str]) -> str:
-        player = int(match["player"]) - 1
-        return match[0] if player in visible else f'"d dh p{match["player"]} ????"'
-
-    return _HOLE_CARDS_LINE.sub(mask, text)
+    return dump_hand(hand, extra=extra, viewer=Viewer(viewer))

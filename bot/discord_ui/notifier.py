@@ -22,7 +22,7 @@ from discord.http import Route
 from bot.discord_ui.errors import NO_MENTIONS
 from bot.discord_ui.people import People
 from bot.discord_ui.table_view import buy_in_components, table_payload
-from bot.poker import Card
+from bot.poker import Card, HandResult
 from bot.render import (
     render_hand_summary,
     render_hole_cards_dm,
@@ -36,7 +36,6 @@ from bot.render.embeds import EmbedSpec
 from bot.render.events import street_key
 from bot.tables import (
     Announcement,
-    HandResultAnnouncement,
     LevelAnnouncement,
     Picture,
     PlayerAnnouncement,
@@ -200,9 +199,7 @@ class DiscordNotifier:
         except discord.HTTPException as exc:
             log.warning("could not edit the table message of table %s: %s", snapshot.table_id, exc)
 
-    async def retire_table(
-        self, snapshot: TableSnapshot, message_id: int, result: HandResultAnnouncement | None
-    ) -> None:
+    async def retire_table(self, snapshot: TableSnapshot, message_id: int, result: HandResult | None) -> None:
         """Edit an old table message into one line without embed or buttons: its hand's summary, or "moved to a
         newer message" (`render_hand_summary`); a deleted message is left alone."""
         await self._flush_streets(snapshot)
@@ -239,7 +236,7 @@ class DiscordNotifier:
             if picture is not None:
                 self._street_pictures.setdefault(snapshot.channel_id, []).append((announcement, picture))
             return
-        if isinstance(announcement, HandResultAnnouncement):
+        if isinstance(announcement, HandResult):
             streets = self._streets.pop(snapshot.channel_id, None)
             pictures = self._attached(snapshot.channel_id, picture)
             embed = to_embed(render_showdown(announcement, language))

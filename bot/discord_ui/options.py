@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.embeds import clamp
-from bot.render.i18n import has_key, t
+from bot.render.i18n import Locale, has_key, t
 
 #: Discord's bounds of an integer option without its own (±(2**53 - 1)).
 INTEGER_LIMIT = 2**53 - 1
@@ -44,7 +44,7 @@ class OptionRefused(app_commands.CheckFailure):
         self.rule = rule
         self.params = params
 
-    def text(self, locale: object) -> str:
+    def text(self, locale: Locale) -> str:
         """The refusal in `locale`: "“1e+20” is not a valid starting_grant: a whole number from 0 to
         1,000,000,000" / "« 1e+20 » n'est pas une valeur possible pour jetons_depart : ..."."""
         option_key = f"cmd.{self.command.replace(' ', '.')}.opt.{self.option}.name"
@@ -89,8 +89,8 @@ def check_value(command: str, parameter: app_commands.Parameter, value: object) 
     elif kind is OptionType.number:
         low = -INTEGER_LIMIT if low is None else low
         high = INTEGER_LIMIT if high is None else high
-        number = isinstance(value, int | float) and not isinstance(value, bool)
-        if not number or not math.isfinite(value) or not low <= value <= high:  # type: ignore[arg-type,operator]
+        number = value if isinstance(value, int | float) and not isinstance(value, bool) else None
+        if number is None or not math.isfinite(number) or not low <= number <= high:
             raise OptionRefused(command, parameter.name, value, "number", min=int(low), max=int(high))
     elif kind is OptionType.string:
         low = 0 if low is None else int(low)

@@ -14,6 +14,8 @@ from typing import Any
 
 import discord
 
+from bot.render import Locale
+
 log = logging.getLogger(__name__)
 
 
@@ -31,7 +33,7 @@ class People:
         while len(store) > self.capacity:
             store.popitem(last=False)
 
-    def remember(self, user: discord.abc.User, locale: object = None) -> None:
+    def remember(self, user: discord.abc.User, locale: Locale = None) -> None:
         """Note a user's display name and, when given, their Discord locale (e.g. `interaction.locale`)."""
         self._put(self._names, user.id, user.display_name)
         value = getattr(locale, "value", locale)

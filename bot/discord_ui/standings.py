@@ -17,10 +17,11 @@ import discord
 from bot.discord_ui.errors import CommandRefused, guarded
 from bot.discord_ui.history import phh_for, seal_of, verify_for, visible_events
 from bot.discord_ui.notifier import to_embed
-from bot.discord_ui.people import People
+from bot.discord_ui.parts import parts
 from bot.poker.equity import runout_odds
 from bot.render import (
     LeaderboardEntry,
+    Locale,
     cards_text,
     render_hand_history,
     render_history_line,
@@ -29,7 +30,7 @@ from bot.render import (
     render_stats,
     t,
 )
-from bot.storage import HandRow, LeaderboardBy, Storage, TableRow
+from bot.storage import HandRow, LeaderboardBy, TableRow
 from bot.tables.record import hand_users, replay
 
 PAGE_SIZE = 10
@@ -42,28 +43,19 @@ RANKINGS: dict[str, LeaderboardBy] = {
 }
 
 
-def _people(client: discord.Client) -> People:
-    people = getattr(client, "people", None)
-    return people if isinstance(people, People) else People()
-
-
-def _storage(client: discord.Client) -> Storage:
-    return client.storage  # type: ignore[attr-defined,no-any-return]
-
-
 async def leaderboard_message(
-    client: discord.Client, guild_id: int, user_id: int, by: str, offset: int, locale: object
+    client: discord.Client, guild_id: int, user_id: int, by: str, offset: int, locale: Locale
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """One page of the server's ranking (PAGE_SIZE members from `offset`), the viewer's own rank below it,
     and Previous/Next buttons when there is more than one page. Looking at the standings is a first touch:
     the viewer's account opens (with its starting grant) if they had none, so they are ranked by balance."""
     offset = max(0, offset)
-    await _storage(client).balance(guild_id, user_id)
-    page = await _storage(client).leaderboard(
+    await parts(client).storage.balance(guild_id, user_id)
+    page = await parts(client).storage.leaderboard(
         guild_id, RANKINGS.get(by, LeaderboardBy.BALANCE), limit=PAGE_SIZE, offset=offset, user_id=user_id
     )
     ids = [row.user_id for row in page.rows] + ([page.own.user_id] if page.own is not None else [])
-    names = await _people(client).names(client, guild_id, ids)
+    names = await parts(client).people.names(client, guild_id, ids)
     entries = [LeaderboardEntry(row.rank, names[row.user_id], row.value) for row in page.rows]
     caller = LeaderboardEntry(page.own.rank, names[page.own.user_id], page.own.value) if page.own else None
     pages = max(1, math.ceil(page.total / PAGE_SIZE))
@@ -121,14 +113,14 @@ class PageButton(
 
 
 async def stats_embed(
-    client: discord.Client, guild_id: int, member: discord.abc.User, locale: object, *, viewer_id: int | None = None
+    client: discord.Client, guild_id: int, member: discord.abc.User, locale: Locale, *, viewer_id: int | None = None
 ) -> discord.Embed:
     """`/stats` of a member on this server (the figures `StatsRow` defines). A member looking at their own
     (`viewer_id` is theirs) touches their chips: their account opens if they had none, as `/poker balance`;
     another member's stats open nothing (no balance shown for a member without an account)."""
     if viewer_id == member.id:
-        await _storage(client).balance(guild_id, member.id)
-    row = await _storage(client).stats(guild_id, member.id)
+        await parts(client).storage.balance(guild_id, member.id)
+    row = await parts(client).storage.stats(guild_id, member.id)
     return to_embed(render_stats(member.display_name, row, locale))
 
 
@@ -137,11 +129,11 @@ def table_title(table: TableRow) -> str:
     return f"#{table.channel_id}"
 
 
-async def history_list(client: discord.Client, table: TableRow, viewer_id: int, locale: object) -> discord.Embed:
+async def history_list(client: discord.Client, table: TableRow, viewer_id: int, locale: Locale) -> discord.Embed:
     """The last finished hands of the table, newest first, one line each (board, who won what)."""
-    rows = [row for row in await _storage(client).hands_for_table(table.id, limit=HISTORY_HANDS) if row.ended_at]
+    rows = [row for row in await parts(client).storage.hands_for_table(table.id, limit=HISTORY_HANDS) if row.ended_at]
     users = {user for row in rows for user in hand_users(row)}
-    names = await _people(client).names(client, table.guild_id, users)
+    names = await parts(client).people.names(client, table.guild_id, users)
     lines = []
     for row in rows:
         hand = replay(row)
@@ -152,18 +144,18 @@ async def history_list(client: discord.Client, table: TableRow, viewer_id: int, 
 
 
 async def history_hand(
-    client: discord.Client, table: TableRow, number: int, viewer_id: int, locale: object
+    client: discord.Client, table: TableRow, number: int, viewer_id: int, locale: Locale
 ) -> tuple[discord.Embed, discord.File]:
     """One finished hand street by street (the viewer's own cards added) and its PHH file (others' cards
     only where shown at the showdown). Raises CommandRefused: history.not_found, history.in_progress."""
-    row: HandRow | None = await _storage(client).hand_by_number(table.id, number)
+    row: HandRow | None = await parts(client).storage.hand_by_number(table.id, number)
     if row is None:
         raise CommandRefused("history.not_found", number=number)
     if row.ended_at is None:
         raise CommandRefused("history.in_progress", number=number)
     hand = replay(row)
     users = hand_users(row)
-    names = await _people(client).names(client, table.guild_id, users)
+    names = await parts(client).people.names(client, table.guild_id, users)
     players = [names[user] for user in users]
     viewer = users.index(viewer_id) if viewer_id in users else None
     title = _channel_name(client, table)
@@ -189,12 +181,12 @@ async def history_hand(
 
 
 async def verify_answer(
-    client: discord.Client, table: TableRow, number: int, viewer_id: int, locale: object
+    client: discord.Client, table: TableRow, number: int, viewer_id: int, locale: Locale
 ) -> tuple[str, discord.File | None]:
     """`/poker verify hand:N`: whether the cards of hand N that the viewer has seen (the board so far, the hands
     shown, their own) match the deck sealed before its first action, and — once the hand is over — its PHH file
     with the proofs, to check with `python -m bot.poker verify`. Raises CommandRefused: history.not_found."""
-    row: HandRow | None = await _storage(client).hand_by_number(table.id, number)
+    row: HandRow | None = await parts(client).storage.hand_by_number(table.id, number)
     if row is None:
         raise CommandRefused("history.not_found", number=number)
     hand = replay(row)
@@ -214,7 +206,7 @@ async def verify_answer(
         text = t("verify.ok", locale, number=number, count=result.checked, fingerprint=fingerprint)
     if row.ended_at is None:
         return text, None
-    names = await _people(client).names(client, table.guild_id, users)
+    names = await parts(client).people.names(client, table.guild_id, users)
     phh = phh_for(
         hand, viewer, players=[names[u] for u in users], table=_channel_name(client, table), number=number, seal=seal
     )

@@ -2,26 +2,30 @@
 
 A server's table defaults (`GuildSettings.table_defaults`: small_blind, big_blind, starting_stack,
 turn_timeout, min_buy_in, max_buy_in) describe stacks at its default blinds; a table created at other blinds
-keeps the same stacks counted in big blinds (defaults 100 chips at 1/2 = 50 BB, buy-in 20–50 BB).
+keeps the same stacks counted in big blinds. A default the server lacks is the one of `bot/tables/options.py`
+(the one set of numbers: 100 chips at 1/2 = 50 BB, buy-in 20 to 50 BB).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import Any
 
 from bot.render.announce import render_level_blinds
+from bot.render.i18n import Locale
 from bot.render.standings import language_in_force
 from bot.storage import GuildSettings
 from bot.tables import CASH, TableOptions
-
-#: Stacks in big blinds when a server has no default for them.
-DEFAULT_STACK_BB = 50
-DEFAULT_MIN_BUY_IN_BB = 20
-DEFAULT_MAX_BUY_IN_BB = 100
-
+from bot.tables.options import (
+    DEFAULT_BIG_BLIND,
+    DEFAULT_SMALL_BLIND,
+    DEFAULT_TURN_TIMEOUT,
+    MAX_BUY_IN_BB,
+    MIN_BUY_IN_BB,
+    STACK_BB,
+    rescaled,
+)
 
 #: The largest stored default read as a number (Discord's largest integer).
 STORED_MAX = 2**53 - 1
@@ -39,9 +43,20 @@ def _stored_or(defaults: Mapping[str, Any], key: str, fallback: int) -> int:
     return fallback if value is None else value
 
 
+def _scaled(defaults: Mapping[str, Any], key: str, in_big_blinds: int, big_blind: int) -> int:
+    """The server's default `key` (a stack at its default big blind) at `big_blind`; `in_big_blinds` big blinds
+    when it has none."""
+    value = stored(defaults, key)
+    if value is None:
+        return in_big_blinds * big_blind
+    return rescaled(value, _stored_or(defaults, "big_blind", DEFAULT_BIG_BLIND), big_blind)
+
+
 def _blinds(defaults: Mapping[str, Any], small_blind: int | None, big_blind: int | None) -> tuple[int, int]:
     if small_blind is None and big_blind is None:
-        return _stored_or(defaults, "small_blind", 1), _stored_or(defaults, "big_blind", 2)
+        return _stored_or(defaults, "small_blind", DEFAULT_SMALL_BLIND), _stored_or(
+            defaults, "big_blind", DEFAULT_BIG_BLIND
+        )
     if big_blind is None:
         assert small_blind is not None
         return small_blind, 2 * small_blind
@@ -77,15 +92,9 @@ def table_options(
     tournament's starting stack or the cash table's default buy-in (the buy-in range widens to include it
     unless given). Raises ServiceError("bad_option") naming the first setting out of range."""
     sb, bb = _blinds(defaults, small_blind, big_blind)
-    scale = Fraction(bb, _stored_or(defaults, "big_blind", 2))
-
-    def scaled(key: str, in_big_blinds: int) -> int:
-        value = stored(defaults, key)
-        return max(1, round(value * scale)) if value is not None else in_big_blinds * bb
-
-    default_stack = scaled("starting_stack", DEFAULT_STACK_BB)
-    low = min_buy_in if min_buy_in is not None else scaled("min_buy_in", DEFAULT_MIN_BUY_IN_BB)
-    high = max_buy_in if max_buy_in is not None else scaled("max_buy_in", DEFAULT_MAX_BUY_IN_BB)
+    default_stack = _scaled(defaults, "starting_stack", STACK_BB, bb)
+    low = min_buy_in if min_buy_in is not None else _scaled(defaults, "min_buy_in", MIN_BUY_IN_BB, bb)
+    high = max_buy_in if max_buy_in is not None else _scaled(defaults, "max_buy_in", MAX_BUY_IN_BB, bb)
     if stack is not None and kind == CASH:
         low = low if min_buy_in is not None else min(low, stack)
         high = high if max_buy_in is not None else max(high, stack)
@@ -98,7 +107,7 @@ def table_options(
         "buy_in": buy_in,
         "min_buy_in": low,
         "max_buy_in": high,
-        "turn_timeout": timer if timer is not None else _stored_or(defaults, "turn_timeout", 60),
+        "turn_timeout": timer if timer is not None else _stored_or(defaults, "turn_timeout", DEFAULT_TURN_TIMEOUT),
         "ante": ante or 0,
         "big_blind_ante": big_blind_ante or 0,
         "straddle": bool(straddle),
@@ -133,16 +142,13 @@ def changed_defaults(
         changes["pictures"] = pictures
     if small_blind is not None or big_blind is not None:
         sb, bb = _blinds(defaults, small_blind, big_blind)
-        old_bb = _stored_or(defaults, "big_blind", 2)
-        scale = Fraction(bb, old_bb)
         changes.update(small_blind=sb, big_blind=bb)
         for key, in_big_blinds in (
-            ("min_buy_in", DEFAULT_MIN_BUY_IN_BB),
-            ("max_buy_in", DEFAULT_MAX_BUY_IN_BB),
-            ("starting_stack", DEFAULT_STACK_BB),
+            ("min_buy_in", MIN_BUY_IN_BB),
+            ("max_buy_in", MAX_BUY_IN_BB),
+            ("starting_stack", STACK_BB),
         ):
-            value = stored(defaults, key)
-            changes[key] = max(1, round(value * scale)) if value is not None else in_big_blinds * bb
+            changes[key] = _scaled(defaults, key, in_big_blinds, bb)
     if stack is not None:
         changes["starting_stack"] = stack
     if timer is not None:
@@ -151,7 +157,7 @@ def changed_defaults(
     return changes
 
 
-def table_language(settings: GuildSettings, guild_locale: object) -> str:
+def table_language(settings: GuildSettings, guild_locale: Locale) -> str:
     """The language of a new table: the server's `/poker-admin settings language` when it chose one (even the bot's
     default), else the server's Discord language (English or French), else the bot's default — the rule of
     `bot.render.language_in_force`, which `/poker-admin settings` shows with its reason."""
@@ -176,7 +182,7 @@ def parse_levels(text: str) -> tuple[tuple[int, int, int], ...] | None:
     return tuple(levels) or None
 
 
-def levels_text(levels: tuple[tuple[int, int, int], ...], locale: object) -> str:
+def levels_text(levels: tuple[tuple[int, int, int], ...], locale: Locale) -> str:
     """Levels in order, each written as the table and the level-up notices write it: "1/2 → 2/4 → 5/10, ante 1"
     (never the typed shorthand "5/10/1", whose third number a spectator cannot read)."""
     return " → ".join(render_level_blinds(level, locale) for level in levels)

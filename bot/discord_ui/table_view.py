@@ -19,12 +19,15 @@ from typing import Any
 
 import discord
 
+from bot.discord_ui.advance import pre_action_view
 from bot.discord_ui.components import guarded_component
 from bot.discord_ui.errors import CommandRefused, send_private
+from bot.discord_ui.parts import parts, table_service
 from bot.discord_ui.turns import ensure_turn, explain, is_playing
 from bot.poker import ActionKind, PokerError, evaluate
 from bot.render import (
     AMOUNT_TEXT_MAX,
+    Locale,
     parse_amount,
     raise_is_one_amount,
     render_action_buttons,
@@ -54,14 +57,6 @@ STYLES: dict[str, discord.ButtonStyle] = {
 }
 #: custom_id of the form's amount field.
 AMOUNT_FIELD = "amount"
-
-
-def table_service(interaction: discord.Interaction[Any]) -> TableService:
-    """The bot's table service (PokerBot.tables)."""
-    service = getattr(interaction.client, "tables", None)
-    if service is None:
-        raise CommandRefused("unknown")
-    return service  # type: ignore[no-any-return]
 
 
 def custom_id(action: str, channel_id: int, hand_number: int, amount: int | None = None) -> str:
@@ -129,7 +124,7 @@ class ActionButton(
         await guarded_component(interaction, self.channel_id, lambda: self._press(interaction))
 
     async def _press(self, interaction: discord.Interaction[Any]) -> None:
-        service = table_service(interaction)
+        service = table_service(interaction.client)
         user_id = interaction.user.id
         if self.action == "cards":
             await show_hole_cards(interaction, service, self.channel_id)
@@ -165,7 +160,7 @@ def buy_in_custom_id(channel_id: int, user_id: int) -> str:
     return f"poker:buyin:{channel_id}:{user_id}"
 
 
-def buy_in_components(channel_id: int, user_id: int, locale: object) -> list[dict[str, Any]]:
+def buy_in_components(channel_id: int, user_id: int, locale: Locale) -> list[dict[str, Any]]:
     """The action row under a busted cash player's notice: one Buy in again button, for that player only."""
     button = {
         "type": discord.ComponentType.button.value,
@@ -209,11 +204,11 @@ class BuyInButton(
         user = interaction.user
         if user.id != self.user_id:
             raise CommandRefused("buy_in_not_yours", user=self.user_id)
-        service = table_service(interaction)
+        service = table_service(interaction.client)
         seat = await service.get(self.channel_id).join(user.id, user.display_name)
         snapshot = service.get(self.channel_id).snapshot()
         stack = next((s.stack for s in snapshot.seats if s.user_id == user.id), 0)
-        balance = await interaction.client.storage.balance(snapshot.guild_id, user.id)
+        balance = await parts(interaction.client).storage.balance(snapshot.guild_id, user.id)
         text = t("join.done_balance", interaction.locale, seat=seat, stack=stack, balance=balance)
         await send_private(interaction, text)
 
@@ -229,7 +224,7 @@ class AmountModal(discord.ui.Modal):
     is handled from its custom_id by `submit_amount`, so a form opened before a restart, or left open for a long
     time, still works when it is sent."""
 
-    def __init__(self, legal: Any, locale: object, channel_id: int, hand_number: int) -> None:
+    def __init__(self, legal: Any, locale: Locale, channel_id: int, hand_number: int) -> None:
         spec = render_raise_modal(legal, locale)
         kind = "bet" if legal.can_bet else "raise"
         super().__init__(title=spec.title, custom_id=f"poker:amount:{kind}:{channel_id}:{hand_number}")
@@ -285,7 +280,7 @@ async def _bet_or_raise(
         raise CommandRefused("amount_too_long", max=AMOUNT_TEXT_MAX)
     if amount is None:
         raise CommandRefused("amount_not_number", text=typed)
-    service = table_service(interaction)
+    service = table_service(interaction.client)
     await interaction.response.defer()
     try:
         await service.get(channel_id).act(interaction.user.id, kind, amount, hand_number=hand_number)
@@ -296,8 +291,6 @@ async def _bet_or_raise(
 async def show_hole_cards(interaction: discord.Interaction[Any], service: TableService, channel_id: int) -> None:
     """Answer privately with the user's hole cards and their best hand so far (My cards, /poker cards).
     Raises ServiceError: no_table, no_hand, not_in_hand."""
-    from bot.discord_ui.advance import pre_action_view  # advance.py imports this module
-
     cards = service.get(channel_id).hole_cards(interaction.user.id)
     board = service.get(channel_id).snapshot().board
     value = evaluate([*cards, *board]) if len(board) >= 3 else None

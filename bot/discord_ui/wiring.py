@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
+
 from bot.discord_ui.notifier import DiscordNotifier
-from bot.discord_ui.people import People
+from bot.discord_ui.parts import parts
 from bot.storage import Storage
 from bot.tables import TableService
 
 
-def create_table_service(bot: Any, *, storage: Storage | None = None, **options: Any) -> TableService:
+def create_table_service(bot: discord.Client, *, storage: Storage | None = None, **options: Any) -> TableService:
     """`TableService(bot.storage, DiscordNotifier(bot))`; `options` go to TableService (clock, rng_factory,
     deck_factory, next_hand_delay_s, idle_wait); `storage`: the tables' storage instead of the bot's (a test
-    injecting storage faults). The notifier shares the bot's `people` (names and locales seen in interactions)
-    when it has one."""
-    people = getattr(bot, "people", None)
-    notifier = DiscordNotifier(bot, people if isinstance(people, People) else None)
-    return TableService(bot.storage if storage is None else storage, notifier, **options)
+    injecting storage faults). The notifier shares the bot's `people` (names and locales seen in interactions)."""
+    bot_parts = parts(bot)
+    return TableService(
+        bot_parts.storage if storage is None else storage, DiscordNotifier(bot, bot_parts.people), **options
+    )

@@ -32,9 +32,14 @@ from bot.poker.events import (
     UncalledBetReturned,
 )
 from bot.poker.hand import Action, Hand, HandRecord, LegalActions
+from bot.poker.places import place_of_leaver, places_by_stack, places_of_busts
 from bot.poker.pots import Pot, build_pots, split_pot
+from bot.poker.result import HandResult, PotResult, ShownHand, hand_result_from_events
 from bot.poker.settings import Betting, ForcedBets, HandSettings
+from bot.poker.sizing import pot_raise_to, raise_of_pot
+from bot.poker.statistics import HandStatistics, hand_statistics
 from bot.poker.table import BlindLevel, BlindSchedule, Seat, Table, TableConfig
+from bot.poker.visibility import Viewer
 
 __all__ = [
     "CARDS",
@@ -55,8 +60,10 @@ __all__ = [
     "HandMucked",
     "HandOverError",
     "HandRecord",
+    "HandResult",
     "HandSettings",
     "HandShown",
+    "HandStatistics",
     "HandValue",
     "HoleCardsDealt",
     "IllegalActionError",
@@ -68,21 +75,31 @@ __all__ = [
     "PokerError",
     "Pot",
     "PotAwarded",
+    "PotResult",
     "Seat",
+    "ShownHand",
     "Street",
     "StreetDealt",
     "Table",
     "TableConfig",
     "TableError",
     "UncalledBetReturned",
+    "Viewer",
     "build_pots",
     "deciding_kickers",
     "describe_en",
     "evaluate",
     "format_cards",
     "full_deck",
+    "hand_result_from_events",
+    "hand_statistics",
     "parse_card",
     "parse_cards",
+    "place_of_leaver",
+    "places_by_stack",
+    "places_of_busts",
+    "pot_raise_to",
+    "raise_of_pot",
     "shuffled_deck",
     "split_pot",
 ]

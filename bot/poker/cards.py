@@ -5,7 +5,7 @@ cards are interned: `Card(14, "h") is CARDS[...]` need not hold, but equality an
 value, and every card the engine deals comes from the interned table, so comparing by value is
 always right and cheap.
 
-Randomness is passed in (house style point 3): `shuffled_deck()` uses `secrets.SystemRandom` unless
+Randomness is passed in (docs/architecture.md, Conventions 3): `shuffled_deck()` uses `secrets.SystemRandom` unless
 a `random.Random` is given, so tests can reproduce a deal.
 """
 

@@ -1,6 +1,6 @@
 """Engine errors: one `PokerError` base with a stable code, parameters for translation and an English text.
 
-House style point 4: a refused action raises a `PokerError` subclass whose `str()` is safe and useful
+docs/architecture.md, Conventions 4: a refused action raises a `PokerError` subclass whose `str()` is safe and useful
 to show a user ("Minimum raise is to 22", "You can't check: 6 to call"). The render layer translates
 by `code` with `params`; the English `str()` is the fallback. A refused action never changes the
 hand (every check happens before any state is touched).

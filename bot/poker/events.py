@@ -1,6 +1,6 @@
 """What happens in a hand, as frozen event values; also the `Street` and `ActionKind` enums.
 
-Every change to a hand is appended to `Hand.events` as one of these (house style point 2): they drive
+Every change to a hand is appended to `Hand.events` as one of these (docs/architecture.md, Conventions 2): they drive
 rendering, persistence and the hand history. Players are hand player indexes (0 = first seat left of
 the button, n-1 = the button; heads-up 0 is the big blind). Amounts are chips (ints).
 """

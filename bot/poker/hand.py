@@ -47,7 +47,7 @@ the button, then a burn card before flop, turn and river) — the normal way, fu
 cards and showdown decisions are given step by step (`deal_hole`, `deal_board`, `show_hand`,
 `muck_hand`).
 
-Every public action has three parts (house style): `verify_x()` raises a `PokerError`, `can_x()`
+Every public action has three parts (docs/architecture.md, Conventions 2): `verify_x()` raises a `PokerError`, `can_x()`
 answers, `x()` acts and returns the frozen event. A refused action changes nothing.
 """
 

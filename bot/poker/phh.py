@@ -50,6 +50,7 @@ from bot.poker.events import (
 )
 from bot.poker.hand import Hand
 from bot.poker.settings import Betting, HandSettings
+from bot.poker.visibility import Viewer
 
 #: PHH variant code of each betting structure (see the module docstring for PT).
 VARIANTS: dict[Betting, str] = {Betting.NO_LIMIT: "NT", Betting.POT_LIMIT: "PT", Betting.FIXED_LIMIT: "FT"}
@@ -338,11 +339,13 @@ def _toml_value(value: Any) -> str:
     raise TypeError(f"can't write {value!r} in PHH")
 
 
-def hand_actions(hand: Hand, scale: int = 1) -> list[str]:
+def hand_actions(hand: Hand, scale: int = 1, *, viewer: Viewer | None = None) -> list[str]:
     """The PHH action strings of a hand, from its events (hole cards, decisions, board, showdown).
 
     When the betting ended with an all-in before the river, the showdown lines come before the
-    run-out board cards, as PHH (and PokerKit) expect.
+    run-out board cards, as PHH (and PokerKit) expect. viewer: the hand as that member may see it
+    (`Viewer.sees_hole_cards`): the hole cards they may not see are written `????` (PHH's unknown cards,
+    so the text still replays); None: every card, as recorded.
     """
     forced = hand.settings.forced_bets(hand.player_count)
     facing = max((amount for _player, amount, _kind in forced.blinds), default=0)
@@ -352,7 +355,8 @@ def hand_actions(hand: Hand, scale: int = 1) -> list[str]:
     last_decision = -1
     for event in hand.events_since(0):
         if isinstance(event, HoleCardsDealt):
-            actions.append(f"d dh p{event.player + 1} {format_cards(event.cards) if event.cards else '????'}")
+            seen = bool(event.cards) and (viewer is None or viewer.sees_hole_cards(hand, event.player))
+            actions.append(f"d dh p{event.player + 1} {format_cards(event.cards) if seen else '????'}")
         elif isinstance(event, PlayerActed):
             if event.action is ActionKind.FOLD:
                 word = "f"
@@ -382,12 +386,13 @@ def hand_actions(hand: Hand, scale: int = 1) -> list[str]:
     return actions + after
 
 
-def dump_hand(hand: Hand, *, scale: int = 1, extra: dict[str, Any] | None = None) -> str:
+def dump_hand(hand: Hand, *, scale: int = 1, extra: dict[str, Any] | None = None, viewer: Viewer | None = None) -> str:
     """Write a hand as PHH text (variant NT, PT or FT by its betting structure), amounts divided by `scale`.
 
     Fields: variant, ante_trimming_status, antes, blinds_or_straddles, min_bet (FT: small_bet and
     big_bet), starting_stacks, actions, and finishing_stacks when the hand is complete; `extra` fields
-    (e.g. players, table) are appended as given.
+    (e.g. players, table) are appended as given. viewer: write only the hole cards that member may see
+    (`hand_actions`).
     """
     n = hand.player_count
     forced = hand.settings.forced_bets(n)
@@ -416,7 +421,7 @@ def dump_hand(hand: Hand, *, scale: int = 1, extra: dict[str, Any] | None = None
         f"blinds_or_straddles = {_toml_value(units(blinds))}",
         *sizes,
         f"starting_stacks = {_toml_value(units(hand.starting_stacks))}",
-        f"actions = {_toml_value(hand_actions(hand, scale))}",
+        f"actions = {_toml_value(hand_actions(hand, scale, viewer=viewer))}",
     ]
     if hand.finishing_stacks is not None:
         lines.append(f"finishing_stacks = {_toml_value(units(hand.finishing_stacks))}")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from bot.render.i18n import ENGLISH, FRENCH, normalize_locale
+from bot.render.i18n import ENGLISH, FRENCH, Locale, normalize_locale
 
 #: Longest amount text read: 2**53 (Discord's largest integer, 16 digits) with 5 separators, a sign and spaces.
 AMOUNT_TEXT_MAX = 24
@@ -33,7 +33,7 @@ _AMOUNT = {
 }
 
 
-def parse_amount(text: str, locale: object = "en") -> int | None:
+def parse_amount(text: str, locale: Locale = "en") -> int | None:
     """The whole number of chips in `text` as a reader in `locale` types it (see the module's rules): "1,000"
     (en), "1 000" (fr, en), "1000", "-5" (-5), "0" (0); None when it is not written that way or is longer than
     `AMOUNT_TEXT_MAX` characters. The caller decides what a zero or negative amount means."""

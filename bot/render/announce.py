@@ -1,18 +1,20 @@
 """New public messages about a hand or a table — streets, the showdown, eliminations, tournament placings,
 the table's end — and the private hole-card messages.
 
-Each renderer takes the table service's announcement value as it is (matched by attributes; the
-dataclasses here have the same shape, for callers without the service, and `hand_result_from_events`
-builds one from engine events). Public renderers only ever receive shown cards: a `HandResult` has no
+Each renderer takes the table service's announcement value as it is. How a hand ended is the engine's
+`HandResult` (`bot.poker.hand_result_from_events`); the service's other announcements sit above this layer, so
+what a renderer reads of them is declared here as a `Protocol` (mypy checks the service's dataclasses against
+it where the Discord layer passes them). Public renderers only ever receive shown cards: a `HandResult` has no
 field for unshown hole cards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
+from bot.poker import Card, HandResult, HandValue, Pot, Street
+from bot.poker.equity import Odds
 from bot.render.cards import cards_text
 from bot.render.embeds import (
     COLOR_IDLE,
@@ -27,19 +29,95 @@ from bot.render.embeds import (
     escape_name,
     make_embed,
 )
-from bot.render.events import Award, Names, pots_summary, render_awards, street_key
+from bot.render.events import Award, pots_summary, render_awards, street_key
 from bot.render.hands import hand_name
-from bot.render.i18n import ordinal, t
+from bot.render.i18n import Locale, ordinal, t
 from bot.render.odds import render_odds
 
 
-def render_street(announcement: Any, locale: object) -> str:
+class StreetNews(Protocol):
+    """What `render_street` reads of the service's `StreetAnnouncement`: the street, its new cards, the whole
+    board, the pots as they stand (main first); in an all-in run-out, which board (`run`) and the face-up
+    hands' chances (`odds`, with `names` and `faces` by hand player index)."""
+
+    @property
+    def street(self) -> Street: ...
+    @property
+    def cards(self) -> tuple[Card, ...]: ...
+    @property
+    def board(self) -> tuple[Card, ...]: ...
+    @property
+    def pots(self) -> tuple[Pot, ...]: ...
+    @property
+    def run(self) -> int: ...
+    @property
+    def odds(self) -> Odds | None: ...
+    @property
+    def names(self) -> tuple[str, ...]: ...
+    @property
+    def faces(self) -> tuple[tuple[Card, ...], ...]: ...
+
+
+class PlayerNews(Protocol):
+    """What `render_player_notice` reads of the service's `PlayerAnnouncement` (kinds listed there)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def place(self) -> int | None: ...
+    @property
+    def action(self) -> str | None: ...
+    @property
+    def sat_out(self) -> bool: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def chips(self) -> int | None: ...
+    @property
+    def stack(self) -> int | None: ...
+
+
+class LevelNews(Protocol):
+    """What `render_level_up` reads of the service's `LevelAnnouncement`."""
+
+    @property
+    def level(self) -> int: ...
+    @property
+    def small_blind(self) -> int: ...
+    @property
+    def big_blind(self) -> int: ...
+    @property
+    def ante(self) -> int: ...
+    @property
+    def next_level(self) -> tuple[int, int, int] | None: ...
+    @property
+    def next_in(self) -> int | None: ...
+    @property
+    def by(self) -> str: ...
+
+
+class ClosedNews(Protocol):
+    """What `render_table_closed` reads of the service's `TableClosedAnnouncement`."""
+
+    @property
+    def cashed_out(self) -> tuple[tuple[int, str, int], ...]: ...
+    @property
+    def placings(self) -> tuple[tuple[int, int, str, int], ...]: ...
+    @property
+    def voided_hand(self) -> int | None: ...
+    @property
+    def tournament_over(self) -> bool: ...
+
+
+def render_street(announcement: StreetNews, locale: Locale) -> str:
     """The flop, turn or river as a new message: "**Turn**: 2♣ · Board: A♠ K♥ 7♦ 2♣ · Pot: 66", or with side
     pots "... · Main pot: 79 · Side pot 1: 12", as the table message shows them (`pots_summary`).
 
-    announcement: has `street` (1..3), `cards` (this street's), `board` (all), `pots` (`Pot`s or ints); and
-    optionally `run` (2: the second board of a hand run twice, so said) and `odds` with `names` and `faces`
-    (an all-in run-out: the face-up hands' chances after this street, `render_odds`, on the next lines).
+    announcement: `street` (1..3), `cards` (this street's), `board` (all), `pots`; `run` (2: the second board of a
+    hand run twice, so said) and `odds` with `names` and `faces` (an all-in run-out: the face-up hands' chances
+    after this street, `render_odds`, on the next lines).
     Several announcements (a run-out when everyone is all-in) can be joined with newlines by the caller,
     or passed at once to `render_streets`.
     """
@@ -47,98 +125,25 @@ def render_street(announcement: Any, locale: object) -> str:
     pots = pots_summary(announcement.pots, locale)
     card = cards_text(announcement.cards)
     line = t(f"street.announce.{key}", locale, board=cards_text(announcement.board), card=card, pots=pots)
-    if getattr(announcement, "run", 1) == 2:
+    if announcement.run == 2:
         line = f"{t('street.second_board', locale)} · {line}"
-    odds = getattr(announcement, "odds", None)
+    odds = announcement.odds
     if odds is not None:
         faces = dict(enumerate(announcement.faces))
         line = "\n".join([line, *render_odds(odds, announcement.names, faces, locale)])
     return clamp(line, CONTENT_MAX)
 
 
-def render_streets(announcements: Iterable[Any], locale: object) -> str:
+def render_streets(announcements: Iterable[StreetNews], locale: Locale) -> str:
     """Several streets in one message (one line each), e.g. the board run out after an all-in."""
     return clamp("\n".join(render_street(a, locale) for a in announcements), CONTENT_MAX)
 
 
-@dataclass(frozen=True)
-class ShownHand:
-    """A hand shown at the showdown (same shape as the service's): name, the two cards, its `HandValue`."""
-
-    user_id: int
-    name: str
-    cards: tuple[Any, ...]
-    value: Any
-
-
-@dataclass(frozen=True)
-class PotResult:
-    """A pot paid: index (0 = main), chips, winners as (user id, name, chips won), winning value or None, and
-    the best hand shown that lost it (None: nobody shown lost it), for the kicker words."""
-
-    index: int
-    amount: int
-    winners: tuple[tuple[int, str, int], ...]
-    value: Any
-    beaten: Any = None
-
-
-@dataclass(frozen=True)
-class HandResult:
-    """How a hand ended (same shape as the service's `HandResultAnnouncement`): shown hands in showing
-    order, mucked (user id, name), pots, uncalled bets returned (user id, name, chips), the board, and
-    whether there was a showdown."""
-
-    hand_number: int
-    board: tuple[Any, ...]
-    shown: tuple[ShownHand, ...]
-    mucked: tuple[tuple[int, str], ...]
-    pots: tuple[PotResult, ...]
-    returned: tuple[tuple[int, str, int], ...]
-    showdown: bool
-
-
-def hand_result_from_events(
-    hand_number: int, events: Sequence[Any], names: Names, users: Sequence[int] | None = None
-) -> HandResult:
-    """Build a `HandResult` from a hand's engine events (names by hand player index; `users[i]` is hand
-    player i's user id, or the player index itself when `users` is None). Only `HandShown` events give cards."""
-
-    def uid(player: int) -> int:
-        return users[player] if users is not None else player
-
-    def name(player: int) -> str:
-        try:
-            return str(names[player])
-        except (KeyError, IndexError, TypeError):
-            return f"#{player + 1}"
-
-    board: tuple[Any, ...] = ()
-    shown, mucked, pots, returned = [], [], [], []
-    for event in events:
-        kind = type(event).__name__
-        if kind == "StreetDealt":
-            board = tuple(event.board)
-        elif kind == "HandShown":
-            shown.append(ShownHand(uid(event.player), name(event.player), tuple(event.cards), event.value))
-        elif kind == "HandMucked":
-            mucked.append((uid(event.player), name(event.player)))
-        elif kind == "PotAwarded":
-            winners = tuple((uid(p), name(p), chips) for p, chips in event.winners)
-            pots.append(PotResult(event.pot_index, event.amount, winners, event.value, getattr(event, "beaten", None)))
-        elif kind == "UncalledBetReturned":
-            returned.append((uid(event.player), name(event.player), event.amount))
-    return HandResult(
-        hand_number, board, tuple(shown), tuple(mucked), tuple(pots), tuple(returned), bool(shown or mucked)
-    )
-
-
-def render_showdown(result: Any, locale: object) -> EmbedSpec:
+def render_showdown(result: HandResult, locale: Locale) -> EmbedSpec:
     """The end of a hand as a new message: the board, each shown hand with its name ("Alice: A♠ K♠ —
     Flush, ace high"), who mucked, the winners of each pot with amounts, and uncalled bets returned.
 
-    result: a `HandResult` or the service's `HandResultAnnouncement`. Titled "Showdown" when hands were
-    shown, "Hand #N is over" otherwise.
+    Titled "Showdown" when hands were shown, "Hand #N is over" otherwise.
     """
     number = result.hand_number
     if result.showdown:
@@ -168,7 +173,7 @@ def render_showdown(result: Any, locale: object) -> EmbedSpec:
             pot.amount,
             tuple((escape_name(name), chips) for _uid, name, chips in pot.winners),
             pot.value,
-            getattr(pot, "beaten", None),
+            pot.beaten,
         )
         for pot in result.pots
     ]
@@ -183,7 +188,7 @@ def render_showdown(result: Any, locale: object) -> EmbedSpec:
     return make_embed(title, description, fields, color=COLOR_SHOWDOWN)
 
 
-def render_elimination(name: str, locale: object, place: int | None = None) -> str:
+def render_elimination(name: str, locale: Locale, place: int | None = None) -> str:
     """A player out of chips: "Bob is eliminated in 3rd place." / "Bob sort à la 3e place." in a
     tournament (place given), "Bob is out of chips." otherwise; place 1 is the tournament's winner."""
     name = escape_name(name)
@@ -194,7 +199,7 @@ def render_elimination(name: str, locale: object, place: int | None = None) -> s
     return t("elimination.place", locale, name=name, place=ordinal(place, locale))
 
 
-def render_player_notice(announcement: Any, locale: object) -> str:
+def render_player_notice(announcement: PlayerNews, locale: Locale) -> str:
     """A public line about one player, from the service's `PlayerAnnouncement` (`kind`, `name`, `place`,
     `action`, `sat_out`, `seat`, `chips`): eliminated, timed_out, dm_refused, joined, left, sat_out, sat_in,
     kicked, auto_folded, forfeited (left during a hand: folded at once), busted (cash: out of chips, unseated),
@@ -224,7 +229,7 @@ def render_player_notice(announcement: Any, locale: object) -> str:
     if kind == "finished":
         return t("notice.finished", locale, name=name, place=ordinal(a.place or 0, locale))
     if kind == "rebuy":
-        return t("notice.rebuy", locale, name=name, amount=a.chips or 0, stack=getattr(a, "stack", None) or 0)
+        return t("notice.rebuy", locale, name=name, amount=a.chips or 0, stack=a.stack or 0)
     if kind == "rebuy_failed":
         return t("notice.rebuy_failed", locale, name=name, amount=a.chips or 0)
     if kind in ("sat_out", "sat_in", "auto_folded", "leaving", "forfeited"):
@@ -232,22 +237,22 @@ def render_player_notice(announcement: Any, locale: object) -> str:
     return ""
 
 
-def render_tournament_result(placings: Sequence[Sequence[Any]], locale: object, *, by_stack: bool = False) -> EmbedSpec:
-    """Final placings of a tournament. placings: (place, name, stack or None) in place order, or the
-    service's (place, user id, name, stack) tuples. by_stack: the host stopped it at the agreed time and
-    players are ranked by stack (rule book 000 §07); stacks are then shown."""
+def render_tournament_result(
+    placings: Sequence[tuple[int, int, str, int]], locale: Locale, *, by_stack: bool = False
+) -> EmbedSpec:
+    """Final placings of a tournament. placings: (place, user id, name, stack) in place order. by_stack: the host
+    stopped it at the agreed time and players are ranked by stack (rule book 000 §07); stacks are then shown."""
     lines = []
-    for row in placings:
-        place, name, stack = (row[0], row[2], row[3]) if len(row) == 4 else (row[0], row[1], row[2])
-        key = "tournament.placing_stack" if by_stack and stack is not None else "tournament.placing"
-        lines.append(t(key, locale, place=ordinal(place, locale), name=escape_name(str(name)), stack=stack or 0))
+    for place, _user_id, name, stack in placings:
+        key = "tournament.placing_stack" if by_stack else "tournament.placing"
+        lines.append(t(key, locale, place=ordinal(place, locale), name=escape_name(name), stack=stack))
     heading = t("tournament.by_stack" if by_stack else "tournament.last_standing", locale)
     return make_embed(
         t("tournament.title", locale), clamp_lines([heading, "", *lines], 4096, locale), color=COLOR_SHOWDOWN
     )
 
 
-def render_table_closed(announcement: Any, locale: object) -> EmbedSpec:
+def render_table_closed(announcement: ClosedNews, locale: Locale) -> EmbedSpec:
     """The table's end, from the service's `TableClosedAnnouncement` (`cashed_out` (user id, name, chips),
     `placings` (place, user id, name, stack), `voided_hand`, `tournament_over`)."""
     a = announcement
@@ -273,7 +278,7 @@ def render_table_closed(announcement: Any, locale: object) -> EmbedSpec:
 
 
 def render_hole_cards_dm(
-    cards: Sequence[Any], hand_number: int, table: str, locale: object, proofs: Sequence[str] = ()
+    cards: Sequence[Card], hand_number: int, table: str, locale: Locale, proofs: Sequence[str] = ()
 ) -> str:
     """The private message with a player's hole cards: "Your cards for hand #12 at <#123>: **A♠ K♥**".
     table: how to point at the table (a channel mention or jump link). proofs: the tokens that prove these cards
@@ -285,7 +290,7 @@ def render_hole_cards_dm(
     return clamp(text, CONTENT_MAX)
 
 
-def render_my_cards(cards: Sequence[Any], locale: object, value: Any = None) -> str:
+def render_my_cards(cards: Sequence[Card], locale: Locale, value: HandValue | None = None) -> str:
     """The ephemeral answer of My cards / `/poker cards`: "Your cards: **A♠ K♥**", with the best hand so
     far when `value` (a `HandValue` of cards + board) is given; "no cards" when `cards` is empty."""
     if not cards:
@@ -295,7 +300,7 @@ def render_my_cards(cards: Sequence[Any], locale: object, value: Any = None) -> 
     return t("cards.yours", locale, cards=cards_text(cards))
 
 
-def render_hand_summary(hand_number: int, result: Any, locale: object) -> str:
+def render_hand_summary(hand_number: int, result: HandResult | None, locale: Locale) -> str:
     """The one line an old table message becomes once it is no longer the live table (the channel then reads
     as a history): "Hand #3 · Alice wins 24 with Pair of kings · K♠ 9♦ 4♣ 2♥ A♣".
 
@@ -307,12 +312,12 @@ def render_hand_summary(hand_number: int, result: Any, locale: object) -> str:
         if hand_number:
             return clamp(t("summary.moved_hand", locale, number=hand_number), CONTENT_MAX)
         return clamp(t("summary.moved", locale), CONTENT_MAX)
-    # user id -> [name, chips, value of the biggest pot won, the best hand that pot was won against]
-    won: dict[int, list[Any]] = {}
+    # user id -> (name, chips, value of the biggest pot won, the best hand that pot was won against)
+    won: dict[int, tuple[str, int, HandValue | None, HandValue | None]] = {}
     for pot in sorted(result.pots, key=lambda p: p.amount, reverse=True):
         for user_id, name, chips in pot.winners:
-            entry = won.setdefault(user_id, [name, 0, pot.value, pot.beaten])
-            entry[1] += chips
+            first = won.get(user_id, (name, 0, pot.value, pot.beaten))
+            won[user_id] = (first[0], first[1] + chips, first[2], first[3])
     parts = [
         t("summary.win_with", locale, name=escape_name(name), amount=chips, hand=hand_name(value, locale, [beaten]))
         if value is not None and result.showdown
@@ -325,7 +330,7 @@ def render_hand_summary(hand_number: int, result: Any, locale: object) -> str:
     return clamp(line, CONTENT_MAX)
 
 
-def render_level_blinds(blinds: Sequence[int], locale: object) -> str:
+def render_level_blinds(blinds: Sequence[int], locale: Locale) -> str:
     """A level's blinds: "2/4", or "5/10, ante 1". blinds: (small blind, big blind, ante) in chips."""
     small, big, ante = blinds
     if ante:
@@ -333,12 +338,12 @@ def render_level_blinds(blinds: Sequence[int], locale: object) -> str:
     return t("level.blinds", locale, sb=small, bb=big)
 
 
-def render_level_when(count: int, by: str, locale: object) -> str:
+def render_level_when(count: int, by: str, locale: Locale) -> str:
     """How soon a level starts: "in 2 hands" / "dans 2 donnes", or in minutes (`by` = "minutes")."""
     return t("level.in_minutes" if by == "minutes" else "level.in_hands", locale, count=count)
 
 
-def render_level_up(announcement: Any, locale: object) -> str:
+def render_level_up(announcement: LevelNews, locale: Locale) -> str:
     """The blinds went up (the service's `LevelAnnouncement`): "Blinds go up: level 2, 2/4 (next level in 2
     hands)." — or "(the last level)" when no level follows."""
     a = announcement

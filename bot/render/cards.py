@@ -8,22 +8,13 @@ stay plain text in the theme's text colour. The selector is invisible.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Protocol
+
+from bot.poker import Card
 
 TEXT_PRESENTATION = "\ufe0e"
 SUIT_SYMBOLS: dict[str, str] = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RANK_SYMBOLS: dict[int, str] = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "10"}
 NO_CARDS = "—"
-
-
-class CardLike(Protocol):
-    """What the renderers need of `bot.poker.Card`."""
-
-    @property
-    def rank(self) -> int: ...
-
-    @property
-    def suit(self) -> str: ...
 
 
 def rank_text(rank: int) -> str:
@@ -36,12 +27,12 @@ def suit_text(suit: str) -> str:
     return SUIT_SYMBOLS[suit] + TEXT_PRESENTATION
 
 
-def card_text(card: CardLike) -> str:
+def card_text(card: Card) -> str:
     """One card: Card(14, 's') -> "A♠" (+ U+FE0E after the suit). Raises KeyError on an unknown suit."""
     return rank_text(card.rank) + suit_text(card.suit)
 
 
-def cards_text(cards: Iterable[CardLike], empty: str = NO_CARDS) -> str:
+def cards_text(cards: Iterable[Card], empty: str = NO_CARDS) -> str:
     """Cards separated by spaces: "A♠ K♥"; `empty` ("—") when there are none."""
     texts = [card_text(card) for card in cards]
     return " ".join(texts) if texts else empty

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.render.i18n import t
+from bot.render.i18n import Locale, t
 
 # Discord's limits (characters).
 CONTENT_MAX = 2000
@@ -86,7 +86,7 @@ def clamp(text: str, limit: int) -> str:
     return text[: max(0, limit - 1)].rstrip() + ELLIPSIS
 
 
-def clamp_lines(lines: Sequence[str], limit: int, locale: object, *, keep: str = "first") -> str:
+def clamp_lines(lines: Sequence[str], limit: int, locale: Locale, *, keep: str = "first") -> str:
     """Join `lines` with newlines within `limit` characters. Lines that do not fit are dropped (the last ones
     with keep="first", the first ones with keep="last") and replaced by "… and N more lines"."""
     lines = [clamp(line, limit) for line in lines]

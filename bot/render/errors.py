@@ -10,9 +10,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 
+from bot.poker import PokerError
 from bot.render.embeds import CONTENT_MAX, clamp, escape_name
 from bot.render.events import Names
-from bot.render.i18n import has_key, t
+from bot.render.i18n import Locale, has_key, t
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ _SETTING_OPTIONS = {
 }
 
 
-def render_error(code: str, locale: object, params: Mapping[str, object] | None = None, *, fallback: str = "") -> str:
+def render_error(code: str, locale: Locale, params: Mapping[str, object] | None = None, *, fallback: str = "") -> str:
     """The message for refusal `code` with `params` (ints are chips unless the template says otherwise):
     "min_raise" {"amount": 22} -> "Minimum raise is to 22" / "Relance minimum : 22".
 
@@ -39,8 +40,7 @@ def render_error(code: str, locale: object, params: Mapping[str, object] | None 
     if isinstance(values.get("name"), str):
         values["name"] = escape_name(str(values["name"]))
     action = values.get("action")
-    action = getattr(action, "value", action)
-    if isinstance(action, str) and action.lower() in _ACTIONS:
+    if isinstance(action, str) and action.lower() in _ACTIONS:  # an ActionKind is a str too
         values["action"] = t(f"action.{action.lower()}", locale)
     if code == "bad_option" and isinstance(values.get("option"), str):
         _translate_setting(values, locale)
@@ -51,14 +51,14 @@ def render_error(code: str, locale: object, params: Mapping[str, object] | None 
     return clamp(t(key, locale, **values), CONTENT_MAX)
 
 
-def render_poker_error(error: Exception, locale: object, names: Names | None = None) -> str:
+def render_poker_error(error: PokerError, locale: Locale, names: Names | None = None) -> str:
     """The localized message of a `PokerError` (engine or table service): uses its `code` and `params`,
     falls back to `str(error)`. names: display names by hand player index, to say whose turn it is when
     the engine's "not_your_turn" gives the actor's index."""
-    code = str(getattr(error, "code", "unknown"))
-    params: dict[str, object] = dict(getattr(error, "params", {}) or {})
-    if code == "not_your_turn" and names is not None and isinstance(params.get("actor"), int):
-        actor = int(params["actor"])  # type: ignore[call-overload]
+    code = error.code
+    params: dict[str, object] = dict(error.params)
+    actor = params.get("actor")
+    if code == "not_your_turn" and names is not None and isinstance(actor, int):
         try:
             name = str(names[actor])
         except (KeyError, IndexError, TypeError):
@@ -67,7 +67,7 @@ def render_poker_error(error: Exception, locale: object, names: Names | None = N
     return render_error(code, locale, params, fallback=str(error))
 
 
-def _translate_setting(values: dict[str, object], locale: object) -> None:
+def _translate_setting(values: dict[str, object], locale: Locale) -> None:
     """A "bad_option" refusal in the reader's language: the setting named as its command option is (`petite_blind`
     in French), and what it allows from the catalogue (`allowed.<setting>`, with the refusal's numbers)."""
     setting = str(values["option"])

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from collections.abc import Iterable
 
-from bot.poker.evaluation import deciding_kickers
-from bot.render.i18n import Rank, t
+from bot.poker import HandCategory, HandValue, deciding_kickers
+from bot.render.i18n import Locale, Rank, t
 
-# HandCategory values of bot.poker (IntEnum HIGH_CARD=0 .. STRAIGHT_FLUSH=8) -> catalogue key.
+# `HandCategory` values (IntEnum HIGH_CARD=0 .. STRAIGHT_FLUSH=8) -> catalogue key.
 CATEGORY_KEYS: tuple[str, ...] = (
     "high_card",
     "pair",
@@ -23,20 +22,7 @@ CATEGORY_KEYS: tuple[str, ...] = (
 )
 
 
-class HandValueLike(Protocol):
-    """What the renderers need of `bot.poker.HandValue`."""
-
-    @property
-    def category(self) -> int: ...
-
-    @property
-    def ranks(self) -> Sequence[int]: ...
-
-    @property
-    def is_royal(self) -> bool: ...
-
-
-def hand_name(value: HandValueLike, locale: object, against: Iterable[HandValueLike | None] = ()) -> str:
+def hand_name(value: HandValue, locale: Locale, against: Iterable[HandValue | None] = ()) -> str:
     """The spelled-out name of a hand: "Straight, five high" / "Quinte au cinq", "Royal flush" /
     "Quinte flush royale", "Two pair, aces and sixes" / "Deux paires, as et six".
 
@@ -54,8 +40,8 @@ def hand_name(value: HandValueLike, locale: object, against: Iterable[HandValueL
     if len(ranks) > 1:
         params["r2"] = ranks[1]
     name = t(f"hand.{key}", locale, **params)
-    others: list[Any] = [other for other in against if other is not None and other is not value]
-    kickers = deciding_kickers(value, others) if others else ()  # type: ignore[arg-type]
+    others = [other for other in against if other is not None and other is not value]
+    kickers = deciding_kickers(value, others) if others else ()
     if not kickers:
         return name
     if key == "flush":
@@ -65,6 +51,6 @@ def hand_name(value: HandValueLike, locale: object, against: Iterable[HandValueL
     return t("hand.with_kickers" if len(kickers) > 1 else "hand.with_kicker", locale, hand=name, kickers=spelled)
 
 
-def category_name(category: int, locale: object) -> str:
+def category_name(category: HandCategory | int, locale: Locale) -> str:
     """The name of a category alone: 6 -> "Full house" / "Full"."""
     return t(f"hand.category.{CATEGORY_KEYS[int(category)]}", locale)

@@ -24,9 +24,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol, TypeAlias
 
-from babel import Locale
+from babel import Locale as BabelLocale
 from babel.lists import format_list
 from babel.numbers import format_decimal, parse_pattern
 
@@ -50,10 +50,22 @@ _FRENCH_SPACES = (
 _warned: set[tuple[str, ...]] = set()
 
 
-def locale_language(locale: object) -> str | None:
+class LocaleEnum(Protocol):
+    """A locale given as an enum whose value is its spelling: `discord.Locale.french` (value "fr")."""
+
+    @property
+    def value(self) -> str: ...
+
+
+#: Whatever names a reader's language: a spelling ("fr", "fr-FR", "en_US"), `discord.Locale` (an interaction's
+#: `locale` / `guild_locale`), or None (unknown: English). `normalize_locale` maps it to a catalogue language.
+Locale: TypeAlias = str | LocaleEnum | None
+
+
+def locale_language(locale: Locale) -> str | None:
     """The catalogue language a locale spelling names, or None: "fr", "fr-FR", "fr_CA", `discord.Locale.french`
     -> "fr"; "en-US", "en-GB" -> "en"; None, "de", ... -> None."""
-    value = getattr(locale, "value", locale)
+    value: object = getattr(locale, "value", locale)  # never raises, whatever a caller passed
     if isinstance(value, str):
         primary = value.strip().replace("_", "-").split("-", 1)[0].lower()
         if primary in (ENGLISH, FRENCH):
@@ -61,15 +73,15 @@ def locale_language(locale: object) -> str | None:
     return None
 
 
-def normalize_locale(locale: object) -> str:
+def normalize_locale(locale: Locale) -> str:
     """Map any locale spelling to a catalogue language: "fr", "fr-FR", "fr_CA", `discord.Locale.french`
     -> "fr"; anything else (None, "en-US", "en-GB", "de", ...) -> "en"."""
     return locale_language(locale) or ENGLISH
 
 
 @cache
-def _babel_locale(language: str) -> Locale:
-    return Locale.parse(language)
+def _babel_locale(language: str) -> BabelLocale:
+    return BabelLocale.parse(language)
 
 
 @cache
@@ -150,7 +162,7 @@ def _choose_plural(value: Mapping[str, str], language: str, count: object) -> st
     return value.get(form) or value.get("other") or next(iter(value.values()), "")
 
 
-def t(key: str, locale: object = ENGLISH, /, **params: object) -> str:
+def t(key: str, locale: Locale = ENGLISH, /, **params: object) -> str:
     """Render the catalogue message `key` in `locale` (any spelling, see `normalize_locale`) with `params`.
 
     Never raises: a missing French key uses the English one, a key missing in English too returns the key
@@ -201,7 +213,7 @@ def _render(key: str, language: str, params: Mapping[str, object]) -> str:
         return template
 
 
-def has_key(key: str, locale: object) -> bool:
+def has_key(key: str, locale: Locale) -> bool:
     """Whether the catalogue of `locale` itself (no fallback) has `key`."""
     return key in catalogue(normalize_locale(locale))
 
@@ -224,7 +236,7 @@ def placeholders(template: str | Mapping[str, str]) -> frozenset[str]:
     return frozenset(names)
 
 
-def format_number(n: int, locale: object) -> str:
+def format_number(n: int, locale: Locale) -> str:
     """An integer with the locale's grouping: 1234567 -> "1,234,567" (en) / "1 234 567" (fr, U+202F)."""
     return _format_number(n, normalize_locale(locale))
 
@@ -234,18 +246,18 @@ def _format_number(n: int, language: str) -> str:
     return str(format_decimal(n, locale=_babel_locale(language)))
 
 
-def format_chips(n: int, locale: object) -> str:
+def format_chips(n: int, locale: Locale) -> str:
     """A chip amount (int) as the locale writes numbers; same as `format_number`, named for what it is."""
     return format_number(n, locale)
 
 
-def format_signed_chips(n: int, locale: object) -> str:
+def format_signed_chips(n: int, locale: Locale) -> str:
     """A chip difference with its sign: +1,200 / −300 (net winnings)."""
     text = format_number(abs(n), locale)
     return f"+{text}" if n > 0 else (f"\u2212{text}" if n < 0 else text)
 
 
-def format_percent(ratio: float, locale: object, digits: int = 1) -> str:
+def format_percent(ratio: float, locale: Locale, digits: int = 1) -> str:
     """A ratio 0..1 as a percentage with `digits` decimals: 0.254 -> "25.4%" / "25,4 %"."""
     babel_locale = _babel_locale(normalize_locale(locale))
     pattern = parse_pattern(babel_locale.percent_formats[None])
@@ -253,7 +265,7 @@ def format_percent(ratio: float, locale: object, digits: int = 1) -> str:
     return str(pattern.apply(ratio, babel_locale))
 
 
-def format_names(names: Iterable[str], locale: object) -> str:
+def format_names(names: Iterable[str], locale: Locale) -> str:
     """Join names as the language does: "Alice, Bob, and Chloé" / "Alice, Bob et Chloé"."""
     items = list(names)
     if not items:
@@ -261,7 +273,7 @@ def format_names(names: Iterable[str], locale: object) -> str:
     return format_list(items, locale=_babel_locale(normalize_locale(locale)))
 
 
-def ordinal(n: int, locale: object) -> str:
+def ordinal(n: int, locale: Locale) -> str:
     """A place as an ordinal: 1st 2nd 3rd 4th 11th 21st (en); 1re 2e 3e (fr, feminine: "la 1re place")."""
     if normalize_locale(locale) == FRENCH:
         return f"{n}re" if n == 1 else f"{n}e"

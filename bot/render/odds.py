@@ -13,12 +13,12 @@ from bot.poker.cards import Card
 from bot.poker.equity import Odds
 from bot.render.cards import cards_text
 from bot.render.events import Names, player_name, pot_label
-from bot.render.i18n import format_percent, t
+from bot.render.i18n import Locale, format_percent, t
 
 __all__ = ["render_odds"]
 
 
-def render_odds(odds: Odds, names: Names, hole_cards: Mapping[int, Sequence[Card]], locale: object) -> list[str]:
+def render_odds(odds: Odds, names: Names, hole_cards: Mapping[int, Sequence[Card]], locale: Locale) -> list[str]:
     """Lines for a street message or the hand history: a title saying how the figures were obtained, then one
     line per player (one pot) or one line per pot (side pots): "Alice A♠ A♥: 82.4% to win, 0.5% to tie".
 

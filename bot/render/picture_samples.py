@@ -14,7 +14,7 @@ from bot.poker.cards import parse_cards
 from bot.poker.evaluation import evaluate
 from bot.poker.events import HandShown, HoleCardsDealt, Street
 from bot.poker.pots import Pot
-from bot.render.announce import HandResult, PotResult, ShownHand
+from bot.poker.result import HandResult, PotResult, ShownHand
 from bot.render.picture import OddsLike, SeatOdds, TableScene, scene_from_snapshot
 
 NAMES = ("Alice", "Bob", "Chloé", "David", "Émilie", "François", "Grégoire", "Hélène", "Ibrahim", "Jean-Sébastien")

@@ -7,8 +7,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Protocol
 
+from bot.poker import (
+    Card,
+    Event,
+    HandMucked,
+    HandShown,
+    HoleCardsDealt,
+    PotAwarded,
+    StreetDealt,
+    UncalledBetReturned,
+)
+from bot.poker.equity import StreetOdds
+from bot.poker.events import ShownByChoice
 from bot.render.cards import cards_text
 from bot.render.embeds import (
     COLOR_ERROR,
@@ -31,7 +43,7 @@ from bot.render.events import (
     shown_values,
     street_key,
 )
-from bot.render.i18n import ENGLISH, format_percent, format_signed_chips, locale_language, t
+from bot.render.i18n import ENGLISH, Locale, format_percent, format_signed_chips, locale_language, t
 from bot.render.odds import render_odds
 
 LEADERBOARD_BY = ("balance", "net", "wins")
@@ -46,7 +58,7 @@ class LeaderboardEntry:
     value: int
 
 
-def _leaderboard_value(value: int, by: str, locale: object) -> str:
+def _leaderboard_value(value: int, by: str, locale: Locale) -> str:
     if by == "wins":
         return t("leaderboard.wins_value", locale, count=value)
     if by == "net":
@@ -57,7 +69,7 @@ def _leaderboard_value(value: int, by: str, locale: object) -> str:
 def render_leaderboard(
     entries: Sequence[LeaderboardEntry],
     by: str,
-    locale: object,
+    locale: Locale,
     *,
     page: int = 1,
     pages: int = 1,
@@ -94,29 +106,39 @@ def render_leaderboard(
     )
 
 
-@dataclass(frozen=True)
-class PlayerStats:
-    """A member's numbers for `/stats`, named like the storage's `StatsRow` (which renders as it is and
-    defines each figure: hands of both kinds of table, net in cash-table chips only). Chips are ints; vpip/pfr
-    are percentages 0..100 of hands played; balance None: not shown (no account)."""
+class MemberStats(Protocol):
+    """What `/stats` shows, as the storage's `StatsRow` defines each figure (render sits below storage: this is
+    what it reads of it). Chips are ints; vpip/pfr are percentages 0..100 of hands played; balance None: not
+    shown (no account)."""
 
-    hands_played: int = 0
-    hands_won: int = 0
-    won_at_showdown: int = 0
-    went_to_showdown: int = 0
-    biggest_pot: int = 0
-    net: int = 0
-    vpip: float = 0.0
-    pfr: float = 0.0
-    tournaments_played: int = 0
-    tournaments_won: int = 0
-    balance: int | None = None
+    @property
+    def hands_played(self) -> int: ...
+    @property
+    def hands_won(self) -> int: ...
+    @property
+    def won_at_showdown(self) -> int: ...
+    @property
+    def went_to_showdown(self) -> int: ...
+    @property
+    def biggest_pot(self) -> int: ...
+    @property
+    def net(self) -> int: ...
+    @property
+    def vpip(self) -> float: ...
+    @property
+    def pfr(self) -> float: ...
+    @property
+    def tournaments_played(self) -> int: ...
+    @property
+    def tournaments_won(self) -> int: ...
+    @property
+    def balance(self) -> int | None: ...
 
 
-def render_stats(name: str, stats: Any, locale: object) -> EmbedSpec:
+def render_stats(name: str, stats: MemberStats, locale: Locale) -> EmbedSpec:
     """`/stats`: hands played / won, won at showdown (of those that went), biggest pot, net chips at cash
     tables (signed), VPIP and PFR as percentages ("—" before any hand), tournaments played / won, and the
-    balance when given. stats: the storage's `StatsRow`, a `PlayerStats`, or any object with those attributes."""
+    balance when given. stats: the storage's `StatsRow`."""
     none = t("common.none", locale)
     played = stats.hands_played
 
@@ -141,9 +163,8 @@ def render_stats(name: str, stats: Any, locale: object) -> EmbedSpec:
             True,
         ),
     ]
-    balance = getattr(stats, "balance", None)
-    if balance is not None:
-        fields.append(EmbedField(t("stats.balance", locale), t("common.number", locale, n=balance), True))
+    if stats.balance is not None:
+        fields.append(EmbedField(t("stats.balance", locale), t("common.number", locale, n=stats.balance), True))
     description = t("stats.none", locale) if not played else ""
     return make_embed(
         t("stats.title", locale, name=escape_name(name)),
@@ -154,7 +175,7 @@ def render_stats(name: str, stats: Any, locale: object) -> EmbedSpec:
     )
 
 
-def format_duration(seconds: int, locale: object) -> str:
+def format_duration(seconds: int, locale: Locale) -> str:
     """A duration in the largest whole unit: 86400 -> "24 hours" / "24 heures", 90 -> "90 seconds"."""
     for key, size in (("duration.hours", 3600), ("duration.minutes", 60)):
         if seconds and seconds % size == 0:
@@ -171,7 +192,7 @@ class LanguageSource(StrEnum):
 
 
 def language_in_force(
-    chosen: str | None, guild_locale: object, bot_default: str = ENGLISH
+    chosen: str | None, guild_locale: Locale, bot_default: str = ENGLISH
 ) -> tuple[str, LanguageSource]:
     """The language a server's new tables speak ("en"/"fr") and why: the one rule, used to open tables and to
     show it in `/poker-admin settings`. `chosen`: the server's own choice (`GuildSettings.chosen_language`);
@@ -184,14 +205,44 @@ def language_in_force(
     return bot_default, LanguageSource.DEFAULT
 
 
-def render_settings(settings: Any, locale: object, *, guild_locale: object = None) -> EmbedSpec:
+class ServerSettings(Protocol):
+    """What `/poker-admin settings` shows of the storage's `GuildSettings`."""
+
+    @property
+    def language(self) -> str: ...
+    @property
+    def chosen_language(self) -> str | None: ...
+    @property
+    def starting_grant(self) -> int: ...
+    @property
+    def refill_cooldown_s(self) -> int: ...
+    @property
+    def table_defaults(self) -> Mapping[str, object]: ...
+
+
+class AuditFigures(Protocol):
+    """What `/poker-admin audit` shows of the storage's `AuditReport`."""
+
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def balances(self) -> int: ...
+    @property
+    def on_tables(self) -> int: ...
+    @property
+    def issued(self) -> int: ...
+    @property
+    def problems(self) -> tuple[str, ...]: ...
+
+
+def render_settings(settings: ServerSettings, locale: Locale, *, guild_locale: Locale = None) -> EmbedSpec:
     """`/poker-admin settings`: the language in force and why (`language_in_force`: "French — the server's Discord
     language"), starting grant, refill cooldown and the defaults of new tables. settings: the storage's
     `GuildSettings` (chosen_language, starting_grant, refill_cooldown_s, table_defaults mapping with
     small_blind, big_blind, buy_in or starting_stack, turn_timeout, pictures); guild_locale: the server's Discord
     language."""
-    defaults = getattr(settings, "table_defaults", {}) or {}
-    language, source = language_in_force(getattr(settings, "chosen_language", None), guild_locale, settings.language)
+    defaults = settings.table_defaults
+    language, source = language_in_force(settings.chosen_language, guild_locale, settings.language)
     shown = t(f"settings.language_value.{source.value}", locale, language=t(f"language.{language}", locale))
     fields = [
         EmbedField(t("settings.language", locale), shown, True),
@@ -204,9 +255,9 @@ def render_settings(settings: Any, locale: object, *, guild_locale: object = Non
     stack = defaults.get("buy_in", defaults.get("starting_stack"))
     if stack is not None:
         fields.append(EmbedField(t("settings.default_stack", locale), t("common.number", locale, n=stack), True))
-    if "turn_timeout" in defaults:
-        timer = format_duration(int(defaults["turn_timeout"]), locale)
-        fields.append(EmbedField(t("settings.default_timer", locale), timer, True))
+    timeout = defaults.get("turn_timeout")
+    if isinstance(timeout, int | float):
+        fields.append(EmbedField(t("settings.default_timer", locale), format_duration(int(timeout), locale), True))
     pictures = defaults.get("pictures") is not False  # on unless the server turned them off
     fields.append(
         EmbedField(t("settings.pictures", locale), t(f"settings.pictures_{'on' if pictures else 'off'}", locale), True)
@@ -214,22 +265,22 @@ def render_settings(settings: Any, locale: object, *, guild_locale: object = Non
     return make_embed(t("settings.title", locale), "", fields, color=COLOR_INFO)
 
 
-def render_audit(report: Any, locale: object) -> EmbedSpec:
+def render_audit(report: AuditFigures, locale: Locale) -> EmbedSpec:
     """`/poker-admin audit` from the storage's `AuditReport` (ok, balances, on_tables, issued, problems): the
     invariant balances + chips on tables = chips issued, and the problems found (as the ledger words them)."""
     key = "audit.ok" if report.ok else "audit.failed"
     line = t(key, locale, balances=report.balances, on_tables=report.on_tables, issued=report.issued)
-    problems = [f"- {p}" for p in getattr(report, "problems", ())]
+    problems = [f"- {p}" for p in report.problems]
     description = clamp_lines([line, *(["", *problems] if problems else [])], DESCRIPTION_MAX, locale)
     return make_embed(t("audit.title", locale), description, color=COLOR_INFO if report.ok else COLOR_ERROR)
 
 
 def _history_sections(
-    events: Sequence[Any],
+    events: Sequence[Event],
     names: Names,
-    locale: object,
-    odds: Sequence[Any] = (),
-    faces: Mapping[int, Sequence[Any]] | None = None,
+    locale: Locale,
+    odds: Sequence[StreetOdds] = (),
+    faces: Mapping[int, Sequence[Card]] | None = None,
 ) -> list[tuple[str, list[str]]]:
     """(street heading, lines) pairs: preflop, then one per dealt street (a second board's named so), then the
     result. `odds` (`bot.poker.equity.StreetOdds`, of an all-in run-out) go at the end of the section of the
@@ -247,47 +298,42 @@ def _history_sections(
 
     pending = odds_lines(0)
     for event in events:
-        kind = type(event).__name__
-        if kind == "StreetDealt":
-            sections[-1][1].extend(pending)
-            second = getattr(event, "run", 1) == 2
-            heading = t(
-                "history.street_cards",
-                locale,
-                street=t(f"street.{street_key(event.street)}", locale),
-                cards=cards_text(event.board),
-            )
-            if second:
-                heading = f"{t('street.second_board', locale)} · {heading}"
-            sections.append((heading, []))
-            pending = [] if second else odds_lines(len(event.board))
-            continue
-        if kind == "PotAwarded":
-            continue  # after the loop, grouped as at the showdown
+        match event:
+            case StreetDealt(street=street, board=board, run=run):
+                sections[-1][1].extend(pending)
+                street_words = t(f"street.{street_key(street)}", locale)
+                heading = t("history.street_cards", locale, street=street_words, cards=cards_text(board))
+                if run == 2:
+                    heading = f"{t('street.second_board', locale)} · {heading}"
+                sections.append((heading, []))
+                pending = [] if run == 2 else odds_lines(len(board))
+                continue
+            case PotAwarded():
+                continue  # after the loop, grouped as at the showdown
         line = render_event_line(event, names, locale, pot_count=pot_count, shown=shown)
         if line is None:
             continue
-        if kind in ("HandShown", "HandMucked", "UncalledBetReturned", "ShownByChoice"):
+        if isinstance(event, HandShown | HandMucked | UncalledBetReturned | ShownByChoice):
             result.append(line)
         else:
             sections[-1][1].append(line)
     sections[-1][1].extend(pending)
-    result += render_event_lines([e for e in events if type(e).__name__ == "PotAwarded"], names, locale)
+    result += render_event_lines([e for e in events if isinstance(e, PotAwarded)], names, locale)
     sections.append((t("history.result", locale), result))
     return sections
 
 
 def render_hand_history(
     number: int,
-    events: Sequence[Any],
+    events: Sequence[Event],
     names: Names,
-    locale: object,
+    locale: Locale,
     *,
     table: str | None = None,
     viewer: int | None = None,
     starting_stacks: Sequence[int] = (),
-    odds: Sequence[Any] = (),
-    faces: Mapping[int, Sequence[Any]] | None = None,
+    odds: Sequence[StreetOdds] = (),
+    faces: Mapping[int, Sequence[Card]] | None = None,
 ) -> EmbedSpec:
     """One hand street by street, for `/history hand`: players and starting stacks, then preflop, flop, turn,
     river (board shown at each street) with every action, then the shown hands, pots won and uncalled bets.
@@ -308,9 +354,7 @@ def render_hand_history(
         players.append(t("event.share", locale, name=player_name(names, index, locale), amount=stack))
     description = " · ".join(players)
     if viewer is not None:
-        own = next(
-            (e.cards for e in events if type(e).__name__ == "HoleCardsDealt" and e.player == viewer and e.cards), None
-        )
+        own = next((e.cards for e in events if isinstance(e, HoleCardsDealt) and e.player == viewer and e.cards), None)
         if own:
             description = (description + "\n" if description else "") + t(
                 "history.your_cards", locale, cards=cards_text(own)
@@ -323,24 +367,24 @@ def render_hand_history(
 
 
 def render_history_line(
-    number: int, events: Sequence[Any], names: Names, locale: object, *, cancelled: bool = False
+    number: int, events: Sequence[Event], names: Names, locale: Locale, *, cancelled: bool = False
 ) -> str:
     """One hand in a list: "#12 · A♠ K♥ 7♦ 2♣ 9♠ · Alice wins the pot (60) with Flush, ace high"; a hand
     cancelled before its end (`/poker end` in a hand: every bet returned) says so: "#19 · 4♦ 10♠ 5♥ · cancelled,
     every bet returned"."""
-    board: tuple[Any, ...] = ()
+    board: tuple[Card, ...] = ()
     for event in events:
-        if type(event).__name__ == "StreetDealt":
-            board = tuple(event.board)
+        if isinstance(event, StreetDealt):
+            board = event.board
     # The pots paid, grouped as at the showdown (one line per winner and hand).
-    awards = render_event_lines([e for e in events if type(e).__name__ == "PotAwarded"], names, locale)
+    awards = render_event_lines([e for e in events if isinstance(e, PotAwarded)], names, locale)
     summary = t("history.cancelled", locale) if cancelled else "; ".join(awards) or t("common.none", locale)
     if board:
         return t("history.line_board", locale, number=number, board=cards_text(board), summary=summary)
     return t("history.line", locale, number=number, summary=summary)
 
 
-def render_history_list(lines: Sequence[str], table: str, locale: object) -> EmbedSpec:
+def render_history_list(lines: Sequence[str], table: str, locale: Locale) -> EmbedSpec:
     """`/history` without a hand: the lines of `render_history_line`, newest first as given, cut to fit."""
     body = clamp_lines(list(lines), DESCRIPTION_MAX, locale) if lines else t("history.empty", locale)
     return make_embed(

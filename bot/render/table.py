@@ -1,16 +1,17 @@
-"""The table message (one embed per hand, edited after every action) and the action buttons and raise modal.
+"""The table message (one embed per hand, edited after every action), the action buttons and raise modal, and
+the one picture of a table they are drawn from: `TableSnapshot` with its `SeatView`s.
 
-`render_table` takes a `TableView` or any object with the same attributes — the table service's
-`TableSnapshot` has them —, so the Discord layer can pass the service's snapshot as it is.
-Nothing here shows a hole card.
+The table service builds the snapshot (render sits below it, so the type lives here and the service imports
+it); the Discord layer passes it as it is. Nothing here shows a hole card.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
 
+from bot.poker import Card, Event, LegalActions, Pot, Street
 from bot.render.announce import render_level_blinds, render_level_when
 from bot.render.cards import cards_text
 from bot.render.embeds import (
@@ -31,7 +32,7 @@ from bot.render.embeds import (
     make_embed,
 )
 from bot.render.events import pot_amount, pot_amounts, pots_summary, render_event_lines
-from bot.render.i18n import t
+from bot.render.i18n import Locale, t
 
 RECENT_ACTIONS = 6
 BUTTON_MARK = "Ⓓ"
@@ -39,84 +40,143 @@ ACTOR_MARK = "▶"
 #: Seat marks of the blinds (`SeatView.blind`), after the button's: heads-up the button is the small blind
 #: (rule book 000 §04), "Ⓓ SB".
 BLIND_KEYS = {"small_blind": "table.seat.sb", "big_blind": "table.seat.bb"}
-#: What a table between hands waits for (`TableView.waiting`) -> catalogue key.
+
+
+class Waiting(StrEnum):
+    """What a table between hands waits for before it can deal (`TableSnapshot.waiting`)."""
+
+    PLAYERS = "players"  # nobody seated with chips
+    SECOND_PLAYER = "second_player"  # one player with chips
+    SITTING_IN = "sitting_in"  # everyone with chips sits out
+    OTHERS_SITTING_OUT = "others_sitting_out"  # all but one sit out
+    START = "start"  # the game was not started (`/poker start`)
+
+
+#: `Waiting` -> catalogue key.
 WAITING_KEYS = {
-    "players": "table.waiting",
-    "second_player": "table.waiting_second",
-    "sitting_in": "table.waiting_sitting_in",
-    "others_sitting_out": "table.waiting_others_sitting_out",
-    "start": "table.waiting_start",
+    Waiting.PLAYERS: "table.waiting",
+    Waiting.SECOND_PLAYER: "table.waiting_second",
+    Waiting.SITTING_IN: "table.waiting_sitting_in",
+    Waiting.OTHERS_SITTING_OUT: "table.waiting_others_sitting_out",
+    Waiting.START: "table.waiting_start",
 }
 
-# Seat states (the table service's SeatView.state values, plus "out" for a busted player).
-WAITING = "waiting"
-ACTIVE = "active"
-FOLDED = "folded"
-ALL_IN = "all_in"
-SITTING_OUT = "sitting_out"
-OUT = "out"
+
+class SeatState(StrEnum):
+    """Where a seated player stands (`SeatView.state`)."""
+
+    WAITING = "waiting"  # seated, not dealt in the hand being played
+    ACTIVE = "active"
+    FOLDED = "folded"
+    ALL_IN = "all_in"
+    SITTING_OUT = "sitting_out"
+    OUT = "out"  # busted
+
+
 _STATE_KEYS = {
-    FOLDED: "table.seat.folded",
-    ALL_IN: "table.seat.all_in",
-    SITTING_OUT: "table.seat.sitting_out",
-    OUT: "table.seat.out",
+    SeatState.FOLDED: "table.seat.folded",
+    SeatState.ALL_IN: "table.seat.all_in",
+    SeatState.SITTING_OUT: "table.seat.sitting_out",
+    SeatState.OUT: "table.seat.out",
 }
 
 
 @dataclass(frozen=True)
 class SeatView:
-    """One occupied seat as the channel sees it. stack/bet in chips (bet = this street). state: "waiting",
-    "active", "folded", "all_in", "sitting_out" or "out". leaving: leaves at the end of the hand. blind:
-    "small_blind" or "big_blind" when the seat posted it this hand (marked SB / BB beside the name)."""
+    """One occupied seat as the channel sees it.
+
+    stack/bet in chips (bet: on the current street). state: a `SeatState` (waiting: seated, not dealt in this
+    hand; active, folded, all-in, sitting out, out: busted). leaving: leaves at the end of the hand. blind:
+    "small_blind" or "big_blind" when the seat posted it this hand (marked SB / BB beside the name). user_id: the
+    member sitting there (0: a view drawn without the table service). player: the hand's player index, None when
+    not dealt in.
+    """
 
     seat: int
     name: str
     stack: int
     bet: int = 0
-    state: str = ACTIVE
+    state: SeatState = SeatState.ACTIVE
     is_button: bool = False
     is_actor: bool = False
     leaving: bool = False
     blind: str | None = None
+    user_id: int = 0
+    player: int | None = None
 
 
 @dataclass(frozen=True)
-class TableView:
-    """A public snapshot of a table (same attribute names as the service's `TableSnapshot`).
+class TableSnapshot:
+    """A public picture of a table, enough to draw its table message (built by the table service).
 
-    hand_number: current or last hand (0 before the first); small_blind/big_blind/ante: chips; seats:
-    occupied seats; board: `Card`s; pots: main first, as `Pot`s or ints; street: None between hands;
-    deadline: Unix seconds of the actor's time limit; legal: the actor's `LegalActions` (its
-    `call_amount` is shown); names + events: this hand's public events (rendered as the last actions,
-    names by hand player index); kind: "cash" or "tournament"; level: blind level number, if any;
-    next_hand_at: Unix seconds of the next deal, if scheduled; waiting: between hands, what the table waits
-    for before it can deal (`WAITING_KEYS`: "players", "second_player", "sitting_in" — everyone sits out —,
-    "others_sitting_out", "start" — the game is not started —; None: nothing); running: hands are dealt by
-    themselves (with neither a next hand time nor anything to wait for, one is being dealt).
+    kind: "cash" or "tournament"; language: the table's language ("en"/"fr"). hand_number: the current
+    (or last) hand, 0 before the first. small_blind/big_blind/ante: the current level (chips). seats: occupied
+    seats by number. board: community cards so far. pots: main pot first (`Pot`s, or chip counts). street: None
+    between hands. actor_user_id/deadline: whose turn and until when (Unix seconds). legal: the actor's options
+    (to label the buttons; its `call_amount` is shown). names: display names by the hand's player index (to
+    render `events`). events: this hand's public events so far (no HoleCardsDealt), shown as the last actions.
+    running: hands are dealt automatically (with neither a next hand time nor anything to wait for, one is being
+    dealt). next_hand_at: when the next hand will be dealt (Unix seconds), between hands of a running game.
+    closed: the table was ended (`/poker end`, or the tournament is over); the message shows it, without seats.
+    level: the blind level in force (1-based; the current hand's, else the next hand's, or the last played once
+    closed), None without a schedule; next_level: the next level's (small blind, big blind, ante), None at the
+    last; next_level_in: hands (counting the one being played) or minutes (`level_by`) until it starts.
+    players_left / average_stack: a tournament's players with chips and their average stack (chips), else None.
+    seal: the fingerprint of the hand's sealed deck (bot.poker.seal: committed before the first action), None
+    between hands and for a hand dealt before decks were sealed.
+    waiting: between hands of an open table, what it waits for before a hand can be dealt (then no next hand
+    is scheduled): a `Waiting`; None otherwise.
     """
 
+    table_id: int = 0
+    guild_id: int = 0
+    channel_id: int = 0
+    host_id: int = 0
+    kind: str = "cash"
+    language: str = "en"
     hand_number: int = 0
     small_blind: int = 1
     big_blind: int = 2
     ante: int = 0
     seats: tuple[SeatView, ...] = ()
-    board: tuple[Any, ...] = ()
-    pots: tuple[Any, ...] = ()
-    street: int | None = None
+    board: tuple[Card, ...] = ()
+    pots: tuple[Pot | int, ...] = ()
+    street: Street | None = None
+    actor_user_id: int | None = None
     deadline: float | None = None
-    legal: Any = None
+    legal: LegalActions | None = None
     names: tuple[str, ...] = ()
-    events: tuple[Any, ...] = ()
-    kind: str = "cash"
-    max_seats: int = 10
-    level: int | None = None
-    next_hand_at: float | None = None
-    waiting: str | None = None
+    events: tuple[Event, ...] = ()
     running: bool = False
+    max_seats: int = 10
+    message_id: int | None = None
+    next_hand_at: float | None = None
+    closed: bool = False
+    level: int | None = None
+    next_level: tuple[int, int, int] | None = None
+    next_level_in: int | None = None
+    level_by: str = "hands"
+    players_left: int | None = None
+    average_stack: int | None = None
+    waiting: Waiting | None = None
+    seal: str | None = None
     betting: str = "no-limit"
+    time_bank: float | None = None
+    time_bank_running: bool = False
+
+    @property
+    def in_hand(self) -> bool:
+        """True while a hand is being played."""
+        return self.street is not None
+
+    @property
+    def has_buttons(self) -> bool:
+        """The table message drawn from this snapshot carries buttons (action buttons and My cards): a hand is
+        being played and is not over."""
+        return self.street is not None and self.street != Street.COMPLETE
 
 
-def _seat_line(seat: Any, locale: object, in_hand: bool) -> str:
+def _seat_line(seat: SeatView, locale: Locale, in_hand: bool) -> str:
     name = escape_name(seat.name)
     actor = in_hand and seat.is_actor
     if actor:
@@ -125,24 +185,24 @@ def _seat_line(seat: Any, locale: object, in_hand: bool) -> str:
     if seat.bet:
         parts.append(t("table.seat.bet", locale, amount=seat.bet))
     state_key = _STATE_KEYS.get(seat.state)
-    if in_hand and seat.state == WAITING:  # seated (joined or back in) during a hand: not dealt in it
+    if in_hand and seat.state == SeatState.WAITING:  # seated (joined or back in) during a hand: not dealt in it
         state_key = "table.seat.waiting"
     if state_key:
         parts.append(t(state_key, locale))
-    if getattr(seat, "leaving", False):
+    if seat.leaving:
         parts.append(t("table.seat.leaving", locale))
     mark = ACTOR_MARK if actor else "\u2003"
     button = f" {BUTTON_MARK}" if seat.is_button else ""
-    blind_key = BLIND_KEYS.get(getattr(seat, "blind", None) or "") if in_hand else None
+    blind_key = BLIND_KEYS.get(seat.blind or "") if in_hand else None
     if blind_key:
         button += " " + t(blind_key, locale)
     return f"{mark} `{seat.seat:>2}` {name}{button} — " + " · ".join(parts)
 
 
-def _info_line(view: Any, locale: object) -> str:
-    betting = str(getattr(view, "betting", None) or "no-limit")
-    if betting in ("pot-limit", "fixed-limit"):  # "Pot-limit 1/2", "Fixed-limit 1/2 (bets 2/4)" (issue 16)
-        line = t(f"table.structure.{betting}", locale, sb=view.small_blind, bb=view.big_blind, big=2 * view.big_blind)
+def _info_line(view: TableSnapshot, locale: Locale) -> str:
+    if view.betting in ("pot-limit", "fixed-limit"):  # "Pot-limit 1/2", "Fixed-limit 1/2 (bets 2/4)" (issue 16)
+        blinds = {"sb": view.small_blind, "bb": view.big_blind, "big": 2 * view.big_blind}
+        line = t(f"table.structure.{view.betting}", locale, **blinds)
         if view.ante:
             line += " · " + t("table.ante", locale, ante=view.ante)
     elif view.ante:
@@ -150,34 +210,29 @@ def _info_line(view: Any, locale: object) -> str:
     else:
         line = t("table.blinds", locale, sb=view.small_blind, bb=view.big_blind)
     parts = [line, t(f"table.kind.{'tournament' if view.kind == 'tournament' else 'cash'}", locale)]
-    level = getattr(view, "level", None)
-    if level:
-        parts.append(t("table.level", locale, level=level))
+    if view.level:
+        parts.append(t("table.level", locale, level=view.level))
     return " · ".join(parts)
 
 
-def render_tournament_line(view: Any, locale: object) -> str | None:
+def render_tournament_line(view: TableSnapshot, locale: Locale) -> str | None:
     """The line under a tournament table's header (issue 11 item 4): the next blind level and when it starts,
     the players left and the average stack — "Next level: 5/10, ante 1 in 2 hands · 3 players left · average
-    stack 133". view: the service's snapshot (`next_level`, `next_level_in`, `level_by`, `players_left`,
-    `average_stack`; absent or None parts are left out). None when there is nothing to say (a closed table
-    shows no level to come)."""
+    stack 133" (`next_level`, `next_level_in`, `level_by`, `players_left`, `average_stack`; None parts are left
+    out). None when there is nothing to say (a closed table shows no level to come)."""
     parts = []
-    next_level = getattr(view, "next_level", None)
-    next_in = getattr(view, "next_level_in", None)
-    if next_level is not None and next_in is not None and not getattr(view, "closed", False):
-        when = render_level_when(next_in, getattr(view, "level_by", "hands"), locale)
+    next_level, next_in = view.next_level, view.next_level_in
+    if next_level is not None and next_in is not None and not view.closed:
+        when = render_level_when(next_in, view.level_by, locale)
         parts.append(t("table.next_level", locale, blinds=render_level_blinds(next_level, locale), when=when))
-    left = getattr(view, "players_left", None)
-    if left and not getattr(view, "closed", False):
-        parts.append(t("table.players_left", locale, count=left))
-        average = getattr(view, "average_stack", None)
-        if average:
-            parts.append(t("table.average_stack", locale, amount=average))
+    if view.players_left and not view.closed:
+        parts.append(t("table.players_left", locale, count=view.players_left))
+        if view.average_stack:
+            parts.append(t("table.average_stack", locale, amount=view.average_stack))
     return " · ".join(parts) or None
 
 
-def _pots_line(pots: Sequence[Any], locale: object, bets: int = 0) -> str:
+def _pots_line(pots: Sequence[Pot | int], locale: Locale, bets: int = 0) -> str:
     """**Pot**: 91, or **Pots**: Main pot: 79 · Side pot 1: 12 (`pot_amounts`: the street messages say the same)."""
     amounts = pot_amounts(pots, bets)
     if len(amounts) == 1:
@@ -185,37 +240,35 @@ def _pots_line(pots: Sequence[Any], locale: object, bets: int = 0) -> str:
     return t("table.pots", locale, pots=pots_summary(pots, locale))
 
 
-def _turn_line(view: Any, locale: object) -> str | None:
+def _turn_line(view: TableSnapshot, locale: Locale) -> str | None:
     actor = next((s for s in view.seats if s.is_actor), None)
     if actor is None:
         return None
     name = escape_name(actor.name)
-    legal = getattr(view, "legal", None)
-    to_call = int(getattr(legal, "call_amount", 0) or 0) if legal is not None else 0
-    deadline = getattr(view, "deadline", None)
+    to_call = view.legal.call_amount if view.legal is not None else 0
     params: dict[str, object] = {"name": name, "amount": to_call}
-    if deadline is not None:
-        params["when"] = discord_timestamp(deadline)
+    if view.deadline is not None:
+        params["when"] = discord_timestamp(view.deadline)
         line = t("table.turn_to_call" if to_call else "table.turn", locale, **params)
-        if getattr(view, "time_bank_running", False):  # the deadline is the time bank's (issue 16)
+        if view.time_bank_running:  # the deadline is the time bank's (issue 16)
             line += " · " + t("table.time_bank", locale)
         return line
     return t("table.turn_to_call_no_timer" if to_call else "table.turn_no_timer", locale, **params)
 
 
-def render_table(view: Any, locale: object, table_name: str | None = None) -> EmbedSpec:
+def render_table(view: TableSnapshot, locale: Locale, table_name: str | None = None) -> EmbedSpec:
     """The table message: title with the hand number; blinds, kind and level; the board and pots; the sealed
     deck's fingerprint (`view.seal`, when there is one); one line per seat (▶ actor, Ⓓ button, SB / BB, stack,
     bet this street, folded / all-in / sitting out / waiting for the next hand: seated during it); whose turn it
     is with a relative Discord timestamp of the deadline and the amount to call; the last actions, each with the
     pot it left. Between hands: when the next hand is dealt, or what the table waits for.
 
-    view: a `TableView` or the service's `TableSnapshot`. table_name: shown in the title (plain text:
+    table_name: shown in the title (plain text:
     embed titles do not render mentions); default "Poker table". Fits Discord's limits for 10 seats with
     32-character names.
     """
     name = clamp(table_name or t("table.default_name", locale), 100)
-    in_hand = getattr(view, "street", None) is not None
+    in_hand = view.in_hand
     if view.hand_number and in_hand:
         title = t("table.title", locale, table=name, number=view.hand_number)
     else:
@@ -225,7 +278,7 @@ def render_table(view: Any, locale: object, table_name: str | None = None) -> Em
     tournament = render_tournament_line(view, locale)
     if tournament:
         lines.append(tournament)
-    if getattr(view, "closed", False):
+    if view.closed:
         lines += ["", t("table.closed", locale)]
         return make_embed(title, clamp_lines(lines, DESCRIPTION_MAX, locale), [], color=COLOR_IDLE)
     if in_hand:
@@ -244,22 +297,20 @@ def render_table(view: Any, locale: object, table_name: str | None = None) -> Em
     if turn:
         lines.append(turn)
     elif not in_hand:
-        waiting = getattr(view, "waiting", None)
-        next_hand_at = getattr(view, "next_hand_at", None)
-        if waiting is None and next_hand_at is not None:
-            lines.append(t("table.next_hand", locale, when=discord_timestamp(next_hand_at)))
-        elif waiting is None and getattr(view, "running", False):
+        waiting = view.waiting
+        if waiting is None and view.next_hand_at is not None:
+            lines.append(t("table.next_hand", locale, when=discord_timestamp(view.next_hand_at)))
+        elif waiting is None and view.running:
             lines.append(t("table.dealing", locale))  # the game runs and nothing is missing: a hand is being dealt
         else:
-            lines.append(t(WAITING_KEYS.get(waiting or "", "table.waiting"), locale))
+            lines.append(t(WAITING_KEYS.get(waiting, "table.waiting") if waiting else "table.waiting", locale))
     description = clamp_lines(lines, DESCRIPTION_MAX, locale)
 
     fields = []
-    events = getattr(view, "events", ())
-    if events:
+    if view.events:
         in_middle = sum(pot_amount(p) for p in view.pots) + sum(s.bet for s in view.seats)
         recent = render_event_lines(
-            events, getattr(view, "names", ()), locale, last=RECENT_ACTIONS, pot_after=in_middle if in_hand else None
+            view.events, view.names, locale, last=RECENT_ACTIONS, pot_after=in_middle if in_hand else None
         )
         if recent:
             fields.append(
@@ -286,7 +337,7 @@ class ButtonSpec:
     disabled: bool = False
 
 
-def raise_is_only_all_in(legal: Any) -> bool:
+def raise_is_only_all_in(legal: LegalActions) -> bool:
     """Whether the only bet or raise left is the all-in ("Raise to (min 18, max 18)" beside "All-in 18"): the
     player's stack is shorter than a full raise, or exactly covers the minimum."""
     return bool(
@@ -296,7 +347,7 @@ def raise_is_only_all_in(legal: Any) -> bool:
     )
 
 
-def raise_is_one_amount(legal: Any) -> bool:
+def raise_is_one_amount(legal: LegalActions) -> bool:
     """Whether exactly one bet or raise total is allowed and it is not the all-in (fixed-limit: "Raise to 4"):
     its button then acts at once, with no form (issue 16)."""
     return bool(
@@ -307,13 +358,13 @@ def raise_is_one_amount(legal: Any) -> bool:
     )
 
 
-def call_is_all_in(legal: Any) -> bool:
+def call_is_all_in(legal: LegalActions) -> bool:
     """Whether calling puts the whole stack in ("Call 8" beside "All-in 8"): the all-in is then the call itself
     (no bet or raise is possible beyond it)."""
     return bool(legal.can_call and legal.can_all_in and not (legal.can_bet or legal.can_raise))
 
 
-def render_action_buttons(legal: Any, locale: object) -> tuple[ButtonSpec, ...]:
+def render_action_buttons(legal: LegalActions | None, locale: Locale) -> tuple[ButtonSpec, ...]:
     """The buttons under the table message for the player to act: Fold, Check or Call N, Bet…/Raise…, All-in N,
     then My cards. legal: the actor's `LegalActions`, or None between hands (only My cards then).
     Actions the actor may not take are left out, and one action has one button: a call that puts the stack in
@@ -357,14 +408,14 @@ class ModalSpec:
     field: str = field(default="amount")
 
 
-def render_raise_modal(legal: Any, locale: object) -> ModalSpec:
+def render_raise_modal(legal: LegalActions, locale: Locale) -> ModalSpec:
     """The modal of the Bet…/Raise… button: "Raise to (min 22, max 100)" prefilled with 22 (bet when no bet
     is facing the player); "Raise to 18 (all-in)" when the minimum is the maximum. The label falls back to
     "Raise to" with the range in the placeholder when the numbers make it longer than Discord's 45 characters."""
     kind = "bet" if legal.can_bet else "raise"
     # min/max are None when neither a bet nor a raise is allowed: only all-in is left then.
-    low = int(legal.min_raise_to if legal.min_raise_to is not None else legal.all_in_to)
-    high = int(legal.max_raise_to if legal.max_raise_to is not None else legal.all_in_to)
+    low = legal.min_raise_to if legal.min_raise_to is not None else legal.all_in_to
+    high = legal.max_raise_to if legal.max_raise_to is not None else legal.all_in_to
     if low == high:  # one amount left, the all-in: "Raise to 18 (all-in)", not "(min 18, max 18)"
         label = t(f"modal.{kind}.label_all_in", locale, amount=low)
     else:

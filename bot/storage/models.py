@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from bot.poker import HandStatistics
+
 
 class Row(Protocol):
     """A result row, by column name or position (sqlite3.Row and asyncpg.Record both are)."""
@@ -219,21 +221,9 @@ class TableRow:
         )
 
 
-@dataclass(frozen=True)
-class PlayerOutcome:
-    """What a hand meant for one player, for the standings (given to `finish_hand`, keyed by user id).
-
-    won: chips collected from pots (0 if none); showed: hole cards shown; vpip: put chips in preflop
-    voluntarily (call, bet, raise; blinds do not count); pfr: bet or raised preflop;
-    went_to_showdown / won_at_showdown: as their names say.
-    """
-
-    won: int = 0
-    showed: bool = False
-    vpip: bool = False
-    pfr: bool = False
-    went_to_showdown: bool = False
-    won_at_showdown: bool = False
+#: What a hand meant for one player, for the standings (given to `finish_hand`, keyed by user id): the engine's
+#: per-hand statistics (`bot.poker.hand_statistics`: won, showed, vpip, pfr, went_to_showdown, won_at_showdown).
+PlayerOutcome = HandStatistics
 
 
 @dataclass(frozen=True)

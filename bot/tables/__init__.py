@@ -3,12 +3,10 @@
 Never imports discord: the Discord layer calls `TableService` and implements `Notifier` (docs/architecture.md).
 """
 
-from bot.render.announce import PotResult, ShownHand
 from bot.tables.clock import Clock, ManualClock, SystemClock
 from bot.tables.errors import ServiceError
 from bot.tables.notifier import (
     Announcement,
-    HandResultAnnouncement,
     LevelAnnouncement,
     Notifier,
     Picture,
@@ -31,7 +29,6 @@ __all__ = [
     "TOURNAMENT",
     "Announcement",
     "Clock",
-    "HandResultAnnouncement",
     "InteractionReply",
     "LevelAnnouncement",
     "ManualClock",
@@ -39,11 +36,9 @@ __all__ = [
     "Picture",
     "Placing",
     "PlayerAnnouncement",
-    "PotResult",
     "RecordingNotifier",
     "SeatView",
     "ServiceError",
-    "ShownHand",
     "StreetAnnouncement",
     "SystemClock",
     "TableClosedAnnouncement",

@@ -16,9 +16,10 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from bot.poker import HandResult
 from bot.render.i18n import t
 from bot.storage import Storage
-from bot.tables.notifier import HandResultAnnouncement, Notifier, PlayerAnnouncement, TableSnapshot
+from bot.tables.notifier import Notifier, PlayerAnnouncement, TableSnapshot
 from bot.tables.outbox import REPLY_TOKEN_LIFETIME_S, Owed, decode_cards
 from bot.tables.pictures import picture_for
 from bot.tables.state import TableState
@@ -234,7 +235,7 @@ class Delivery:
 
         self.worker.put(edit)
 
-    def retire_message(self, result: HandResultAnnouncement | None, *, showed_hand: bool = True) -> None:
+    def retire_message(self, result: HandResult | None, *, showed_hand: bool = True) -> None:
         """Queue the end of the live table message as a table (issue 11 items 1, 11): it becomes one line without
         buttons — `result`, the summary of its hand, or None: "moved to a newer message" (naming the hand
         being played unless `showed_hand` is False: the message showed the table between hands) — and is never

@@ -1,58 +1,95 @@
-"""Errors of the table service: refused commands with a stable code and parameters for the message catalogues."""
+"""Refusals of the table service, and the one place where storage errors become refusals.
+
+A `ServiceError` has a stable code and parameters; its text is the catalogue's (`bot/render/locales`, key
+`error.<code>`: the one catalogue of user-facing texts), in English for `str(error)` and in the reader's
+language where the Discord layer answers (`bot.render.render_poker_error`).
+"""
 
 from __future__ import annotations
 
 from bot.poker.errors import TableError
+from bot.render.embeds import discord_timestamp
+from bot.render.errors import render_error
+from bot.storage import InsufficientBalance, RefillCooldown, RefillDisabled, RefillNotNeeded, TableExists
 
-#: English messages by code (the render catalogues translate by code; this is the fallback text).
-#: `{actor}` / `{user}` params are Discord user ids, rendered as mentions.
-MESSAGES: dict[str, str] = {
-    "no_table": "There is no table in this channel: start one with /poker create",
-    "table_exists": "This channel already has a table: join it with /poker join",
-    "not_seated": "You are not seated at this table: join with /poker join",
-    "not_in_hand": "You are not in the current hand",
-    "no_hand": "No hand is being played right now",
-    "not_your_turn_user": "It is not your turn: it is <@{actor}>'s turn",
-    "stale_button": "That button belongs to an earlier hand: use the latest table message",
-    "already_seated": "You are already seated at this table (seat {seat})",
-    "seat_taken": "Seat {seat} is taken: free seats are {free}",
-    "seat_out_of_range": "Seats go from 1 to {seats}",
-    "table_full": "The table is full ({seats} seats)",
-    "buy_in_range": "The buy-in must be between {min} and {max}",
-    "insufficient_balance": "Not enough chips: your balance is {balance}, you need {needed}",
-    "rebuy_cash_only": "Rebuys are for cash tables only",
-    "rebuy_mid_hand": "You can rebuy only between hands",
-    "rebuy_above_max": "You can add at most {max} (the maximum stack here is {limit})",
-    "tournament_started": "The tournament has started: no more entries",
-    "tournament_stack": "Everyone starts this tournament with {stack}: join without a buy-in",
-    "not_host": "Only the host (<@{host}>) or a member with Manage Server can do that",
-    "already_running": "The game is already running",
-    "not_enough_players": "At least two seated players with chips are needed to deal",
-    "already_sitting_out": "You are already sitting out",
-    "not_sitting_out": "You are not sitting out",
-    "target_not_seated": "<@{user}> is not seated at this table",
-    "table_recovering": "The table is catching up after a storage problem: try again in a few seconds",
-    "bad_option": "Invalid setting {option}: allowed is {allowed}",
-    "table_closed": "This table has been closed",
-    "schedule_after_start": "The blind schedule must be agreed before the first hand",
-    "call_changed": "The call is now {amount}: nothing was played, press again",
-    "all_in_changed": "All-in is now {amount}: nothing was played, press again",
-    "amount_changed": "That button was for another amount: nothing was played",
-    "rebuy_at_max": "Your stack is already at the table's maximum ({limit}): nothing to add",
-    "rebuy_leaving": "You leave this table when this hand ends: no rebuy (`/poker join` to sit down again later)",
-    "no_blinds_owed": "You owe no blinds: you are dealt in with the next hand",
-    "time_bank_unavailable": "Your time bank is empty (or already running)",
-    "pre_action_not_now": "You can choose in advance only while another player is to act",
-}
+#: The codes the table service refuses with (each has its `error.<code>` text in both catalogues).
+#: `{actor}` / `{user}` / `{host}` params are Discord user ids, rendered as mentions.
+CODES: frozenset[str] = frozenset(
+    {
+        "no_table",
+        "table_exists",
+        "not_seated",
+        "not_in_hand",
+        "no_hand",
+        "not_your_turn_user",
+        "stale_button",
+        "already_seated",
+        "seat_taken",
+        "seat_out_of_range",
+        "table_full",
+        "buy_in_range",
+        "insufficient_balance",
+        "rebuy_cash_only",
+        "no_blinds_owed",
+        "time_bank_unavailable",
+        "pre_action_not_now",
+        "rebuy_above_max",
+        "tournament_started",
+        "tournament_stack",
+        "not_host",
+        "already_running",
+        "not_enough_players",
+        "already_sitting_out",
+        "not_sitting_out",
+        "target_not_seated",
+        "table_recovering",
+        "bad_option",
+        "table_closed",
+        "schedule_after_start",
+        "call_changed",
+        "all_in_changed",
+        "amount_changed",
+        "rebuy_at_max",
+        "rebuy_leaving",
+        "refill_disabled",
+        "refill_not_broke",
+        "refill_cooldown",
+    }
+)
 
 
 class ServiceError(TableError):
-    """A table-service refusal (house style 4: safe to show, says what is allowed). Codes: see MESSAGES."""
+    """A table-service refusal (docs/architecture.md, Conventions 4: safe to show, says what is allowed).
+    Codes: `CODES`; `str()` is the English catalogue text."""
 
     def __init__(self, code: str, **params: int | str) -> None:
-        template = MESSAGES.get(code, code)
-        try:
-            message = template.format(**params)
-        except (KeyError, IndexError):
-            message = template
-        super().__init__(code, message, **params)
+        super().__init__(code, render_error(code, "en", params, fallback=code), **params)
+
+
+#: Storage errors that are refusals (the member asked for something the ledger or the tables do not allow),
+#: as opposed to faults. `refusal` turns each into its `ServiceError`.
+StorageRefusal = InsufficientBalance | TableExists | RefillDisabled | RefillNotNeeded | RefillCooldown
+STORAGE_REFUSALS: tuple[type[StorageRefusal], ...] = (
+    InsufficientBalance,
+    TableExists,
+    RefillDisabled,
+    RefillNotNeeded,
+    RefillCooldown,
+)
+
+
+def refusal(error: StorageRefusal) -> ServiceError:
+    """The refusal a storage error means, in the catalogue's words: not enough chips for a buy-in or rebuy
+    (`insufficient_balance`), a second table in a channel (`table_exists`), a refill that the server gives
+    none of, that the member does not need, or that comes before its cooldown (`refill_*`)."""
+    match error:
+        case InsufficientBalance(balance=balance, needed=needed):
+            return ServiceError("insufficient_balance", balance=balance, needed=needed)
+        case TableExists():
+            return ServiceError("table_exists")
+        case RefillDisabled():
+            return ServiceError("refill_disabled")
+        case RefillNotNeeded(balance=balance, on_tables=on_tables):
+            return ServiceError("refill_not_broke", balance=balance, stack=on_tables)
+        case RefillCooldown(retry_at=retry_at):
+            return ServiceError("refill_cooldown", when=discord_timestamp(retry_at))

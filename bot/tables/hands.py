@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import logging
 
-from bot.poker import ActionKind, Hand, HandEnded, PlayerActed, PokerError
+from bot.poker import ActionKind, Hand, HandEnded, PlayerActed, PokerError, pot_raise_to
 from bot.poker.seal import DeckSeal
+from bot.poker.sizing import HALF_POT
 from bot.tables.allin import street_announcements
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.errors import ServiceError
@@ -191,16 +192,11 @@ class Hands:
         if legal.min_raise_to is None or legal.max_raise_to is None:
             return []
         low, high = legal.min_raise_to, legal.max_raise_to
-        pot = sum(p.amount for p in hand.pots()) + sum(hand.bets)
-        facing = max(hand.bets)
-        mine = hand.bets[legal.player]
-        # A pot-sized raise: call first, then raise by the pot after the call.
-        pot_raise = facing + (pot + (facing - mine))
-        half_raise = facing + (pot + (facing - mine)) // 2
+        # A pot-sized raise calls first, then raises by the pot after the call (bot.poker.sizing).
         options = [
             ("min", low),
-            ("half_pot", half_raise),
-            ("pot", pot_raise),
+            ("half_pot", pot_raise_to(hand, HALF_POT)),
+            ("pot", pot_raise_to(hand)),
             ("all_in", high),
         ]
         seen: set[int] = set()

@@ -1,6 +1,8 @@
 """What the table service tells the outside world: table snapshots, announcements, and the Notifier protocol.
 
-The service never imports discord: it builds these plain values (user ids are ints, chips are ints) and
+The snapshot (`TableSnapshot`, `SeatView`) is the render layer's one picture of a table, and how a hand ended is
+the engine's `HandResult`: both live below this layer, which builds them. The service never imports discord: it
+builds these plain values (user ids are ints, chips are ints) and
 hands them to a `Notifier`, which the Discord layer implements by rendering them (bot.render) and
 sending messages. Nothing here holds a hole card unless the hand's showdown showed it, except
 `Notifier.send_hole_cards`, which is private to one player.
@@ -11,105 +13,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
-from bot.poker import Card, Event, LegalActions, Pot, Street
+from bot.poker import Card, HandResult, Pot, Street
 from bot.poker.equity import Odds
-from bot.render.announce import HandResult
+from bot.render.table import SeatView, TableSnapshot
 
-
-@dataclass(frozen=True)
-class SeatView:
-    """One occupied seat as the channel sees it.
-
-    state: "waiting" (seated, not dealt in this hand), "active", "folded", "all_in", "sitting_out".
-    bet: chips bet on the current street. player: the hand's player index, or None when not dealt in.
-    blind: "small_blind" or "big_blind" when the seat posted that blind in the current hand, else None.
-    """
-
-    seat: int
-    user_id: int
-    name: str
-    stack: int
-    bet: int
-    state: str
-    is_button: bool
-    is_actor: bool
-    leaving: bool
-    player: int | None
-    blind: str | None = None
-
-
-@dataclass(frozen=True)
-class TableSnapshot:
-    """A public picture of a table, enough to draw its table message.
-
-    kind: "cash" or "tournament"; language: the table's language ("en"/"fr"). hand_number: the current
-    (or last) hand, 0 before the first. small_blind/big_blind/ante: the current level. seats: occupied
-    seats by number. board: community cards so far. pots: main pot first. street: None between hands.
-    actor_user_id/deadline: whose turn and until when (Unix seconds). legal: the actor's options (to label
-    the buttons). names: display names by the hand's player index (to render `events`). events: this
-    hand's public events so far (no HoleCardsDealt). running: hands are dealt automatically.
-    next_hand_at: when the next hand will be dealt (Unix seconds), between hands of a running game.
-    closed: the table was ended (`/poker end`, or the tournament is over); the message shows it, without seats.
-    level: the blind level in force (1-based; the current hand's, else the next hand's, or the last played once
-    closed), None without a schedule; next_level: the next level's (small blind, big blind, ante), None at the
-    last; next_level_in: hands (counting the one being played) or minutes (`level_by`) until it starts.
-    players_left / average_stack: a tournament's players with chips and their average stack (chips), else None.
-    seal: the fingerprint of the hand's sealed deck (bot.poker.seal: committed before the first action), None
-    between hands and for a hand dealt before decks were sealed.
-    waiting: between hands of an open table, what it waits for before a hand can be dealt (then no next hand
-    is scheduled): "players" (nobody seated with chips), "second_player" (one), "sitting_in" (everyone with
-    chips sits out), "others_sitting_out" (all but one), "start" (the game was not started); None otherwise.
-    betting: the betting structure ("no-limit", "pot-limit", "fixed-limit"). time_bank: seconds in the actor's
-    time bank while it can still be started (the Time button), else None; time_bank_running: the actor's bank
-    runs (the deadline is the bank's).
-    """
-
-    table_id: int
-    guild_id: int
-    channel_id: int
-    host_id: int
-    kind: str
-    language: str
-    hand_number: int
-    small_blind: int
-    big_blind: int
-    ante: int
-    seats: tuple[SeatView, ...]
-    board: tuple[Card, ...] = ()
-    pots: tuple[Pot, ...] = ()
-    street: Street | None = None
-    actor_user_id: int | None = None
-    deadline: float | None = None
-    legal: LegalActions | None = None
-    names: tuple[str, ...] = ()
-    events: tuple[Event, ...] = ()
-    running: bool = False
-    max_seats: int = 10
-    message_id: int | None = None
-    next_hand_at: float | None = None
-    closed: bool = False
-    level: int | None = None
-    next_level: tuple[int, int, int] | None = None
-    next_level_in: int | None = None
-    level_by: str = "hands"
-    players_left: int | None = None
-    average_stack: int | None = None
-    waiting: str | None = None
-    betting: str = "no-limit"
-    time_bank: float | None = None
-    time_bank_running: bool = False
-    seal: str | None = None
-
-    @property
-    def in_hand(self) -> bool:
-        """True while a hand is being played."""
-        return self.street is not None
-
-    @property
-    def has_buttons(self) -> bool:
-        """The table message drawn from this snapshot carries buttons (action buttons and My cards): a hand is
-        being played and is not over."""
-        return self.street is not None and self.street != Street.COMPLETE
+__all__ = [
+    "Announcement",
+    "LevelAnnouncement",
+    "Notifier",
+    "Placing",
+    "PlayerAnnouncement",
+    "RecordedMessage",
+    "RecordingNotifier",
+    "SeatView",
+    "StreetAnnouncement",
+    "TableClosedAnnouncement",
+    "TableSnapshot",
+]
 
 
 @dataclass(frozen=True)
@@ -131,11 +51,6 @@ class StreetAnnouncement:
     odds: Odds | None = None
     names: tuple[str, ...] = ()
     faces: tuple[tuple[Card, ...], ...] = ()
-
-
-# How a hand ended: the render layer's shapes, built by `bot.render.hand_result_from_events` (one definition
-# for the service and the renderers; render sits below the service, so the service imports it).
-HandResultAnnouncement = HandResult
 
 
 @dataclass(frozen=True)
@@ -199,9 +114,7 @@ class LevelAnnouncement:
     by: str
 
 
-Announcement = (
-    StreetAnnouncement | HandResultAnnouncement | PlayerAnnouncement | TableClosedAnnouncement | LevelAnnouncement
-)
+Announcement = StreetAnnouncement | HandResult | PlayerAnnouncement | TableClosedAnnouncement | LevelAnnouncement
 
 
 @dataclass(frozen=True)
@@ -227,9 +140,7 @@ class Notifier(Protocol):
         """Edit the current table message (`snapshot.message_id`) in place."""
         ...
 
-    async def retire_table(
-        self, snapshot: TableSnapshot, message_id: int, result: HandResultAnnouncement | None
-    ) -> None:
+    async def retire_table(self, snapshot: TableSnapshot, message_id: int, result: HandResult | None) -> None:
         """Edit table message `message_id`, which is no longer the live table, into its last form: one line, no
         buttons — the summary of its hand (`result`), or, when it was replaced before its hand ended (or
         showed no hand), a pointer to the newer message. Called once per message; it is never edited again."""
@@ -279,7 +190,7 @@ class RecordedMessage:
     snapshot: TableSnapshot
     buttons: bool
     retired: bool = False
-    result: HandResultAnnouncement | None = None
+    result: HandResult | None = None
     edits_after_retired: int = 0
 
 
@@ -330,9 +241,7 @@ class RecordingNotifier:
             message.snapshot = snapshot
             message.buttons = snapshot.has_buttons
 
-    async def retire_table(
-        self, snapshot: TableSnapshot, message_id: int, result: HandResultAnnouncement | None
-    ) -> None:
+    async def retire_table(self, snapshot: TableSnapshot, message_id: int, result: HandResult | None) -> None:
         """Turn message `message_id` into its one-line last form: no buttons, `result` kept."""
         message = self.messages.get(message_id)
         if message is not None:

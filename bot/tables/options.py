@@ -1,8 +1,15 @@
-"""A table's settings as chosen at `/poker create`: blinds, stacks, seats, timer, kind; checked and stored as JSON."""
+"""A table's settings as chosen at `/poker create`: blinds, stacks, seats, timer, kind; checked and stored as JSON.
+
+Also the one set of table defaults and their scaling: the rule book's table (000 §04: blinds 1/2, 100 chips
+each) is the default, and a table at other blinds keeps the same sizes counted in big blinds (`at_blinds`). The
+bot's settings (`bot/config.py`), the server defaults of `/poker-admin settings` and `/poker create`
+(`bot/discord_ui/table_settings.py`) all start from these numbers; the README's "Settings" table says the same.
+"""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 from bot.tables.errors import ServiceError
@@ -16,6 +23,34 @@ MAX_TIME_BANK = 600
 
 #: The betting structures a table may play (bot.poker.Betting values; rule books 001 and 002).
 BETTING_STRUCTURES = ("no-limit", "pot-limit", "fixed-limit")
+
+#: The default table (rule book 000 §04): blinds 1/2, 60 seconds to act.
+DEFAULT_SMALL_BLIND = 1
+DEFAULT_BIG_BLIND = 2
+DEFAULT_TURN_TIMEOUT = 60
+#: Stack sizes in big blinds, kept at any blinds: the tournament stack and a cash table's default buy-in (100 at
+#: 1/2, the rule book's "100 jetons"), and a cash table's buy-in range (40 to 100 at 1/2; a rebuy tops up to the
+#: maximum).
+STACK_BB = 50
+MIN_BUY_IN_BB = 20
+MAX_BUY_IN_BB = 50
+
+
+def at_blinds(big_blind: int) -> dict[str, int]:
+    """The default stacks at big blind `big_blind` (chips): starting_stack and buy_in (STACK_BB), min_buy_in and
+    max_buy_in (MIN_BUY_IN_BB, MAX_BUY_IN_BB)."""
+    return {
+        "starting_stack": STACK_BB * big_blind,
+        "buy_in": STACK_BB * big_blind,
+        "min_buy_in": MIN_BUY_IN_BB * big_blind,
+        "max_buy_in": MAX_BUY_IN_BB * big_blind,
+    }
+
+
+def rescaled(chips: int, from_big_blind: int, to_big_blind: int) -> int:
+    """A stack of `chips` at big blind `from_big_blind`, the same size in big blinds at `to_big_blind` (rounded,
+    at least 1 chip)."""
+    return max(1, round(chips * Fraction(to_big_blind, from_big_blind)))
 
 
 #: What each setting allows, in English (the `allowed` text of a "bad_option" refusal; the catalogues translate
@@ -48,7 +83,8 @@ class TableOptions:
     000 §04). ante: per player; big_blind_ante: posted by the big blind alone; straddle: allowed (2× BB
     by the player left of the BB) — all off by default. seats: 2–10. turn_timeout: 10–600 s.
     starting_stack: the tournament stack (rule book: 100). min_buy_in/max_buy_in/buy_in: cash-table limits
-    and the default buy-in (100 at blinds 1/2, the rule book's stack; a rebuy tops up to the maximum).
+    and the default buy-in (40 to 100 and 100 at blinds 1/2; a rebuy tops up to the maximum). The defaults are
+    the module's DEFAULT_* and *_BB numbers.
     blind_levels: optional tournament schedule, a tuple of
     (small blind, big blind, ante) levels, each lasting `level_length` hands or minutes (`level_by`).
     next_hand_delay: seconds between the end of a hand and the next deal.
@@ -63,17 +99,17 @@ class TableOptions:
     """
 
     kind: str = CASH
-    small_blind: int = 1
-    big_blind: int = 2
+    small_blind: int = DEFAULT_SMALL_BLIND
+    big_blind: int = DEFAULT_BIG_BLIND
     ante: int = 0
     big_blind_ante: int = 0
     straddle: bool = False
     seats: int = 10
-    turn_timeout: int = 60
-    starting_stack: int = 100
-    buy_in: int = 100
-    min_buy_in: int = 40
-    max_buy_in: int = 100
+    turn_timeout: int = DEFAULT_TURN_TIMEOUT
+    starting_stack: int = STACK_BB * DEFAULT_BIG_BLIND
+    buy_in: int = STACK_BB * DEFAULT_BIG_BLIND
+    min_buy_in: int = MIN_BUY_IN_BB * DEFAULT_BIG_BLIND
+    max_buy_in: int = MAX_BUY_IN_BB * DEFAULT_BIG_BLIND
     blind_levels: tuple[tuple[int, int, int], ...] = field(default_factory=tuple)
     level_by: str = "hands"
     level_length: int = 0
@@ -130,16 +166,9 @@ class TableOptions:
 
     @classmethod
     def for_blinds(cls, small_blind: int, big_blind: int, **changes: Any) -> TableOptions:
-        """Options with buy-in limits scaled to the blinds: maximum and default buy-in 50 BB (100 at 1/2, the
-        rule book's stack), minimum 20 BB, tournament stack 50 BB — unless given in `changes`."""
-        base: dict[str, Any] = {
-            "small_blind": small_blind,
-            "big_blind": big_blind,
-            "buy_in": 50 * big_blind,
-            "min_buy_in": 20 * big_blind,
-            "max_buy_in": 50 * big_blind,
-            "starting_stack": 50 * big_blind,
-        }
+        """Options with the default stacks scaled to the blinds (`at_blinds`: tournament stack and default buy-in
+        50 BB, buy-in 20 to 50 BB) — unless given in `changes`."""
+        base: dict[str, Any] = {"small_blind": small_blind, "big_blind": big_blind, **at_blinds(big_blind)}
         base.update(changes)
         return cls(**base).validated()
 

@@ -14,9 +14,9 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from bot.poker import Card, PotAwarded, Street
+from bot.poker import Card, HandResult, PotAwarded, Street
 from bot.render.picture import OddsLike, SeatOdds, draw_table, scene_from_snapshot
-from bot.tables.notifier import Announcement, HandResultAnnouncement, Picture, StreetAnnouncement, TableSnapshot
+from bot.tables.notifier import Announcement, Picture, StreetAnnouncement, TableSnapshot
 from bot.tables.options import TableOptions
 
 log = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ def draw_picture(
         scene = scene_from_snapshot(
             snapshot, None, odds if odds is not None else announced, faces=faces, four_colour=options.four_colour
         )
-    elif isinstance(announcement, HandResultAnnouncement):
+    elif isinstance(announcement, HandResult):
         scene = scene_from_snapshot(snapshot, announcement, four_colour=options.four_colour)
     else:
         return None
@@ -97,7 +97,7 @@ async def picture_for(
 ) -> Picture | None:
     """`draw_picture` in a worker thread; a picture that could not be drawn is logged and left out (the message
     goes without it)."""
-    if not options.pictures or not isinstance(announcement, StreetAnnouncement | HandResultAnnouncement):
+    if not options.pictures or not isinstance(announcement, StreetAnnouncement | HandResult):
         return None
     try:
         return await asyncio.to_thread(draw_picture, snapshot, announcement, options, odds)

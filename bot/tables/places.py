@@ -1,7 +1,8 @@
-"""Tournament places: of the players busted in a hand, of a player leaving a started tournament, and the final
-places when a tournament ends (docs/architecture.md, "Table orchestration": tournament places).
+"""Tournament places at a table: of the players busted in a hand, of a player leaving a started tournament, and
+the final places when a tournament ends (docs/architecture.md, "Table orchestration": tournament places).
 
-Pure functions of stacks; the runner records the places in storage and announces them.
+The arithmetic is the engine's (`bot.poker.places`, with the rule); this reads the table's seats and names for
+it. The runner records the places in storage and announces them.
 """
 
 from __future__ import annotations
@@ -9,22 +10,21 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from bot.poker import Table
+from bot.poker import places as poker_places
 from bot.tables.notifier import Placing
 
 
 def places_of_busts(table: Table, busted: Sequence[int], starting: Mapping[int, int]) -> dict[int, int]:
     """The places of the players who busted in one hand ({user: place}); `starting`: their stacks at the start
-    of it. The rule books are silent on simultaneous eliminations; this is the card-room rule (as the Poker
-    TDA's): the player who had more chips at the start of the hand finishes higher, and players who started it
-    with equal stacks share the place (two players tied for 3rd both finish 3rd; the next one down is 5th)."""
+    of it (`bot.poker.places_of_busts`: more chips at the start finishes higher, equal stacks share the place)."""
     remaining = sum(1 for occ in table.seats.values() if occ.stack > 0 and occ.player_id not in busted)
-    return {user: remaining + 1 + sum(1 for other in busted if starting[other] > starting[user]) for user in busted}
+    return poker_places.places_of_busts({user: starting[user] for user in busted}, remaining)
 
 
 def place_on_leaving(table: Table) -> int:
     """Leaving a started tournament with chips is finishing it: the worst place among those with chips (the
     leaver counted)."""
-    return sum(1 for occupant in table.seats.values() if occupant.stack > 0)
+    return poker_places.place_of_leaver(sum(1 for occupant in table.seats.values() if occupant.stack > 0))
 
 
 def final_places(
@@ -34,10 +34,9 @@ def final_places(
     take successive places, in the order given), the busted players keeping the places `recorded` when they were
     eliminated. Returns the placings to show, in place order, and the places to
     record ({user: place}, those not recorded yet)."""
-    ranked = sorted(stacks_by_user.items(), key=lambda item: -item[1])
     placings: list[Placing] = []
     new: dict[int, int] = {}
-    for place, (user, stack) in enumerate(ranked, start=1):
+    for place, user, stack in poker_places.places_by_stack(stacks_by_user):
         if user not in recorded:
             new[user] = place
         placings.append(Placing(place, user, name(user), stack))

@@ -1,5 +1,5 @@
 """What a finished hand leaves: its result (the announcement for the channel, the JSON stored with the hand) and
-each player's standings outcome (won, showed, VPIP, PFR, showdown).
+each player's standings outcome (the engine's `HandStatistics`: won, showed, VPIP, PFR, showdown).
 
 Pure functions of the finished `Hand` and its players' users and names.
 """
@@ -10,10 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.poker import BlindPosted, Hand, HandMucked, HandShown, PlayerActed, PotAwarded, Street, StreetDealt
-from bot.render.announce import hand_result_from_events
+from bot.poker import Hand, HandResult, hand_result_from_events, hand_statistics
 from bot.storage import PlayerOutcome
-from bot.tables.notifier import HandResultAnnouncement
 
 
 @dataclass(frozen=True)
@@ -22,7 +20,7 @@ class FinishedHand:
     `stored`, the JSON stored with the hand (`Storage.finish_hand`: board, shown and mucked hands, pots and their
     winners, chips returned, finishing stacks; user ids and chips)."""
 
-    announcement: HandResultAnnouncement
+    announcement: HandResult
     stored: dict[str, Any]
 
 
@@ -45,42 +43,6 @@ def hand_result(hand: Hand, number: int, users: Sequence[int], names: Sequence[s
 
 
 def outcomes(hand: Hand, users: Sequence[int]) -> dict[int, PlayerOutcome]:
-    """Per-user standings of the hand: won, showed, VPIP, PFR, showdown (standard definitions:
-    VPIP = chips put in preflop voluntarily; PFR = a preflop bet or raise; blinds do not count)."""
-    won: dict[int, int] = {}
-    showed: set[int] = set()
-    at_showdown: set[int] = set()
-    vpip: set[int] = set()
-    pfr: set[int] = set()
-    street = Street.PREFLOP
-    # The forced bets set the bet to beat: the big blind, or the straddle (2x BB) when one was posted.
-    highest = hand.settings.big_blind
-    for event in hand.events:
-        if isinstance(event, BlindPosted) and event.kind == "straddle":
-            highest = 2 * hand.settings.big_blind
-        elif isinstance(event, StreetDealt):
-            street = event.street
-        elif isinstance(event, PlayerActed) and street == Street.PREFLOP and event.added > 0:
-            vpip.add(event.player)
-            if event.amount > highest:
-                pfr.add(event.player)
-            highest = max(highest, event.amount)
-        elif isinstance(event, HandShown):
-            showed.add(event.player)
-            at_showdown.add(event.player)
-        elif isinstance(event, HandMucked):
-            at_showdown.add(event.player)
-        elif isinstance(event, PotAwarded):
-            for p, chips in event.winners:
-                won[p] = won.get(p, 0) + chips
-    result = {}
-    for player, user in enumerate(users):
-        result[user] = PlayerOutcome(
-            won=won.get(player, 0),
-            showed=player in showed,
-            vpip=player in vpip,
-            pfr=player in pfr,
-            went_to_showdown=player in at_showdown,
-            won_at_showdown=player in at_showdown and won.get(player, 0) > 0,
-        )
-    return result
+    """Per-user standings of the hand: the engine's per-hand statistics (`bot.poker.hand_statistics`: won,
+    showed, VPIP, PFR, showdowns) keyed by user id (`users`: by player index)."""
+    return dict(zip(users, hand_statistics(hand), strict=True))

@@ -23,7 +23,7 @@ from bot.storage import OutboxRow, Storage, TableRow
 from bot.tables.clock import Clock
 from bot.tables.core import DeckFactory, RngFactory, TableCore
 from bot.tables.delivery import Delivery, IdleWait
-from bot.tables.errors import ServiceError
+from bot.tables.errors import STORAGE_REFUSALS, ServiceError, refusal
 from bot.tables.hands import Hands
 from bot.tables.host import Host
 from bot.tables.notifier import Notifier, TableClosedAnnouncement, TableSnapshot
@@ -163,8 +163,9 @@ class TableRunner:
     async def _operation(self) -> AsyncIterator[None]:
         """One change of the table, under the lock. If it fails (a refusal, or storage) memory goes back to what
         storage holds (`TableCore.roll_back`) and nothing it owed is told; after a storage failure the table is
-        read again from storage and resumed a little later (`_resume_later`), so that it never hangs. Until then,
-        after a write that timed out (it may still land), every change is refused: ServiceError
+        read again from storage and resumed a little later (`_resume_later`), so that it never hangs; a storage
+        error that is a refusal (`bot.tables.errors.refusal`: not enough chips) is raised as its ServiceError. Until
+        then, after a write that timed out (it may still land), every change is refused: ServiceError
         ("table_recovering")."""
         async with self._lock:
             if self._core.stale:
@@ -175,6 +176,9 @@ class TableRunner:
             except PokerError:
                 self._core.roll_back()
                 raise
+            except STORAGE_REFUSALS as exc:  # not a fault: the ledger refused (not enough chips...)
+                self._core.roll_back()
+                raise refusal(exc) from exc
             except BaseException:
                 self._core.roll_back()
                 self._resume_later()

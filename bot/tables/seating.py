@@ -67,14 +67,12 @@ class Seating:
                 )
             )
         else:
-            try:
-                await core.commit(
-                    lambda data, rows: core.storage.buy_in(
-                        ids.table_id, ids.guild_id, user_id, chosen, stack, state=data, outbox=rows
-                    )
+            # Not enough chips: InsufficientBalance, a refusal the runner's operation raises as its ServiceError.
+            await core.commit(
+                lambda data, rows: core.storage.buy_in(
+                    ids.table_id, ids.guild_id, user_id, chosen, stack, state=data, outbox=rows
                 )
-            except InsufficientBalance as exc:
-                raise ServiceError("insufficient_balance", balance=exc.balance, needed=exc.needed) from exc
+            )
         core.delivery.refresh()
         self._scheduler.schedule_next_hand()
         return chosen
@@ -126,21 +124,18 @@ class Seating:
 
             return rows
 
-        try:
-            await core.commit(
-                lambda data, rows: core.storage.buy_in(
-                    ids.table_id,
-                    ids.guild_id,
-                    user_id,
-                    seat,
-                    amount,
-                    kind=LedgerKind.REBUY,
-                    state=data,
-                    outbox=rows_with_reply(rows),
-                )
+        await core.commit(  # InsufficientBalance: raised as its ServiceError by the runner's operation
+            lambda data, rows: core.storage.buy_in(
+                ids.table_id,
+                ids.guild_id,
+                user_id,
+                seat,
+                amount,
+                kind=LedgerKind.REBUY,
+                state=data,
+                outbox=rows_with_reply(rows),
             )
-        except InsufficientBalance as exc:
-            raise ServiceError("insufficient_balance", balance=exc.balance, needed=exc.needed) from exc
+        )
         for item in owed:
             core.delivery.queue(item, durable=True)
         core.delivery.refresh()

@@ -16,7 +16,7 @@ from bot.storage import Storage, TableExists, TableRow
 from bot.tables.clock import Clock, SystemClock
 from bot.tables.core import DeckFactory, RngFactory
 from bot.tables.delivery import IdleWait
-from bot.tables.errors import ServiceError
+from bot.tables.errors import STORAGE_REFUSALS, ServiceError, refusal
 from bot.tables.notifier import Notifier, TableSnapshot
 from bot.tables.options import TableOptions
 from bot.tables.runner import WRITE_TIMEOUT_S, TableRunner
@@ -25,7 +25,8 @@ log = logging.getLogger(__name__)
 
 
 class TableService:
-    """Every open table of this process, by channel id (house style 5: one registry, one lock per table).
+    """Every open table of this process, by channel id (docs/architecture.md, Conventions 5: one registry, one
+    lock per table).
 
     `storage` persists everything; `notifier` is the Discord layer (or a recording fake in tests);
     `clock` gives time and sleeps (a ManualClock in tests); `rng_factory` returns the random generator
@@ -149,6 +150,17 @@ class TableService:
         for runner in list(self.runners.values()):
             await runner.shutdown()
 
+    # ------------------------------------------------------------------ chips
+
+    async def refill(self, guild_id: int, user_id: int) -> int:
+        """The server's starting grant again for a member out of chips (`Storage.refill`); returns the new balance.
+        Raises ServiceError: refill_disabled (the server grants nothing), refill_not_broke (chips left),
+        refill_cooldown (too soon)."""
+        try:
+            return await self.storage.refill(guild_id, user_id)
+        except STORAGE_REFUSALS as exc:
+            raise refusal(exc) from exc
+
     # ------------------------------------------------------------------ tables
 
     async def set_language(self, guild_id: int, language: str) -> int:
@@ -206,7 +218,7 @@ class TableService:
                     guild_id, channel_id, host_id, options.kind, options.to_json()
                 )
             except TableExists as exc:
-                raise ServiceError("table_exists") from exc
+                raise refusal(exc) from exc
             runner = self._runner(
                 table_id=table_id,
                 guild_id=guild_id,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.poker import BlindPosted, HoleCardsDealt, Street
+from bot.render.table import SeatState, Waiting
 from bot.tables.notifier import SeatView, TableSnapshot
 from bot.tables.options import TOURNAMENT
 from bot.tables.state import TableState
@@ -40,15 +41,15 @@ def snapshot(state: TableState, now: float) -> TableSnapshot:
             stack = hand.stacks[player]
             bet = hand.bets[player]
             if hand.folded[player]:
-                seat_state = "folded"
+                seat_state = SeatState.FOLDED
             elif hand.all_in[player]:
-                seat_state = "all_in"
+                seat_state = SeatState.ALL_IN
             else:
-                seat_state = "active"
+                seat_state = SeatState.ACTIVE
         elif user in state.away or occupant.sitting_out:
-            seat_state = "sitting_out"
+            seat_state = SeatState.SITTING_OUT
         else:
-            seat_state = "waiting"
+            seat_state = SeatState.WAITING
         seats.append(
             SeatView(
                 seat=seat,
@@ -173,12 +174,12 @@ def _tournament_view(state: TableState) -> dict[str, Any]:
     return {"players_left": len(alive), "average_stack": sum(alive) // len(alive)}
 
 
-def _waiting_for(state: TableState) -> str | None:
+def _waiting_for(state: TableState) -> Waiting | None:
     """Between hands: what the table waits for before it can deal (see `TableSnapshot.waiting`)."""
     with_chips = [occupant for occupant in state.table.seats.values() if occupant.stack > 0]
     if len(with_chips) < 2:
-        return "second_player" if with_chips else "players"
+        return Waiting.SECOND_PLAYER if with_chips else Waiting.PLAYERS
     active = len(state.table.active_seats())  # not can_start_hand(): False too while a hand is being dealt
     if active < 2:
-        return "others_sitting_out" if active else "sitting_in"
-    return None if state.running else "start"
+        return Waiting.OTHERS_SITTING_OUT if active else Waiting.SITTING_IN
+    return None if state.running else Waiting.START

@@ -247,10 +247,12 @@ class World:
         *,
         channel: simcord.ChannelHandle | None = None,
         on_message: bool = True,
+        guild_id: int | None = None,
     ) -> InteractionResult:
         """`who` presses a button `custom_id` on a message of the bot in `channel` (default: the table channel):
         with `on_message`, the message carries that button (as if the bot had posted it); without, it is any
-        bot message of the channel and the custom_id is only in the request."""
+        bot message of the channel and the custom_id is only in the request. `guild_id`: the server the request
+        claims to come from (a forged request), instead of the channel's."""
         member = self.member(who) if isinstance(who, str) else who
         where = channel or self.channel
         row = {"type": 1, "components": [{"type": 2, "style": 2, "label": "?", "custom_id": custom_id}]}
@@ -260,9 +262,10 @@ class World:
         stored = self.env.backend.get_message(where.id, int(posted["id"]))
         payload = dict(simcord_serializers.message_payload(self.env.backend, stored))
         data = {"custom_id": custom_id, "component_type": 2}
-        return await member._dispatch_interaction(
-            3, where, data, extra={"message": payload}, source_message_id=stored.id
-        )
+        extra: dict[str, Any] = {"message": payload}
+        if guild_id is not None:
+            extra["guild_id"] = str(guild_id)
+        return await member._dispatch_interaction(3, where, data, extra=extra, source_message_id=stored.id)
 
     async def forge_form(
         self,
@@ -363,9 +366,7 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-async def env(
-    settings: Settings, table_clock: SimClock, decks: StackedDecks
-) -> AsyncIterator[Env]:
+async def env(settings: Settings, table_clock: SimClock, decks: StackedDecks) -> AsyncIterator[Env]:
     """SimCord running the PokerBot (a fixture of its own so that SimCord's pytest plugin selects its clock)."""
     bot = make_bot(settings, table_clock, decks)
     sim = Env(bot, shard_count=1)

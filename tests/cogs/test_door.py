@@ -222,6 +222,12 @@ async def test_a_button_or_form_of_another_channel_is_refused_before_anything_el
                 lambda who=who, c=channel, t=target: world.forge_form(who, f"poker:amount:raise:{t}:1", "6", channel=c),
                 NOT_HERE,
             )
+    # A request from another server that names the table's own channel (forged: channel ids are global): the
+    # table belongs to this server, so the press is refused the same way.
+    for action in ("call", "cards"):
+        await door.refuses(
+            lambda a=action: world.forge_press(chloe, f"poker:{a}:{table}:1", guild_id=other_guild.id), NOT_HERE
+        )
     world.speaks("chloe", "fr")
     await door.refuses(
         lambda: world.forge_press(chloe, f"poker:call:{table}:1", channel=same_guild),

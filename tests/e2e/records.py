@@ -94,7 +94,7 @@ def public_lines(row: HandRow, names: Mapping[int, str]) -> list[tuple[str, bool
         line = render_event_line(event, players, "en", pot_count=pot_count)
         if line is None:
             continue
-        if type(event).__name__ in POT_LINE_EVENTS:
+        if isinstance(event, POT_LINE_EVENTS):
             line = t("event.with_pot", "en", line=line, amount=pot)
         out.append((line, isinstance(event, PlayerActed)))
     return out

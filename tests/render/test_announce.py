@@ -4,10 +4,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from bot.poker import HandResult, PotResult, ShownHand, Street
 from bot.render import (
-    HandResult,
-    PotResult,
-    ShownHand,
     render_elimination,
     render_hole_cards_dm,
     render_my_cards,
@@ -19,16 +17,8 @@ from bot.render import (
     render_tournament_result,
 )
 from bot.render.embeds import EMBED_TOTAL_MAX, FIELD_VALUE_MAX
-from tests.render.fakes import HandValue, Street, cards, strip_vs
-
-
-@dataclass(frozen=True)
-class StreetAnnouncement:
-    hand_number: int
-    street: Street
-    cards: tuple
-    board: tuple
-    pots: tuple
+from bot.tables import StreetAnnouncement
+from tests.render.builders import cards, strip_vs, value
 
 
 @dataclass(frozen=True)
@@ -74,13 +64,13 @@ SIDE_POTS = HandResult(
     hand_number=12,
     board=cards("Ks 7h 2h 9c 3h"),
     shown=(
-        ShownHand(3, "Chloé", cards("Qs Qd"), HandValue(1, (12, 13, 9, 7))),
-        ShownHand(1, "Alice", cards("Ah 8h"), HandValue(5, (14, 8, 7, 3, 2))),
+        ShownHand(3, "Chloé", cards("Qs Qd"), value("Qs Qd Kh 9c 7d")),
+        ShownHand(1, "Alice", cards("Ah 8h"), value("Ah 8h 7h 3h 2h")),
     ),
     mucked=((2, "Bob"),),
     pots=(
-        PotResult(0, 60, ((1, "Alice", 60),), HandValue(5, (14, 8, 7, 3, 2))),
-        PotResult(1, 41, ((3, "Chloé", 21), (2, "Dan", 20)), HandValue(1, (12, 13, 9, 7))),
+        PotResult(0, 60, ((1, "Alice", 60),), value("Ah 8h 7h 3h 2h")),
+        PotResult(1, 41, ((3, "Chloé", 21), (2, "Dan", 20)), value("Qs Qd Kh 9c 7d")),
     ),
     returned=((3, "Chloé", 30),),
     showdown=True,
@@ -120,9 +110,9 @@ def test_hand_won_without_showdown():
 
 def test_showdown_with_ten_long_names_fits_discord_limits():
     name = "[@everyone](x)" * 3
-    shown = tuple(ShownHand(i, f"{name}{i}", cards("Ah Kh"), HandValue(8, (14,), True)) for i in range(10))
+    shown = tuple(ShownHand(i, f"{name}{i}", cards("Ah Kh"), value("As Ks Qs Js Ts")) for i in range(10))
     winners = tuple((i, f"{name}{i}", 10**12) for i in range(10))
-    pots = tuple(PotResult(i, 10**13, winners, HandValue(8, (14,), True)) for i in range(9))
+    pots = tuple(PotResult(i, 10**13, winners, value("As Ks Qs Js Ts")) for i in range(9))
     returned = tuple((i, f"{name}{i}", 10**12) for i in range(10))
     for locale in ("en", "fr"):
         spec = render_showdown(HandResult(10**6, cards("As Ks Qs Js 10s"), shown, (), pots, returned, True), locale)
@@ -201,7 +191,7 @@ def test_the_last_player_wins_the_tournament():
 
 
 def test_tournament_placings_last_standing_and_by_stack():
-    spec = render_tournament_result([(1, "Alice", 300), (2, "Bob", None), (3, "Chloé", None)], "en")
+    spec = render_tournament_result([(1, 10, "Alice", 300), (2, 11, "Bob", 0), (3, 12, "Chloé", 0)], "en")
     assert spec.title == "Tournament results"
     assert spec.description == "The last player with chips wins.\n\n1st — Alice\n2nd — Bob\n3rd — Chloé"
     by_stack = render_tournament_result([(1, 10, "Alice", 180), (2, 11, "Bob", 120)], "fr", by_stack=True)
@@ -238,7 +228,7 @@ def test_private_hole_card_texts():
         "Tes cartes pour la donne n° 12 à <#42>\u00a0: **A♥ K♦**"
     )
     assert strip_vs(render_my_cards(cards("Ah Kd"), "en")) == "Your cards: **A♥ K♦**"
-    assert strip_vs(render_my_cards(cards("Ah Kd"), "fr", HandValue(1, (14, 13, 9, 2)))) == (
+    assert strip_vs(render_my_cards(cards("Ah Kd"), "fr", value("Ah Ad Kd 9c 2s"))) == (
         "Tes cartes\u00a0: **A♥ K♦** — Paire d'as"
     )
     assert render_my_cards((), "fr") == "Tu n'as pas de cartes dans la donne en cours."

@@ -4,7 +4,7 @@ import pytest
 
 from bot.poker import Betting, Hand, HandSettings, PokerError, full_deck
 from bot.render import (
-    TableView,
+    TableSnapshot,
     render_action_buttons,
     render_event_line,
     render_poker_error,
@@ -75,7 +75,7 @@ def test_pot_limit_keeps_the_raise_form_with_the_pot_as_its_maximum() -> None:
     ],
 )
 def test_the_table_message_names_the_betting_structure(betting: str, en: str, fr: str) -> None:
-    view = TableView(betting=betting)
+    view = TableSnapshot(1, 2, 3, 4, "cash", "en", 0, 1, 2, 0, (), betting=betting)
     assert render_table(view, "en").description.splitlines()[0] == en
     assert render_table(view, "fr").description.splitlines()[0] == fr
 

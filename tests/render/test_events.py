@@ -2,30 +2,28 @@
 
 import pytest
 
-from bot.render import render_event_line, render_event_lines
-from tests.render.fakes import (
+from bot.poker import (
     ActionKind,
     BlindPosted,
     HandEnded,
     HandMucked,
     HandShown,
-    HandValue,
     HoleCardsDealt,
     PlayerActed,
     PotAwarded,
     Street,
     StreetDealt,
     UncalledBetReturned,
-    cards,
-    strip_vs,
 )
+from bot.render import render_event_line, render_event_lines
+from tests.render.builders import cards, strip_vs, value
 
 A = ActionKind
 NAMES = ["Alice", "Bob", "Chloé"]
 FLOP = cards("Ks 9d 9h")
 TURN = cards("2c")
 RIVER = cards("Ah")
-KINGS_FULL = HandValue(6, (13, 9))
+KINGS_FULL = value("Ks Kh Kd 9d 9h")
 
 # A whole hand (3 players, 100/100/50): raises preflop, a bet and an all-in on the flop, run-out, showdown.
 HAND = [
@@ -34,17 +32,17 @@ HAND = [
     HoleCardsDealt(0, cards("Kh Kd")),
     HoleCardsDealt(1, cards("Qs Qc")),
     HoleCardsDealt(2, cards("7c 6c")),
-    PlayerActed(2, A.RAISE, 6, 6),
-    PlayerActed(0, A.RAISE, 14, 13),
-    PlayerActed(1, A.FOLD, 2, 0),
-    PlayerActed(2, A.CALL, 14, 8),
+    PlayerActed(2, A.RAISE, 6, 6, False),
+    PlayerActed(0, A.RAISE, 14, 13, False),
+    PlayerActed(1, A.FOLD, 2, 0, False),
+    PlayerActed(2, A.CALL, 14, 8, False),
     StreetDealt(Street.FLOP, FLOP, FLOP),
-    PlayerActed(0, A.BET, 20, 20),
+    PlayerActed(0, A.BET, 20, 20, False),
     PlayerActed(2, A.ALL_IN, 36, 36, True),
-    PlayerActed(0, A.CALL, 36, 16),
+    PlayerActed(0, A.CALL, 36, 16, False),
     StreetDealt(Street.TURN, TURN, FLOP + TURN),
     StreetDealt(Street.RIVER, RIVER, FLOP + TURN + RIVER),
-    HandShown(2, cards("7c 6c"), HandValue(1, (9, 14, 13, 7))),
+    HandShown(2, cards("7c 6c"), value("9d 9h Ah Ks 7c")),
     HandShown(0, cards("Kh Kd"), KINGS_FULL),
     PotAwarded(0, 102, ((0, 102),), KINGS_FULL),
     HandEnded((150, 98, 0)),
@@ -108,7 +106,7 @@ def test_unshown_hole_cards_never_appear_in_public_lines():
         (BlindPosted(2, "ante", 1), "Chloé posts an ante (1)", "Chloé pose une ante (1)"),
         (BlindPosted(1, "bb_ante", 2), "Bob posts the big blind ante (2)", "Bob pose l'ante de grosse blind (2)"),
         (BlindPosted(2, "straddle", 4), "Chloé straddles (4)", "Chloé pose un straddle (4)"),
-        (PlayerActed(0, A.CHECK, 0, 0), "Alice checks", "Alice dit parole"),
+        (PlayerActed(0, A.CHECK, 0, 0, False), "Alice checks", "Alice dit parole"),
         (PlayerActed(1, A.CALL, 50, 48, True), "Bob calls 48 and is all-in", "Bob suit (48) et fait tapis"),
         (PlayerActed(1, A.BET, 98, 98, True), "Bob bets 98 and is all-in", "Bob mise 98 et fait tapis"),
         (
@@ -121,17 +119,17 @@ def test_unshown_hole_cards_never_appear_in_public_lines():
         (HandMucked(1), "Bob mucks", "Bob jette ses cartes"),
         (PotAwarded(0, 12, ((2, 12),), None), "Chloé wins the main pot (12)", "Chloé remporte le pot principal (12)"),
         (
-            PotAwarded(1, 60, ((1, 60),), HandValue(5, (14, 9, 7, 5, 2))),
+            PotAwarded(1, 60, ((1, 60),), value("Ac 9c 7c 5c 2c")),
             "Bob wins side pot 1 (60) with Flush, ace high",
             "Bob remporte le pot annexe 1 (60) — Couleur à l'as",
         ),
         (
-            PotAwarded(0, 61, ((0, 31), (2, 30)), HandValue(4, (14,))),
+            PotAwarded(0, 61, ((0, 31), (2, 30)), value("Ah Kd Qc Js Th")),
             "Alice (31) and Chloé (30) split the main pot (61) with Straight, ace high",
             "Alice (31) et Chloé (30) se partagent le pot principal (61) — Quinte à l'as",
         ),
         (
-            PotAwarded(0, 90, ((0, 30), (1, 30), (2, 30)), HandValue(4, (5,))),
+            PotAwarded(0, 90, ((0, 30), (1, 30), (2, 30)), value("5h 4d 3c 2s Ah")),
             "Alice (30), Bob (30), and Chloé (30) split the main pot (90) with Straight, five high",
             "Alice (30), Bob (30) et Chloé (30) se partagent le pot principal (90) — Quinte au cinq",
         ),
@@ -155,15 +153,15 @@ def test_a_lone_pot_is_the_pot_and_several_are_main_and_side():
 
 def test_names_are_escaped_and_cannot_mention():
     names = ["**Al*", "@everyone", "x" * 50]
-    assert render_event_line(PlayerActed(0, A.FOLD, 0, 0), names, "en") == "\\*\\*Al\\* folds"
-    assert render_event_line(PlayerActed(1, A.FOLD, 0, 0), names, "en") == "@\u200beveryone folds"
-    line = render_event_line(PlayerActed(2, A.FOLD, 0, 0), names, "en")
+    assert render_event_line(PlayerActed(0, A.FOLD, 0, 0, False), names, "en") == "\\*\\*Al\\* folds"
+    assert render_event_line(PlayerActed(1, A.FOLD, 0, 0, False), names, "en") == "@\u200beveryone folds"
+    line = render_event_line(PlayerActed(2, A.FOLD, 0, 0, False), names, "en")
     assert line == "x" * 31 + "… folds"
 
 
 def test_unknown_player_gets_a_numbered_name():
-    assert render_event_line(PlayerActed(5, A.FOLD, 0, 0), NAMES, "en") == "Player 6 folds"
-    assert render_event_line(PlayerActed(5, A.FOLD, 0, 0), {0: "A"}, "fr") == "Joueur 6 se couche"
+    assert render_event_line(PlayerActed(5, A.FOLD, 0, 0, False), NAMES, "en") == "Player 6 folds"
+    assert render_event_line(PlayerActed(5, A.FOLD, 0, 0, False), {0: "A"}, "fr") == "Joueur 6 se couche"
 
 
 @pytest.mark.parametrize("last", [0, 1, 3, 6, 100])

@@ -3,8 +3,8 @@ blind level going up, the tournament line of the table message, the notices of l
 
 from __future__ import annotations
 
-from bot.poker import evaluate, parse_cards
-from bot.render import HandResult, PotResult, render_hand_summary, render_level_up, render_player_notice
+from bot.poker import HandResult, PotResult, evaluate, parse_cards
+from bot.render import render_hand_summary, render_level_up, render_player_notice
 from bot.render.table import render_tournament_line
 from bot.tables import LevelAnnouncement, PlayerAnnouncement, TableSnapshot
 

@@ -5,11 +5,19 @@ import random
 
 import pytest
 
-from bot.poker import Hand, HandSettings, PokerError, describe_en, evaluate, full_deck, parse_cards
+from bot.poker import (
+    Hand,
+    HandSettings,
+    PokerError,
+    describe_en,
+    evaluate,
+    full_deck,
+    hand_result_from_events,
+    parse_cards,
+)
 from bot.poker.errors import MESSAGES as ENGINE_MESSAGES
 from bot.render import (
     hand_name,
-    hand_result_from_events,
     render_event_lines,
     render_hand_history,
     render_history_line,
@@ -17,7 +25,7 @@ from bot.render import (
     render_showdown,
 )
 from bot.render.i18n import has_key
-from tests.render.fakes import strip_vs
+from tests.render.builders import strip_vs
 
 NAMES = ["Alice", "Bob", "Chloé"]  # 0 = small blind, 1 = big blind, 2 = button
 

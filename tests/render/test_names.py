@@ -6,9 +6,9 @@ import unicodedata
 
 import pytest
 
+from bot.poker import ActionKind, PlayerActed
 from bot.render import escape_name, render_event_line
 from bot.render.embeds import strip_invisible
-from tests.render.fakes import ActionKind, PlayerActed
 
 #: Unicode's Bidi_Control property (PropList.txt).
 BIDI_CONTROLS = [
@@ -29,7 +29,7 @@ def test_no_bidirectional_control_reaches_a_message(control):
 
 
 def test_a_right_to_left_override_cannot_reverse_what_follows_the_name():
-    line = render_event_line(PlayerActed(0, ActionKind.FOLD, 0, 0), ["\u202eBob"], "en")
+    line = render_event_line(PlayerActed(0, ActionKind.FOLD, 0, 0, False), ["\u202eBob"], "en")
     assert line == "Bob folds"
 
 

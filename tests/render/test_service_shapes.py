@@ -1,7 +1,7 @@
 """The renderers take the table service's own values (TableSnapshot, announcements, ServiceError) as they are,
 and every service refusal code has a message in both languages."""
 
-from bot.poker import Hand, HandSettings, Street, evaluate, full_deck, parse_cards
+from bot.poker import Hand, HandResult, HandSettings, PotResult, ShownHand, Street, evaluate, full_deck, parse_cards
 from bot.render import (
     render_player_notice,
     render_poker_error,
@@ -12,22 +12,19 @@ from bot.render import (
 )
 from bot.render.i18n import has_key
 from bot.tables import (
-    HandResultAnnouncement,
     PlayerAnnouncement,
-    PotResult,
     SeatView,
-    ShownHand,
     StreetAnnouncement,
     TableClosedAnnouncement,
     TableSnapshot,
 )
-from bot.tables.errors import MESSAGES as SERVICE_MESSAGES
+from bot.tables.errors import CODES as SERVICE_CODES
 from bot.tables.errors import ServiceError
-from tests.render.fakes import strip_vs
+from tests.render.builders import strip_vs
 
 
 def test_every_service_error_code_has_a_message_in_both_languages():
-    for code in SERVICE_MESSAGES:
+    for code in SERVICE_CODES:
         assert has_key(f"error.{code}", "en") and has_key(f"error.{code}", "fr"), code
 
 
@@ -97,7 +94,7 @@ def test_service_announcements_render_as_they_are():
     board = parse_cards("Ks 7h 2h")
     street = StreetAnnouncement(hand_number=4, street=Street.FLOP, cards=board, board=board, pots=())
     assert strip_vs(render_street(street, "en")) == "**Flop**: K♠ 7♥ 2♥ · Pot: 0"
-    result = HandResultAnnouncement(
+    result = HandResult(
         hand_number=4,
         board=board,
         shown=(),
@@ -111,7 +108,7 @@ def test_service_announcements_render_as_they_are():
         "Alice: 4",
     ]
     flush = evaluate(parse_cards("Ah 8h Ks 7h 2h 9c 3h"))
-    shown = HandResultAnnouncement(
+    shown = HandResult(
         hand_number=5,
         board=board,
         shown=(ShownHand(user_id=100, name="Alice", cards=parse_cards("Ah 8h"), value=flush),),

@@ -2,9 +2,9 @@
 
 from dataclasses import dataclass
 
+from bot.poker import ActionKind, PlayerActed, PotAwarded, Street, StreetDealt
 from bot.render import (
     LeaderboardEntry,
-    PlayerStats,
     format_duration,
     render_audit,
     render_hand_history,
@@ -15,7 +15,8 @@ from bot.render import (
     render_stats,
 )
 from bot.render.embeds import DESCRIPTION_MAX, EMBED_TOTAL_MAX
-from tests.render.fakes import ActionKind, PlayerActed, PotAwarded, Street, StreetDealt, cards, strip_vs
+from bot.storage import StatsRow
+from tests.render.builders import cards, strip_vs
 
 NNBSP = "\u202f"
 
@@ -58,15 +59,17 @@ def test_a_huge_leaderboard_page_fits_and_keeps_the_callers_rank():
 
 
 def test_stats_in_both_languages():
-    stats = PlayerStats(
+    stats = StatsRow(
+        guild_id=1,
+        user_id=2,
         hands_played=1234,
         hands_won=200,
         won_at_showdown=80,
         went_to_showdown=120,
         biggest_pot=5000,
         net=-150,
-        vpip=25.4,
-        pfr=10.0,
+        vpip_hands=313,  # 25.4%
+        pfr_hands=123,  # 10.0%
         tournaments_played=4,
         tournaments_won=1,
         balance=850,
@@ -94,7 +97,7 @@ def test_stats_in_both_languages():
         "\u2212150",
         "25,4\u00a0%",
     ]
-    empty = render_stats("Bob", PlayerStats(), "fr")
+    empty = render_stats("Bob", StatsRow(1, 3, None, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), "fr")
     assert empty.description == "Aucune donne jouée pour l'instant."
     assert [f.value for f in empty.fields][5:7] == ["—", "—"]
 
@@ -175,11 +178,11 @@ def test_audit_report():
 
 
 HAND = [
-    PlayerActed(0, ActionKind.CALL, 2, 1),
-    PlayerActed(1, ActionKind.CHECK, 2, 0),
+    PlayerActed(0, ActionKind.CALL, 2, 1, False),
+    PlayerActed(1, ActionKind.CHECK, 2, 0, False),
     StreetDealt(Street.FLOP, cards("Ks 9d 9h"), cards("Ks 9d 9h")),
-    PlayerActed(1, ActionKind.BET, 4, 4),
-    PlayerActed(0, ActionKind.FOLD, 0, 0),
+    PlayerActed(1, ActionKind.BET, 4, 4, False),
+    PlayerActed(0, ActionKind.FOLD, 0, 0, False),
     PotAwarded(0, 4, ((1, 4),), None),
 ]
 
@@ -198,7 +201,7 @@ def test_history_line_and_list():
 
 
 def test_a_very_long_hand_history_fits():
-    events = [PlayerActed(i % 10, ActionKind.RAISE, 10**12 + i, 10**12) for i in range(400)]
+    events = [PlayerActed(i % 10, ActionKind.RAISE, 10**12 + i, 10**12, False) for i in range(400)]
     names = ["N" * 32] * 10
     spec = render_hand_history(10**7, events, names, "fr", table="t" * 300, starting_stacks=[10**12] * 10)
     assert spec.total_length() <= EMBED_TOTAL_MAX

@@ -2,27 +2,17 @@
 
 import pytest
 
-from bot.poker import Hand, HandSettings
+from bot.poker import ActionKind, BlindPosted, Hand, HandSettings, HoleCardsDealt, PlayerActed, Street, StreetDealt
 from bot.render import (
     EmbedSpec,
     SeatView,
-    TableView,
+    TableSnapshot,
     render_action_buttons,
     render_raise_modal,
     render_table,
 )
 from bot.render.embeds import DESCRIPTION_MAX, EMBED_TOTAL_MAX, FIELD_VALUE_MAX
-from tests.render.fakes import (
-    ActionKind,
-    BlindPosted,
-    HoleCardsDealt,
-    LegalActions,
-    PlayerActed,
-    Street,
-    StreetDealt,
-    cards,
-    strip_vs,
-)
+from tests.render.builders import cards, legal_actions, strip_vs
 
 A = ActionKind
 # Hand 7 on the flop, one consistent hand: preflop Alice (SB) and Bob (BB) post, Chloé (button) raises to 6, Dan
@@ -39,23 +29,23 @@ EVENTS = (
     BlindPosted(0, "small_blind", 1),
     BlindPosted(1, "big_blind", 2),
     HoleCardsDealt(0, cards("Kh Kd")),
-    PlayerActed(2, A.RAISE, 6, 6),
+    PlayerActed(2, A.RAISE, 6, 6, False),
     PlayerActed(3, A.RAISE, 10, 10, True),
-    PlayerActed(0, A.RAISE, 30, 29),
-    PlayerActed(1, A.FOLD, 2, 0),
-    PlayerActed(2, A.CALL, 30, 24),
+    PlayerActed(0, A.RAISE, 30, 29, False),
+    PlayerActed(1, A.FOLD, 2, 0, False),
+    PlayerActed(2, A.CALL, 30, 24, False),
     StreetDealt(Street.FLOP, cards("Ks 9d 9h"), cards("Ks 9d 9h")),
-    PlayerActed(0, A.BET, 14, 14),
+    PlayerActed(0, A.BET, 14, 14, False),
     PlayerActed(2, A.RAISE, 34, 34, True),
 )
-VIEW = TableView(
+VIEW = TableSnapshot(
     hand_number=7,
     seats=SEATS,
     board=cards("Ks 9d 9h"),
     pots=(32, 40),
     street=1,
     deadline=1700000060,
-    legal=LegalActions(call_amount=20),
+    legal=legal_actions(call_amount=20),
     names=("Alice", "Bob", "Chloé", "Dan"),
     events=EVENTS,
 )
@@ -123,24 +113,24 @@ def test_table_message_shows_board_pots_seats_turn_and_last_actions(locale, titl
 
 def test_table_without_timer_or_bet_to_call():
     seats = (SeatView(1, "Alice", 98, 0, "active", is_actor=True), SeatView(3, "Bob", 98, 0, "active"))
-    view = TableView(hand_number=3, seats=seats, street=1, legal=LegalActions(can_check=True), pots=(4,))
+    view = TableSnapshot(hand_number=3, seats=seats, street=1, legal=legal_actions(can_check=True), pots=(4,))
     assert render_table(view, "en").description.endswith("▶ **Alice** to act")
     assert "**Pot**: 4" in render_table(view, "en").description.splitlines()
     assert render_table(view, "fr").description.endswith("▶ À **Alice** de parler")
 
 
 def test_idle_table_waits_for_players_or_shows_the_next_deal():
-    idle = TableView(seats=(SeatView(2, "Alice", 100, state="waiting"),))
+    idle = TableSnapshot(seats=(SeatView(2, "Alice", 100, state="waiting"),))
     spec = render_table(idle, "fr")
     assert spec.title == "Table de poker"
     assert spec.description.endswith("En attente de joueurs\u00a0: rejoignez la table avec `/poker join`.")
     assert "▶" not in spec.description
-    soon = TableView(hand_number=4, seats=idle.seats, next_hand_at=1700000100)
+    soon = TableSnapshot(hand_number=4, seats=idle.seats, next_hand_at=1700000100)
     assert render_table(soon, "en").description.endswith("Next hand <t:1700000100:R>.")
 
 
 def test_table_with_ante_tournament_level():
-    view = TableView(hand_number=1, ante=1, kind="tournament", level=2, street=0, seats=SEATS)
+    view = TableSnapshot(hand_number=1, ante=1, kind="tournament", level=2, street=0, seats=SEATS)
     first = render_table(view, "fr").description.splitlines()[0]
     assert first == "Petite blind 1, grosse blind 2 · ante 1 · Tournoi · niveau 2"
 
@@ -161,7 +151,7 @@ def test_ten_players_with_long_names_fit_discord_limits(locale):
         for i in range(10)
     )
     events = tuple(PlayerActed(i % 10, A.RAISE, 10**12 + i, 10**12, True) for i in range(200))
-    view = TableView(
+    view = TableSnapshot(
         hand_number=123456,
         small_blind=10**9,
         big_blind=2 * 10**9,
@@ -171,7 +161,7 @@ def test_ten_players_with_long_names_fit_discord_limits(locale):
         pots=tuple(10**12 for _ in range(9)),
         street=3,
         deadline=1700000000,
-        legal=LegalActions(call_amount=10**12),
+        legal=legal_actions(call_amount=10**12),
         names=tuple(long_names),
         events=events,
         kind="tournament",
@@ -184,7 +174,7 @@ def test_ten_players_with_long_names_fit_discord_limits(locale):
 
 
 def test_action_buttons_facing_a_bet():
-    legal = LegalActions(call_amount=1000, can_raise=True, all_in_to=2500)
+    legal = legal_actions(call_amount=1000, can_raise=True, all_in_to=2500)
     en = render_action_buttons(legal, "en")
     assert [(b.action, b.label) for b in en] == [
         ("fold", "Fold"),
@@ -198,22 +188,22 @@ def test_action_buttons_facing_a_bet():
 
 
 def test_action_buttons_with_no_bet_and_between_hands():
-    legal = LegalActions(can_check=True, can_call=False, can_bet=True, can_raise=False, can_fold=False)
+    legal = legal_actions(can_check=True, can_call=False, can_bet=True, can_raise=False, can_fold=False)
     assert [b.label for b in render_action_buttons(legal, "fr")] == ["Parole", "Miser…", "Tapis 100", "Mes cartes"]
     assert [b.action for b in render_action_buttons(None, "en")] == ["cards"]
 
 
 def test_raise_modal_says_raise_to_with_min_and_max():
-    modal = render_raise_modal(LegalActions(min_raise_to=22, max_raise_to=100), "en")
+    modal = render_raise_modal(legal_actions(min_raise_to=22, max_raise_to=100), "en")
     assert (modal.title, modal.label, modal.default) == ("Raise", "Raise to (min 22, max 100)", "22")
-    modal = render_raise_modal(LegalActions(min_raise_to=22, max_raise_to=100), "fr")
+    modal = render_raise_modal(legal_actions(min_raise_to=22, max_raise_to=100), "fr")
     assert (modal.title, modal.label) == ("Relancer", "Relancer à (min 22, max 100)")
-    bet = render_raise_modal(LegalActions(can_bet=True, can_raise=False, min_raise_to=2, max_raise_to=98), "fr")
+    bet = render_raise_modal(legal_actions(can_bet=True, can_raise=False, min_raise_to=2, max_raise_to=98), "fr")
     assert (bet.title, bet.label) == ("Miser", "Mise (min 2, max 98)")
 
 
 def test_raise_modal_label_fits_45_characters_with_huge_amounts():
-    modal = render_raise_modal(LegalActions(min_raise_to=10**12, max_raise_to=10**15), "fr")
+    modal = render_raise_modal(legal_actions(min_raise_to=10**12, max_raise_to=10**15), "fr")
     assert len(modal.label) <= 45 and modal.label == "Relancer à"
     assert (
         modal.placeholder == "De 1\u202f000\u202f000\u202f000\u202f000 à 1\u202f000\u202f000\u202f000\u202f000\u202f000"
@@ -302,14 +292,14 @@ def test_raise_modal_with_one_amount_left_says_it_is_the_all_in():
 )
 def test_a_table_that_cannot_deal_says_what_it_waits_for_not_a_next_hand_time(waiting, en, fr):
     """Issue 11 item 6: "Next hand <t:…:R>" stayed, in the past, on a table where no hand could start."""
-    view = TableView(hand_number=4, seats=(SeatView(2, "Alice", 100, state="waiting"),), waiting=waiting)
+    view = TableSnapshot(hand_number=4, seats=(SeatView(2, "Alice", 100, state="waiting"),), waiting=waiting)
     assert render_table(view, "en").description.endswith("\n" + en)
     assert render_table(view, "fr").description.endswith("\n" + fr)
-    stale = TableView(hand_number=4, seats=view.seats, waiting=waiting, next_hand_at=1700000100)
+    stale = TableSnapshot(hand_number=4, seats=view.seats, waiting=waiting, next_hand_at=1700000100)
     assert "<t:" not in render_table(stale, "en").description
 
 
 def test_a_running_table_between_two_deals_says_a_hand_is_being_dealt():
-    view = TableView(hand_number=4, seats=(SeatView(2, "Alice", 100, state="waiting"),), running=True)
+    view = TableSnapshot(hand_number=4, seats=(SeatView(2, "Alice", 100, state="waiting"),), running=True)
     assert render_table(view, "en").description.endswith("\nDealing the next hand…")
     assert render_table(view, "fr").description.endswith("\nDistribution de la prochaine donne…")

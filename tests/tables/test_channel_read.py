@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from bot.poker import ActionKind
+from bot.poker import ActionKind, HandResult
 from bot.render import (
     render_action_buttons,
     render_player_notice,
@@ -20,7 +20,6 @@ from bot.render.announce import render_hand_summary
 from bot.render.embeds import CONTENT_MAX, EmbedSpec
 from bot.render.events import pots_summary
 from bot.tables import (
-    HandResultAnnouncement,
     PlayerAnnouncement,
     RecordingNotifier,
     StreetAnnouncement,
@@ -91,7 +90,7 @@ async def test_a_whole_hand_reads_right_and_fits_discord(
             # The street message's pots are those the table message shows after the street was dealt.
             assert pots_summary(announcement.pots, language) in line
             channel.append(line)
-        elif isinstance(announcement, HandResultAnnouncement):
+        elif isinstance(announcement, HandResult):
             spec = render_showdown(announcement, language)
             _embed_ok(spec)
             channel.append(_text(spec))
@@ -109,7 +108,7 @@ async def test_a_whole_hand_reads_right_and_fits_discord(
     text = "\n\n".join(channel)
     if os.environ.get("SHOW_CHANNEL"):
         print(f"\n===== {language} =====\n{text}")
-    result = next(a for a in notifier.announcements if isinstance(a, HandResultAnnouncement))
+    result = next(a for a in notifier.announcements if isinstance(a, HandResult))
     showdown = _text(render_showdown(result, language))
     kicker = {"en": "Two pair, tens and threes, jack kicker", "fr": "Deux paires, dix et trois, kicker valet"}
     assert kicker[language] in showdown

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import pytest
 
-from bot.poker import ActionKind
+from bot.poker import ActionKind, HandResult
 from bot.render import render_table_closed
 from bot.storage import LedgerKind, Storage
 from bot.tables import (
-    HandResultAnnouncement,
+    LevelAnnouncement,
     ManualClock,
     PlayerAnnouncement,
     RecordingNotifier,
     ServiceError,
+    TableClosedAnnouncement,
     TableOptions,
     TableService,
 )
@@ -37,7 +38,7 @@ def notices(notifier: RecordingNotifier, user: int) -> list[str]:
 
 
 def pot_winners(notifier: RecordingNotifier) -> set[int]:
-    results = [a for a in notifier.announcements if isinstance(a, HandResultAnnouncement)]
+    results = [a for a in notifier.announcements if isinstance(a, HandResult)]
     return {user for r in results for p in r.pots for user, _, _ in p.winners}
 
 
@@ -399,10 +400,10 @@ async def test_blind_levels_are_announced_and_shown_with_what_comes_next(
             assert service.get(CHANNEL).snapshot().next_level_in == 1
         await fold_hand(service)
         await runner.drain()
-        levels.append([a for a in notifier.announcements if type(a).__name__ == "LevelAnnouncement"])
+        levels.append([a for a in notifier.announcements if isinstance(a, LevelAnnouncement)])
         await clock.advance(runner.view().options.next_hand_delay + 0.1)
     await runner.drain()
-    announced = [a for a in notifier.announcements if type(a).__name__ == "LevelAnnouncement"]
+    announced = [a for a in notifier.announcements if isinstance(a, LevelAnnouncement)]
     assert [(a.level, a.small_blind, a.big_blind, a.ante, a.next_level, a.next_in) for a in announced] == [
         (2, 2, 4, 0, (5, 10, 1), 2),
         (3, 5, 10, 1, None, None),
@@ -440,7 +441,7 @@ async def test_the_tournament_winner_is_announced_with_the_placings(
     runner = service.get(CHANNEL)
     await service.get(CHANNEL).act(big, ActionKind.CALL)
     await runner.drain()
-    closed = [a for a in notifier.announcements if type(a).__name__ == "TableClosedAnnouncement"]
+    closed = [a for a in notifier.announcements if isinstance(a, TableClosedAnnouncement)]
     assert len(closed) == 1 and closed[0].tournament_over
     assert [(place, user) for place, user, _, _ in closed[0].placings] == [(1, small), (2, big)]
     winner = NAMES[small]

@@ -7,10 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.poker import ActionKind, Card
+from bot.poker import ActionKind, Card, HandResult
 from bot.storage import Storage
 from bot.tables import (
-    HandResultAnnouncement,
     InteractionReply,
     LevelAnnouncement,
     ManualClock,
@@ -114,7 +113,7 @@ async def test_what_could_not_be_delivered_goes_out_after_a_restart_once(db_path
     assert joined == [ALICE, BOB, CHLOE]
     assert sorted(user for number, user, _ in notifier.hole_cards if number == 1) == [ALICE, BOB, CHLOE]
     assert all(len(cards) == 2 and all(isinstance(c, Card) for c in cards) for _, _, cards in notifier.hole_cards)
-    results = [a for a in notifier.announcements if isinstance(a, HandResultAnnouncement)]
+    results = [a for a in notifier.announcements if isinstance(a, HandResult)]
     assert [r.hand_number for r in results] == [1]
     # Rebuilt by replay: the blinds go to the big blind (its uncalled chip returned).
     won = sum(chips for pot in results[0].pots for _, _, chips in pot.winners)
@@ -177,14 +176,14 @@ async def test_the_result_of_a_hand_with_a_forfeit_is_rebuilt_after_a_restart(
     assert await service.get(CHANNEL).leave(big) is False  # forfeited out of turn
     await service.get(CHANNEL).act(button, ActionKind.FOLD)
     await runner.drain()
-    live = [a for a in down.announcements if isinstance(a, HandResultAnnouncement)]
+    live = [a for a in down.announcements if isinstance(a, HandResult)]
     assert [r.hand_number for r in live] == [1]
     assert [u for pot in live[0].pots for u, _, _ in pot.winners] == [small]
     await stop(storage, service)
 
     notifier = RecordingNotifier()
     storage, service = await restarted(db_path, clock, notifier)
-    results = [a for a in notifier.announcements if isinstance(a, HandResultAnnouncement)]
+    results = [a for a in notifier.announcements if isinstance(a, HandResult)]
     assert results == live
     assert not await storage.pending_outbox()
     await stop(storage, service)

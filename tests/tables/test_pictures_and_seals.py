@@ -9,11 +9,10 @@ import io
 
 from PIL import Image
 
-from bot.poker import ActionKind
+from bot.poker import ActionKind, HandResult
 from bot.poker.seal import CardProof, DeckSeal, verify_hand, verify_proof
 from bot.storage import Storage
 from bot.tables import (
-    HandResultAnnouncement,
     ManualClock,
     RecordingNotifier,
     StreetAnnouncement,
@@ -39,14 +38,14 @@ async def test_street_and_showdown_messages_carry_a_picture_and_table_edits_neve
     await play_to_end_of_hand(service)
     await runner.drain()
     streets = [a for a, _ in notifier.pictures if isinstance(a, StreetAnnouncement)]
-    results = [a for a, _ in notifier.pictures if isinstance(a, HandResultAnnouncement)]
+    results = [a for a, _ in notifier.pictures if isinstance(a, HandResult)]
     assert [s.street for s in streets] == [1, 2, 3]  # flop, turn, river
     assert len(results) == 1 and results[0].showdown
     for _announcement, picture in notifier.pictures:
         assert picture.filename.endswith(".png") and _png(picture.data).size == (900, 600)
     # every street and the result had a picture; nothing else did (notices, the table's edits)
     pictured = {id(a) for a, _ in notifier.pictures}
-    assert {id(a) for a in notifier.announcements if isinstance(a, StreetAnnouncement | HandResultAnnouncement)} == (
+    assert {id(a) for a in notifier.announcements if isinstance(a, StreetAnnouncement | HandResult)} == (
         pictured
     )
 

@@ -3,9 +3,9 @@ for every table are settings of the service, so tests set them instead of patchi
 
 from __future__ import annotations
 
-from bot.poker import ActionKind, parse_cards
+from bot.poker import ActionKind, HandResult, parse_cards
 from bot.storage import Storage
-from bot.tables import HandResultAnnouncement, ManualClock, RecordingNotifier, TableOptions, TableService
+from bot.tables import ManualClock, RecordingNotifier, TableOptions, TableService
 from tests.tables.conftest import ALICE, BOB, CHANNEL, GUILD, HOST, NAMES, actor, deck_for
 
 
@@ -26,7 +26,7 @@ async def test_each_hand_is_dealt_from_the_deck_factory_and_shuffled_when_it_has
         while (user := actor(service)) is not None:
             await runner.act(user, ActionKind.CALL if runner.check_turn(user).can_call else ActionKind.CHECK)
         await runner.drain()
-        results = [a for a in notifier.announcements if isinstance(a, HandResultAnnouncement)]
+        results = [a for a in notifier.announcements if isinstance(a, HandResult)]
         assert [r.board for r in results] == [parse_cards("QhJhTh9s3d")]
         assert runner.view().hand_number == 1 and not runner.view().in_hand
         await clock.advance(runner.view().options.next_hand_delay + 0.1)

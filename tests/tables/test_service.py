@@ -6,10 +6,9 @@ import asyncio
 
 import pytest
 
-from bot.poker import ActionKind, HoleCardsDealt, PokerError
+from bot.poker import ActionKind, HandResult, HoleCardsDealt, PokerError
 from bot.storage import LedgerKind, Storage
 from bot.tables import (
-    HandResultAnnouncement,
     ManualClock,
     PlayerAnnouncement,
     RecordingNotifier,
@@ -166,7 +165,7 @@ async def test_a_hand_played_to_the_end_conserves_chips_and_updates_the_ledger(
     await service.get(CHANNEL).start_game(ALICE)
     await play_to_end_of_hand(service)
     await service.get(CHANNEL).drain()
-    results = [a for a in notifier.announcements if isinstance(a, HandResultAnnouncement)]
+    results = [a for a in notifier.announcements if isinstance(a, HandResult)]
     assert len(results) == 1
     assert sum(p.amount for p in results[0].pots) == 6
     streets = [a.street.name for a in notifier.announcements if isinstance(a, StreetAnnouncement)]

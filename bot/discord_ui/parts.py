@@ -1,0 +1,48 @@
+"""The one way the Discord layer and the cogs reach the bot's parts: storage, the table service and the people
+seen in interactions, through `parts(client)` (typed, as python-discord types its cogs with its own `Bot`).
+
+`bot.app.PokerBot` has these parts; it sits above this layer, so what it must offer is declared here as the
+`BotParts` protocol (mypy checks PokerBot against it where the app builds the table service).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import discord
+
+from bot.discord_ui.errors import CommandRefused
+from bot.discord_ui.people import People
+from bot.storage import Storage
+from bot.tables import TableService
+
+
+@runtime_checkable
+class BotParts(Protocol):
+    """What the bot offers its cogs: `storage` (open once `setup_hook` ran), `tables` (the table service, None
+    until it is built) and `people` (display names and locales seen in interactions)."""
+
+    @property
+    def storage(self) -> Storage: ...
+
+    @property
+    def tables(self) -> TableService | None: ...
+
+    @property
+    def people(self) -> People: ...
+
+
+def parts(client: discord.Client) -> BotParts:
+    """The bot's parts behind `client` (an interaction's `client`, a cog's `bot`). Raises CommandRefused
+    ("unknown") for a client without them (a bare `discord.Client`): nothing can be done there."""
+    if not isinstance(client, BotParts):
+        raise CommandRefused("unknown")
+    return client
+
+
+def table_service(client: discord.Client) -> TableService:
+    """The bot's table service. Raises CommandRefused("unknown") while there is none (not built yet)."""
+    service = parts(client).tables
+    if service is None:
+        raise CommandRefused("unknown")
+    return service

@@ -1,0 +1,73 @@
+"""Per-hand statistics of each player, read from a hand's events (as PokerKit keeps `Statistics` beside its
+engine): chips won, cards shown, VPIP, PFR, showdowns reached and won. The standings add them up.
+
+Definitions (the usual ones; the rule books define no statistics): VPIP — the player put chips in the pot
+preflop voluntarily (a call, bet, raise or all-in; posting a blind, a straddle or an ante does not count);
+PFR — the player bet or raised preflop (put in more than the bet to beat: the big blind, or the straddle —
+2x the big blind, rule book 002 — when one was posted). A showdown is reached by every player who showed or
+mucked at it (rule book 000 §06); it is won when they collected chips from a pot of the hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.poker.events import BlindPosted, HandMucked, HandShown, PlayerActed, PotAwarded, Street, StreetDealt
+from bot.poker.hand import Hand
+
+__all__ = ["HandStatistics", "hand_statistics"]
+
+
+@dataclass(frozen=True, slots=True)
+class HandStatistics:
+    """What one hand meant for one player: won (chips collected from pots, 0 if none; an uncalled bet returned
+    is not a win), showed (hole cards shown at the showdown), vpip, pfr, went_to_showdown, won_at_showdown."""
+
+    won: int = 0
+    showed: bool = False
+    vpip: bool = False
+    pfr: bool = False
+    went_to_showdown: bool = False
+    won_at_showdown: bool = False
+
+
+def hand_statistics(hand: Hand) -> tuple[HandStatistics, ...]:
+    """Each player's `HandStatistics` in `hand` (by hand player index), from its events so far."""
+    won: dict[int, int] = {}
+    showed: set[int] = set()
+    at_showdown: set[int] = set()
+    vpip: set[int] = set()
+    pfr: set[int] = set()
+    street = Street.PREFLOP
+    # The forced bets set the bet to beat: the big blind, or the straddle (2x BB) when one was posted.
+    highest = hand.settings.big_blind
+    for event in hand.events:
+        match event:
+            case BlindPosted(kind="straddle"):
+                highest = 2 * hand.settings.big_blind
+            case StreetDealt(street=dealt):
+                street = dealt
+            case PlayerActed(player=player, amount=amount, added=added) if street == Street.PREFLOP and added > 0:
+                vpip.add(player)
+                if amount > highest:
+                    pfr.add(player)
+                highest = max(highest, amount)
+            case HandShown(player=player):
+                showed.add(player)
+                at_showdown.add(player)
+            case HandMucked(player=player):
+                at_showdown.add(player)
+            case PotAwarded(winners=winners):
+                for player, chips in winners:
+                    won[player] = won.get(player, 0) + chips
+    return tuple(
+        HandStatistics(
+            won=won.get(player, 0),
+            showed=player in showed,
+            vpip=player in vpip,
+            pfr=player in pfr,
+            went_to_showdown=player in at_showdown,
+            won_at_showdown=player in at_showdown and won.get(player, 0) > 0,
+        )
+        for player in range(hand.player_count)
+    )
