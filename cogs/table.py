@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.app_commands import Range
 from discord.ext import commands
 
+from bot.discord_ui.advance import PreActionButton, ReturnButton, send_return_choice
 from bot.discord_ui.components import answer_unknown_component, template_of
 from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
 from bot.discord_ui.notifier import to_embed
@@ -43,7 +44,7 @@ from bot.discord_ui.texts import choice, en
 from bot.poker.settings import MAX_PLAYERS, MIN_PLAYERS
 from bot.render import escape_name, render_audit, render_settings, t
 from bot.tables import CASH, TOURNAMENT, InteractionReply, ServiceError, TableSnapshot
-from bot.tables.options import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
+from bot.tables.options import BETTING_STRUCTURES, MAX_TIME_BANK, MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
 from bot.tables.pictures import table_picture
 
 log = logging.getLogger(__name__)
@@ -96,6 +97,8 @@ class TableCog(CheckedCog):
             template_of(BuyInButton),
             template_of(PageButton),
             template_of(RunTwiceButton),
+            template_of(PreActionButton),
+            template_of(ReturnButton),
         )
         await answer_unknown_component(interaction, buttons=buttons, forms=(AMOUNT_FORM,))
 
@@ -121,10 +124,16 @@ class TableCog(CheckedCog):
         big_blind_ante=en("cmd.poker.create.opt.big_blind_ante.desc"),
         straddle=en("cmd.poker.create.opt.straddle.desc"),
         run_it_twice=en("cmd.poker.create.opt.run_it_twice.desc"),
+        betting=en("cmd.poker.create.opt.betting.desc"),
+        dead_button=en("cmd.poker.create.opt.dead_button.desc"),
+        missed_blinds=en("cmd.poker.create.opt.missed_blinds.desc"),
+        time_bank=en("cmd.poker.create.opt.time_bank.desc"),
         pictures=en("cmd.poker.create.opt.pictures.desc"),
         four_colour=en("cmd.poker.create.opt.four_colour.desc"),
     )
-    @app_commands.choices(kind=[choice(CASH), choice(TOURNAMENT)])
+    @app_commands.choices(
+        kind=[choice(CASH), choice(TOURNAMENT)], betting=[choice(value) for value in BETTING_STRUCTURES]
+    )
     async def create(
         self,
         interaction: discord.Interaction[Any],
@@ -140,6 +149,10 @@ class TableCog(CheckedCog):
         big_blind_ante: Range[int, 0, BLIND_MAX] | None = None,
         straddle: bool | None = None,
         run_it_twice: bool | None = None,
+        betting: str | None = None,
+        dead_button: bool | None = None,
+        missed_blinds: bool | None = None,
+        time_bank: Range[int, 0, MAX_TIME_BANK] | None = None,
         pictures: bool | None = None,
         four_colour: bool | None = None,
     ) -> None:
@@ -161,6 +174,10 @@ class TableCog(CheckedCog):
             big_blind_ante=big_blind_ante,
             straddle=straddle,
             run_it_twice=run_it_twice,
+            betting=betting,
+            dead_button=dead_button,
+            missed_blinds=missed_blinds,
+            time_bank=time_bank,
             pictures=pictures,
             four_colour=four_colour,
         )
@@ -201,6 +218,9 @@ class TableCog(CheckedCog):
         else:
             text = t("join.done", interaction.locale, seat=number, stack=stack)
         await send_private(interaction, text)
+        owed = service.get(channel_id).blinds_owed(user.id)
+        if owed is not None:  # missed blinds (issue 16): a new player at a running table posts or waits
+            await send_return_choice(interaction, channel_id, owed)
 
     @poker.command(name="leave", description=en("cmd.poker.leave.desc"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -238,7 +258,12 @@ class TableCog(CheckedCog):
     async def sitin(self, interaction: discord.Interaction[Any]) -> None:
         """Be dealt in again from the next hand."""
         _guild_id, channel_id = _ids(interaction)
-        await table_service(interaction.client).get(channel_id).sit_in(interaction.user.id)
+        runner = table_service(interaction.client).get(channel_id)
+        await runner.sit_in(interaction.user.id)
+        owed = runner.blinds_owed(interaction.user.id)
+        if owed is not None:  # missed blinds (issue 16): post them, or wait for the big blind
+            await send_return_choice(interaction, channel_id, owed)
+            return
         await send_private(interaction, t("sitin.done", interaction.locale))
 
     @poker.command(name="cards", description=en("cmd.poker.cards.desc"))
@@ -422,5 +447,5 @@ class TableCog(CheckedCog):
 
 async def setup(bot: commands.Bot) -> None:
     """Load the cog and make the table buttons and the Bet…/Raise… form persistent (they work after a restart)."""
-    bot.add_dynamic_items(ActionButton, BuyInButton, RunTwiceButton)
+    bot.add_dynamic_items(ActionButton, BuyInButton, RunTwiceButton, PreActionButton, ReturnButton)
     await bot.add_cog(TableCog(bot))

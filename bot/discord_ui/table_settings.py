@@ -80,6 +80,10 @@ def table_options(
     big_blind_ante: int | None = None,
     straddle: bool | None = None,
     run_it_twice: bool | None = None,
+    betting: str | None = None,
+    dead_button: bool | None = None,
+    missed_blinds: bool | None = None,
+    time_bank: int | None = None,
     pictures: bool | None = None,
     four_colour: bool | None = None,
 ) -> TableOptions:
@@ -109,9 +113,14 @@ def table_options(
         "big_blind_ante": big_blind_ante or 0,
         "straddle": bool(straddle),
         "run_it_twice": bool(run_it_twice),
+        "betting": betting or "no-limit",
+        "dead_button": bool(dead_button),
+        "missed_blinds": bool(missed_blinds),
         "pictures": pictures if pictures is not None else defaults.get("pictures") is not False,
         "four_colour": bool(four_colour),
     }
+    if time_bank is not None:
+        settings["time_bank"] = time_bank
     if seats is not None:
         settings["seats"] = seats
     return TableOptions(**settings).validated()

@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_ui.advance import pre_action_view
 from bot.discord_ui.components import guarded_component
 from bot.discord_ui.errors import CommandRefused, send_private
 from bot.discord_ui.parts import parts, table_service
@@ -29,6 +30,7 @@ from bot.render import (
     AMOUNT_TEXT_MAX,
     Locale,
     parse_amount,
+    raise_is_one_amount,
     render_action_buttons,
     render_my_cards,
     render_raise_modal,
@@ -39,7 +41,7 @@ from bot.tables import TableService, TableSnapshot
 
 log = logging.getLogger(__name__)
 
-ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in", "cards")
+ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in", "cards", "time")
 KINDS: dict[str, ActionKind] = {
     "fold": ActionKind.FOLD,
     "check": ActionKind.CHECK,
@@ -67,20 +69,23 @@ def custom_id(action: str, channel_id: int, hand_number: int, amount: int | None
 
 def button_amount(action: str, legal: Any) -> int | None:
     """The amount a button of `action` names for `legal` (the actor's `LegalActions`): the call, the all-in
-    total; None for the others (their label names no amount)."""
+    total, the one allowed bet or raise total (fixed-limit "Raise to 4"); None for the others (their label
+    names no amount; Bet…/Raise… open the form)."""
     if legal is None:
         return None
     if action == "call":
         return int(legal.call_amount)
     if action == "all_in":
         return int(legal.all_in_to)
+    if action in ("bet", "raise") and raise_is_one_amount(legal):
+        return int(legal.min_raise_to)
     return None
 
 
 class ActionButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"poker:(?P<action>fold|check|call|bet|raise|all_in|cards):(?P<channel>[0-9]{1,20}):(?P<hand>[0-9]{1,10})"
+        r"poker:(?P<action>fold|check|call|bet|raise|all_in|cards|time):(?P<channel>[0-9]{1,20}):(?P<hand>[0-9]{1,10})"
         r"(?::(?P<amount>[0-9]{1,12}))?"
     ),
 ):
@@ -125,7 +130,11 @@ class ActionButton(
         if self.action == "cards":
             await show_hole_cards(interaction, service, self.channel_id)
             return
-        if self.action in ("bet", "raise"):
+        if self.action == "time":  # the time bank, started early (issue 16): the table message shows the deadline
+            await interaction.response.defer()
+            await service.get(self.channel_id).use_time_bank(user_id, hand_number=self.hand_number)
+            return
+        if self.action in ("bet", "raise") and self.amount is None:
             legal = ensure_turn(service, self.channel_id, user_id, self.hand_number)
             if not (legal.can_bet or legal.can_raise) or legal.min_raise_to is None:
                 raise CommandRefused("raise_not_reopened", to_call=legal.call_amount)
@@ -135,9 +144,13 @@ class ActionButton(
             return
         # The table message is edited by the service after the action: the press itself needs no answer.
         await interaction.response.defer()
+        # A Bet N / Raise to N button (one allowed total, fixed-limit) bets that total: the engine refuses any
+        # other; the others name the amount they expect (Call N, All-in N).
+        direct = self.action in ("bet", "raise")
+        amount, expected = (self.amount, None) if direct else (None, self.amount)
         try:
             await service.get(self.channel_id).act(
-                user_id, KINDS[self.action], None, hand_number=self.hand_number, expected=self.amount
+                user_id, KINDS[self.action], amount, hand_number=self.hand_number, expected=expected
             )
         except PokerError as error:
             raise explain(error, service, self.channel_id) from error
@@ -282,7 +295,9 @@ async def show_hole_cards(interaction: discord.Interaction[Any], service: TableS
     cards = service.get(channel_id).hole_cards(interaction.user.id)
     board = service.get(channel_id).snapshot().board
     value = evaluate([*cards, *board]) if len(board) >= 3 else None
-    await send_private(interaction, render_my_cards(cards, interaction.locale, value))
+    # Acting in advance (issue 16): the choices, privately, while another player is to act.
+    view = pre_action_view(service, channel_id, interaction.user.id, interaction.locale)
+    await send_private(interaction, render_my_cards(cards, interaction.locale, value), view=view)
 
 
 def table_payload(snapshot: TableSnapshot, table_name: str | None = None) -> dict[str, Any]:
@@ -314,4 +329,12 @@ def table_payload(snapshot: TableSnapshot, table_name: str | None = None) -> dic
         question = run_twice_row(snapshot)
         if question is not None:
             components.append(question)
+        if snapshot.time_bank:  # the actor's time bank, a second row (the first holds five buttons at most)
+            time_button = {
+                "type": discord.ComponentType.button.value,
+                "style": discord.ButtonStyle.secondary.value,
+                "label": t("button.time", snapshot.language, seconds=int(snapshot.time_bank)),
+                "custom_id": custom_id("time", snapshot.channel_id, snapshot.hand_number),
+            }
+            components.append({"type": discord.ComponentType.action_row.value, "components": [time_button]})
     return {"embeds": [embed], "components": components}

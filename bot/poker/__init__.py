@@ -35,7 +35,7 @@ from bot.poker.hand import Action, Hand, HandRecord, LegalActions
 from bot.poker.places import place_of_leaver, places_by_stack, places_of_busts
 from bot.poker.pots import Pot, build_pots, split_pot
 from bot.poker.result import HandResult, PotResult, ShownHand, hand_result_from_events
-from bot.poker.settings import ForcedBets, HandSettings
+from bot.poker.settings import Betting, ForcedBets, HandSettings
 from bot.poker.sizing import pot_raise_to, raise_of_pot
 from bot.poker.statistics import HandStatistics, hand_statistics
 from bot.poker.table import BlindLevel, BlindSchedule, Seat, Table, TableConfig
@@ -45,6 +45,7 @@ __all__ = [
     "CARDS",
     "Action",
     "ActionKind",
+    "Betting",
     "BlindLevel",
     "BlindPosted",
     "BlindSchedule",

@@ -1,4 +1,5 @@
-"""One deal of no-limit hold'em: forced bets, dealing, betting rounds, run-out, showdown, pots.
+"""One deal of hold'em (no-limit, pot-limit or fixed-limit): forced bets, dealing, betting rounds, run-out,
+showdown, pots.
 
 Players are hand indexes 0..n-1 in PHH order: 0 is the first seat left of the button (the small
 blind with 3 or more players), n-1 is the button. Heads-up, player 1 is the button: it posts the
@@ -16,6 +17,22 @@ Rules implemented (rule book 000 §04-§07, 002 where 000 is silent; issue 3 rul
   full raise do reopen it (Poker TDA rule 47).
 - a short big blind (all-in for less) still makes the others call the full big blind (TDA); the
   excess that nobody matched comes back like any uncalled bet.
+- betting structures (`HandSettings.betting`, rule books 001 and 002; no-limit is the default of 000):
+  - pot-limit: "la relance maximale équivaut à la taille actuelle du pot, call inclus" (002): the largest
+    bet or raise is to current bet + (every chip in the middle, this street's bets included, + the call);
+    blinds 1/2, first to act: at most to 7. The minimum bet and raise are as in no-limit; an all-in for
+    less is always allowed.
+  - fixed-limit: every bet and raise is exactly one unit, the small bet (the big blind) before the flop
+    and on the flop, the big bet (2 big blinds) on the turn and the river (002 "souvent doublés au turn
+    et à la river"); an all-in for less is allowed and, as in no-limit, does not reopen the betting for
+    those who already acted; the next raise is to the all-in + one unit. Cap: one bet and three raises
+    per street (002 "beaucoup de salles plafonnent le nombre de relances par rue"); preflop the big
+    blind is the bet (and a straddle a raise), every bet or raise counts, an all-in for less too. The cap
+    holds heads-up as well: the card-room exception that lifts it when two players are left is not taken
+    (online rooms keep it, and with a turn timer endless raising only stretches the hand).
+- missed blinds (002, `HandSettings.extra_blinds`): a player coming back posts a live big blind out of
+  position (their bet, with the option like the big blind) and a dead small blind (dead money in the main
+  pot); the action still starts left of the big blind.
 - the big blind's option; players with no chips are skipped; when at most one player can still act
   and has matched, betting stops and the board is dealt out.
 - uncalled bets go back to their author at the end of each betting round (a return, not a win).
@@ -70,7 +87,7 @@ from bot.poker.events import (
     UncalledBetReturned,
 )
 from bot.poker.pots import Pot, build_pots, split_pot
-from bot.poker.settings import HandSettings
+from bot.poker.settings import FIXED_LIMIT_BETS_PER_STREET, Betting, HandSettings
 
 __all__ = ["Action", "Hand", "HandRecord", "LegalActions"]
 
@@ -99,11 +116,14 @@ class LegalActions:
         can_call / call_amount: chips to add to call, capped by the stack (0 when nothing to call).
         can_bet: no bet yet on this street and a bet is allowed.
         can_raise: there is a bet and a raise is allowed (betting open to this player, chips beyond
-            the call, someone left who could answer).
+            the call, someone left who could answer; at fixed-limit, the street not capped).
         min_raise_to / max_raise_to: the allowed totals for this street of a bet or raise (bet and
             raise share them); min_raise_to is the all-in total when the stack is shorter than a
-            full raise; None when neither bet nor raise is allowed.
-        can_all_in / all_in_to: going all-in is allowed (as a call, bet or raise), to this total bet.
+            full raise; None when neither bet nor raise is allowed. No-limit: max is the all-in;
+            pot-limit: max is the pot-size raise (or the all-in when shorter); fixed-limit: min and
+            max are the one allowed total (current bet + the street's unit, or the all-in when shorter).
+        can_all_in / all_in_to: going all-in is allowed (as a call, bet or raise: at pot-limit and
+            fixed-limit only when the whole stack is within max_raise_to), to this total bet.
     """
 
     player: int
@@ -213,7 +233,9 @@ class Hand:
         "_actions",
         "_actor",
         "_awaiting_street",
+        "_bet_count",
         "_bets",
+        "_betting",
         "_board",
         "_board2",
         "_contrib",
@@ -291,6 +313,7 @@ class Hand:
         self._shown_by_choice: list[tuple[int, tuple[Card, ...]]] = []
         self._last_aggressor: int | None = None
         self._min_bet = forced.min_bet
+        self._betting = settings.betting
         self._explicit = explicit_dealing
         self._deck_pos = 0
         if explicit_dealing:
@@ -338,9 +361,27 @@ class Hand:
             if amount >= current:
                 current = amount
                 last_blind = player
+        # Missed blinds (002): a live big blind out of position, and the dead small blind owed with it.
+        for player, dead_chips in forced.extra_blinds:
+            posted = min(forced.big_blind, stacks_[player])
+            if posted:
+                stacks_[player] -= posted
+                self._bets[player] += posted
+                self._contrib[player] += posted
+                events.append(BlindPosted(player, "big_blind", posted))
+            dead_posted = min(dead_chips, stacks_[player])
+            if dead_posted:
+                stacks_[player] -= dead_posted
+                self._contrib[player] += dead_posted
+                self._dead[player] += dead_posted
+                events.append(BlindPosted(player, "dead_small_blind", dead_posted))
         # Callers owe the nominal blind even if its poster was short (TDA; deliberate, unlike PokerKit).
         self._current_bet = current
         self._raise_inc = max(self._min_bet, current)
+        # Fixed-limit: the big blind is the street's bet (a straddle a raise); raises are one small bet.
+        self._bet_count = sum(1 for _player, _amount, kind in forced.blinds if kind != "small_blind")
+        if self._betting is Betting.FIXED_LIMIT:
+            self._raise_inc = settings.small_bet
         self._preflop_last_blind = last_blind
 
         if not explicit_dealing:
@@ -517,9 +558,7 @@ class Hand:
         min_to: int | None = None
         max_to: int | None = None
         if open_:
-            low = current + self._raise_inc
-            min_to = low if low < all_in_to else all_in_to
-            max_to = all_in_to
+            min_to, max_to = self._raise_bounds(i)
         facing = to_call > 0
         return LegalActions(
             i,
@@ -531,12 +570,35 @@ class Hand:
             open_ and current > 0,
             min_to,
             max_to,
-            stack <= to_call or open_,
+            stack <= to_call or (open_ and max_to == all_in_to),
             all_in_to,
         )
 
+    def _raise_bounds(self, i: int) -> tuple[int, int]:
+        """The lowest and highest total player i may bet or raise to, by the betting structure (betting open)."""
+        current = self._current_bet
+        bet = self._bets[i]
+        all_in_to = bet + self._stacks[i]
+        low = current + self._raise_inc
+        min_to = low if low < all_in_to else all_in_to
+        betting = self._betting
+        if betting is Betting.NO_LIMIT:
+            return min_to, all_in_to
+        if betting is Betting.FIXED_LIMIT:
+            return min_to, min_to
+        # Pot-limit (002): call first, then raise by the whole pot, that call included.
+        pot_to = current + sum(self._contrib) + (current - bet)
+        return min_to, max(min_to, min(pot_to, all_in_to))
+
+    def _capped(self) -> bool:
+        """Fixed-limit: the street already has one bet and three raises."""
+        return self._betting is Betting.FIXED_LIMIT and self._bet_count >= FIXED_LIMIT_BETS_PER_STREET
+
     def _raise_open(self, i: int) -> bool:
-        """May player i bet or raise now, leaving chip counts aside (TDA 47 reopening; someone to answer)."""
+        """May player i bet or raise now, leaving chip counts aside (TDA 47 reopening; the fixed-limit cap;
+        someone to answer)."""
+        if self._capped():
+            return False
         acted = self._acted_at[i]
         current = self._current_bet
         if acted >= 0 and current - acted < self._raise_inc:
@@ -589,16 +651,24 @@ class Hand:
         if stack <= to_call:
             return IllegalActionError("stack_covers_only_call", to_call=stack)
         if not self._raise_open(i):
+            if self._capped():
+                return IllegalActionError("raise_capped", to_call=to_call)
             acted = self._acted_at[i]
             if acted >= 0 and current - acted < self._raise_inc:
                 return IllegalActionError("raise_not_reopened", to_call=to_call)
             return IllegalActionError("no_one_to_raise", to_call=to_call)
-        if amount > all_in_to:
-            return InvalidAmountError("amount_above_stack", amount=all_in_to)
-        min_to = current + self._raise_inc
-        if amount < min_to and amount != all_in_to:
-            code = "min_bet" if current == 0 else "min_raise"
-            return InvalidAmountError(code, amount=min(min_to, all_in_to))
+        min_to, max_to = self._raise_bounds(i)
+        opening = current == 0
+        if amount > max_to:
+            if max_to == all_in_to:
+                return InvalidAmountError("amount_above_stack", amount=all_in_to)
+            if self._betting is Betting.FIXED_LIMIT:
+                return InvalidAmountError("fixed_limit_bet" if opening else "fixed_limit_raise", amount=max_to)
+            return InvalidAmountError("pot_limit_bet" if opening else "pot_limit_raise", amount=max_to)
+        if amount < min_to:  # min_to is at most the all-in: an all-in for less is never below it
+            if self._betting is Betting.FIXED_LIMIT:
+                return InvalidAmountError("fixed_limit_bet" if opening else "fixed_limit_raise", amount=min_to)
+            return InvalidAmountError("min_bet" if opening else "min_raise", amount=min_to)
         return (i, amount)
 
     # ------------------------------------------------------------------ the three-part actions
@@ -808,6 +878,7 @@ class Hand:
                 if increment >= self._raise_inc:
                     self._raise_inc = increment
                 self._current_bet = total
+                self._bet_count += 1
                 self._last_aggressor = i
             event = PlayerActed(i, kind, total, added, self._stacks[i] == 0)
             self._events.append(event)
@@ -859,6 +930,9 @@ class Hand:
         n = self._n
         self._current_bet = 0
         self._raise_inc = self._min_bet
+        self._bet_count = 0
+        if self._betting is Betting.FIXED_LIMIT and self._street >= Street.TURN:
+            self._raise_inc = self._settings.big_bet
         self._acted_at = [-1] * n
         first = self._next_actor(n - 1)
         if first is None:

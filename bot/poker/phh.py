@@ -1,4 +1,10 @@
-"""PHH hand histories (uoftcprg/phh-std, variant NT): read, replay exactly, and write.
+"""PHH hand histories (uoftcprg/phh-std, variants NT and FT; PT): read, replay exactly, and write.
+
+Variants: `NT` no-limit Texas hold'em (`min_bet`), `FT` fixed-limit Texas hold'em (`small_bet`, `big_bet`;
+this engine plays a big bet of twice the small bet, as rule book 002 describes), and `PT` pot-limit Texas
+hold'em (`min_bet`). PHH 1.0 names pot-limit Omaha `PO` but no pot-limit Texas hold'em: `PT` follows its
+naming (betting structure letter, then the game) and is read and written here only (PokerKit 0.7.7 does
+not know it).
 
 A `.phh` file holds one hand; a `.phhs` file holds many as TOML sections `[1]`, `[2]`, ... Amounts
 may be decimals (real online hands are in dollars and cents): they are read as `Decimal` (never
@@ -43,10 +49,15 @@ from bot.poker.events import (
     StreetDealt,
 )
 from bot.poker.hand import Hand
-from bot.poker.settings import HandSettings
+from bot.poker.settings import Betting, HandSettings
 from bot.poker.visibility import Viewer
 
+#: PHH variant code of each betting structure (see the module docstring for PT).
+VARIANTS: dict[Betting, str] = {Betting.NO_LIMIT: "NT", Betting.POT_LIMIT: "PT", Betting.FIXED_LIMIT: "FT"}
+_BETTING_OF = {code: betting for betting, code in VARIANTS.items()}
+
 __all__ = [
+    "VARIANTS",
     "PhhError",
     "PhhHand",
     "dump_hand",
@@ -106,8 +117,9 @@ def _amounts(data: dict[str, Any]) -> list[Decimal]:
     values: list[Any] = []
     for key in ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks"):
         values += list(data.get(key) or [])
-    if "min_bet" in data:
-        values.append(data["min_bet"])
+    for key in ("min_bet", "small_bet", "big_bet"):
+        if key in data:
+            values.append(data[key])
     for action in data.get("actions") or []:
         words = _words(action)
         if len(words) == 3 and words[1] == "cbr":
@@ -147,8 +159,9 @@ def _to_chips(value: Any, scale: int, what: str) -> int:
 def _hand_from_table(data: dict[str, Any], source: str) -> PhhHand:
     try:
         variant = data.get("variant")
-        if variant != "NT":
-            raise PhhError(f"variant {variant!r} is not supported (only NT, no-limit Texas hold'em)")
+        betting = _BETTING_OF.get(variant) if isinstance(variant, str) else None
+        if betting is None:
+            raise PhhError(f"variant {variant!r} is not supported (NT, PT or FT: Texas hold'em)")
         amounts = _amounts(data)
         places = max((max(0, -int(d.as_tuple().exponent)) for d in amounts), default=0)
         scale = 10**places
@@ -156,7 +169,12 @@ def _hand_from_table(data: dict[str, Any], source: str) -> PhhHand:
         n = len(stacks)
         antes = tuple(_to_chips(v, scale, "ante") for v in (data.get("antes") or [0] * n))
         blinds = tuple(_to_chips(v, scale, "blind") for v in data["blinds_or_straddles"])
-        min_bet = _to_chips(data["min_bet"], scale, "min_bet")
+        if betting is Betting.FIXED_LIMIT:
+            min_bet = _to_chips(data["small_bet"], scale, "small_bet")
+            if _to_chips(data["big_bet"], scale, "big_bet") != 2 * min_bet:
+                raise PhhError(f"{source}: a big bet other than twice the small bet is not supported")
+        else:
+            min_bet = _to_chips(data["min_bet"], scale, "min_bet")
         settings = HandSettings(
             small_blind=blinds[0] if blinds else 0,
             big_blind=blinds[1] if len(blinds) > 1 else 0,
@@ -164,6 +182,7 @@ def _hand_from_table(data: dict[str, Any], source: str) -> PhhHand:
             blinds_or_straddles=blinds,
             antes=antes,
             dead_antes=not data.get("ante_trimming_status", False),
+            betting=betting,
         )
         finishing = data.get("finishing_stacks")
         actions = tuple(
@@ -305,7 +324,7 @@ def _apply(hand: Hand, action: str, n: int, scale: int) -> None:
         case [player, "sm", cards]:
             hand.show_hand(_player(player, n), _cards_or_unknown(cards))
         case _:
-            raise PhhError("not an NT action this engine knows")
+            raise PhhError("not a Texas hold'em action this engine knows")
 
 
 def _toml_value(value: Any) -> str:
@@ -368,11 +387,12 @@ def hand_actions(hand: Hand, scale: int = 1, *, viewer: Viewer | None = None) ->
 
 
 def dump_hand(hand: Hand, *, scale: int = 1, extra: dict[str, Any] | None = None, viewer: Viewer | None = None) -> str:
-    """Write a hand as PHH text (variant NT), amounts divided by `scale`.
+    """Write a hand as PHH text (variant NT, PT or FT by its betting structure), amounts divided by `scale`.
 
-    Fields: variant, ante_trimming_status, antes, blinds_or_straddles, min_bet, starting_stacks,
-    actions, and finishing_stacks when the hand is complete; `extra` fields (e.g. players, table)
-    are appended as given. viewer: write only the hole cards that member may see (`hand_actions`).
+    Fields: variant, ante_trimming_status, antes, blinds_or_straddles, min_bet (FT: small_bet and
+    big_bet), starting_stacks, actions, and finishing_stacks when the hand is complete; `extra` fields
+    (e.g. players, table) are appended as given. viewer: write only the hole cards that member may see
+    (`hand_actions`).
     """
     n = hand.player_count
     forced = hand.settings.forced_bets(n)
@@ -386,12 +406,20 @@ def dump_hand(hand: Hand, *, scale: int = 1, extra: dict[str, Any] | None = None
         """Chips to file units."""
         return [to_units(v, scale) for v in values]
 
+    settings = hand.settings
+    if settings.betting is Betting.FIXED_LIMIT:
+        sizes = [
+            f"small_bet = {_toml_value(to_units(settings.small_bet, scale))}",
+            f"big_bet = {_toml_value(to_units(settings.big_bet, scale))}",
+        ]
+    else:
+        sizes = [f"min_bet = {_toml_value(to_units(forced.min_bet, scale))}"]
     lines = [
-        'variant = "NT"',
+        f'variant = "{VARIANTS[settings.betting]}"',
         f"ante_trimming_status = {_toml_value(not dead)}",
         f"antes = {_toml_value(units(antes))}",
         f"blinds_or_straddles = {_toml_value(units(blinds))}",
-        f"min_bet = {_toml_value(to_units(forced.min_bet, scale))}",
+        *sizes,
         f"starting_stacks = {_toml_value(units(hand.starting_stacks))}",
         f"actions = {_toml_value(hand_actions(hand, scale, viewer=viewer))}",
     ]

@@ -1,4 +1,4 @@
-"""Hand settings: blinds, antes, big-blind ante, straddle, minimum bet; and who posts what.
+"""Hand settings: betting structure, blinds, antes, big-blind ante, straddle, minimum bet; and who posts what.
 
 A table's settings are the named fields (`small_blind`, `big_blind`, `ante`, `big_blind_ante`,
 `straddle`). Hand histories from elsewhere (PHH files) can post forced bets a table of ours never
@@ -11,14 +11,34 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from bot.poker.errors import InvalidSetupError
 
-__all__ = ["ForcedBets", "HandSettings"]
+__all__ = ["FIXED_LIMIT_BETS_PER_STREET", "Betting", "ForcedBets", "HandSettings"]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
+
+#: Fixed-limit cap: one bet and three raises per street (rule book 002 "beaucoup de salles plafonnent le
+#: nombre de relances par rue"); preflop the big blind is the bet. The cap holds heads-up too (see hand.py).
+FIXED_LIMIT_BETS_PER_STREET = 4
+
+
+class Betting(StrEnum):
+    """The betting structure of a table (rule books 001 "Limit, pot-limit, no-limit" and 002).
+
+    - NO_LIMIT: bet or raise up to the whole stack (table stakes); the default of rule book 000.
+    - POT_LIMIT: the largest raise is the size of the pot including the call (002).
+    - FIXED_LIMIT: bets and raises are fixed increments, the small bet (the big blind) before the flop and
+      on the flop, the big bet (twice as much) on the turn and the river, at most one bet and three
+      raises per street (002).
+    """
+
+    NO_LIMIT = "no-limit"
+    POT_LIMIT = "pot-limit"
+    FIXED_LIMIT = "fixed-limit"
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,13 +63,25 @@ class HandSettings:
         dead_antes: antes (the `ante` field or the `antes` layout) are dead money in the main pot
             rather than each player's contribution (PHH `ante_trimming_status = false`). The
             big-blind ante is always dead.
+        betting: the betting structure (`Betting`; a string such as "pot-limit" is accepted). At
+            fixed-limit the small bet is the minimum bet (the big blind) and the big bet twice that.
+        dead_small_blind: this hand has no small blind (the dead-button rule, when the player due to
+            post it has left): player 0, the first left of the button, posts the big blind and player 1
+            acts first. Only with 3 or more players (heads-up the button always posts the small blind).
+        extra_blinds: (hand player, dead chips) of players who post out of position before the deal
+            (rule book 002, missed blinds: "poster les blinds manqués pour réintégrer la main
+            immédiatement"): each posts a live big blind (their bet; they still have the option when the
+            betting comes back to them unraised) and `dead chips` of dead money in the main pot (the small
+            blind they missed; 0 for a new player posting only a big blind). Not the small or big blind's
+            player, and only with 3 or more players.
         run_it_twice: when the betting closes with cards to come and a player all-in, the players still in
             the hand are asked whether to deal the rest of the board twice; if every one of them agrees, each
             pot is split in two halves, one per board (rule book 002: "run it twice" by agreement of all
             involved, before the run-out). Off by default.
 
     Raises (at construction):
-        InvalidSetupError: a negative amount, no positive minimum bet, or a non-int amount.
+        InvalidSetupError: a negative amount, no positive minimum bet, a non-int amount, or an
+            unknown betting structure.
     """
 
     small_blind: int = 1
@@ -61,9 +93,17 @@ class HandSettings:
     blinds_or_straddles: tuple[int, ...] | None = None
     antes: tuple[int, ...] | None = None
     dead_antes: bool = False
+    betting: Betting = Betting.NO_LIMIT
+    dead_small_blind: bool = False
+    extra_blinds: tuple[tuple[int, int], ...] = ()
     run_it_twice: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.betting, Betting):
+            try:
+                object.__setattr__(self, "betting", Betting(self.betting))
+            except ValueError:
+                raise InvalidSetupError("invalid_settings", detail=f"unknown betting {self.betting!r}") from None
         amounts = [self.small_blind, self.big_blind, self.ante, self.big_blind_ante]
         amounts += list(self.blinds_or_straddles or ()) + list(self.antes or ())
         if self.min_bet is not None:
@@ -71,6 +111,8 @@ class HandSettings:
         for amount in amounts:
             if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
                 raise InvalidSetupError("invalid_settings", detail=f"amounts must be whole chips >= 0, got {amount!r}")
+        for post in self.extra_blinds:
+            amounts.append(post[1])
         if self.effective_min_bet < 1:
             raise InvalidSetupError("invalid_settings", detail="the minimum bet (big blind) must be at least 1")
         if self.blinds_or_straddles is None and self.small_blind > self.big_blind:
@@ -80,6 +122,16 @@ class HandSettings:
     def effective_min_bet(self) -> int:
         """The minimum opening bet: `min_bet`, or the big blind when None."""
         return self.min_bet if self.min_bet is not None else self.big_blind
+
+    @property
+    def small_bet(self) -> int:
+        """Fixed-limit: the size of a bet or raise before the flop and on the flop (the minimum bet)."""
+        return self.effective_min_bet
+
+    @property
+    def big_bet(self) -> int:
+        """Fixed-limit: the size of a bet or raise on the turn and the river, twice the small bet (002)."""
+        return 2 * self.effective_min_bet
 
     def forced_bets(self, player_count: int) -> ForcedBets:
         """Who posts what in a hand of `player_count` players (see `ForcedBets`; cached).
@@ -105,7 +157,7 @@ class HandSettings:
             antes = [self.ante] * n
             dead = [self.dead_antes] * n
             if self.big_blind_ante:
-                bb = 0 if n == 2 else 1
+                bb = 0 if n == 2 or self.dead_small_blind else 1
                 if self.ante:
                     raise InvalidSetupError("invalid_settings", detail="choose either antes or a big-blind ante")
                 antes[bb] = self.big_blind_ante
@@ -126,13 +178,25 @@ class HandSettings:
             if self.small_blind:
                 blinds.append((1, self.small_blind, "small_blind"))
             blinds.append((0, self.big_blind, "big_blind"))
+        elif self.dead_small_blind:
+            blinds.append((0, self.big_blind, "big_blind"))
+            if self.straddle:
+                blinds.append((1, 2 * self.big_blind, "straddle"))
         else:
             if self.small_blind:
                 blinds.append((0, self.small_blind, "small_blind"))
             blinds.append((1, self.big_blind, "big_blind"))
             if self.straddle:
                 blinds.append((2, 2 * self.big_blind, "straddle"))
-        return ForcedBets(tuple(antes), tuple(dead), tuple(kinds), tuple(blinds), self.effective_min_bet)
+        extra = tuple((int(p), int(d)) for p, d in self.extra_blinds)
+        if extra:
+            regular = {player for player, _amount, _kind in blinds}
+            players = [p for p, _d in extra]
+            if n == 2 or len(set(players)) != len(players) or any(not 0 <= p < n or p in regular for p in players):
+                raise InvalidSetupError("invalid_settings", detail=f"extra blinds {list(extra)} for {n} players")
+        return ForcedBets(
+            tuple(antes), tuple(dead), tuple(kinds), tuple(blinds), self.effective_min_bet, extra, self.big_blind
+        )
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; the optional PHH fields appear only when set."""
@@ -151,6 +215,12 @@ class HandSettings:
             out["antes"] = list(self.antes)
         if self.dead_antes:
             out["dead_antes"] = True
+        if self.betting is not Betting.NO_LIMIT:
+            out["betting"] = self.betting.value
+        if self.dead_small_blind:
+            out["dead_small_blind"] = True
+        if self.extra_blinds:
+            out["extra_blinds"] = [list(post) for post in self.extra_blinds]
         if self.run_it_twice:
             out["run_it_twice"] = True
         return out
@@ -166,6 +236,8 @@ class HandSettings:
         for key in ("blinds_or_straddles", "antes"):
             if values.get(key) is not None:
                 values[key] = tuple(values[key])
+        if "extra_blinds" in values:
+            values["extra_blinds"] = tuple((int(p), int(d)) for p, d in values["extra_blinds"])
         return cls(**values)
 
 
@@ -185,6 +257,8 @@ class ForcedBets:
         blinds: (player, nominal amount, kind) in posting order; kind 'small_blind', 'big_blind'
             or 'straddle'.
         min_bet: minimum opening bet of each street.
+        extra_blinds: (player, dead chips) posting a live big blind out of position (see `HandSettings`).
+        big_blind: the nominal big blind (what an extra blind posts live).
     """
 
     antes: tuple[int, ...]
@@ -192,3 +266,5 @@ class ForcedBets:
     ante_kinds: tuple[str, ...]
     blinds: tuple[tuple[int, int, str], ...]
     min_bet: int
+    extra_blinds: tuple[tuple[int, int], ...] = ()
+    big_blind: int = 0

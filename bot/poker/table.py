@@ -8,6 +8,22 @@ random. Going from three players to two (or any change of the players dealt in) 
 post the big blind twice in a row: the button then moves on one more player (TDA's heads-up button
 adjustment). Players sitting out are not dealt in and skipped by the button.
 
+Option `TableConfig.dead_button` (the card room's dead-button rule, rule book 002 "les procédures pour
+blinds manqués, dead button ... varient selon les lieux"): the big blind moves to the next player dealt in
+after the last big blind, so nobody posts it twice in a row and nobody skips it; the small blind is the
+seat of the last big blind, and is dead (not posted) when that player left, busted or sits out; the button
+is the seat of the last small blind, even when it is empty (a dead button). A player who sits down
+between the button and the big blind waits for the big blind to pass them (they are not dealt in until
+then). Heads-up, the big blind still moves on one player and the other is the button and posts the small
+blind.
+
+Option `TableConfig.missed_blinds` (rule book 002: "Si un joueur s'absente et revient, il doit généralement
+« poster » les blinds/antes manqués pour réintégrer la main immédiatement, ou attendre le retour de la grosse
+blinde"; off by default, as in rule book 000): a player sitting out whose big blind passed them owes it.
+Coming back (`sit_in`) they choose: post (a live big blind and a dead small blind, `HandSettings.extra_blinds`)
+and play the next hand, or wait until the big blind reaches them. A player who sits down at a table that has
+dealt a hand makes the same choice, posting a big blind only.
+
 Pure: no I/O; time is passed in (`now`, seconds since the first deal).
 """
 
@@ -102,11 +118,17 @@ class TableConfig:
             are replaced by the current level's.
         seat_count: seats numbered 1..seat_count (2..10).
         schedule: optional blind schedule.
+        dead_button: the card room's dead-button rule (module docstring) instead of the simple
+            rotation of rule book 000.
+        missed_blinds: players who missed their big blind, and new players, post or wait for the big
+            blind (module docstring).
     """
 
     settings: HandSettings = field(default_factory=HandSettings)
     seat_count: int = MAX_PLAYERS
     schedule: BlindSchedule | None = None
+    dead_button: bool = False
+    missed_blinds: bool = False
 
     def __post_init__(self) -> None:
         if not 2 <= self.seat_count <= MAX_PLAYERS:
@@ -118,6 +140,8 @@ class TableConfig:
             "settings": self.settings.to_json(),
             "seat_count": self.seat_count,
             "schedule": None if self.schedule is None else self.schedule.to_json(),
+            **({"dead_button": True} if self.dead_button else {}),
+            **({"missed_blinds": True} if self.missed_blinds else {}),
         }
 
     @classmethod
@@ -128,6 +152,8 @@ class TableConfig:
             HandSettings.from_json(data["settings"]),
             int(data["seat_count"]),
             None if schedule is None else BlindSchedule.from_json(schedule),
+            bool(data.get("dead_button", False)),
+            bool(data.get("missed_blinds", False)),
         )
 
 
@@ -152,6 +178,11 @@ class Table:
         self._seats: dict[int, Seat] = {}
         self._button: int | None = None
         self._last_big_blind: int | None = None
+        self._small_blind_position: int | None = None
+        #: Missed blinds: seat -> dead chips owed with a live big blind (the small blind; 0 for a new player).
+        self._owed: dict[int, int] = {}
+        self._posting: set[int] = set()  # seats who chose to post and play the next hand
+        self._waiting: set[int] = set()  # seats waiting for the big blind
         self._hands_played = 0
         self._hand_seats: tuple[int, ...] = ()
         self._in_hand = False
@@ -165,7 +196,8 @@ class Table:
 
     @property
     def button(self) -> int | None:
-        """Seat of the button of the current or last hand; None before the first hand."""
+        """Seat of the button of the current or last hand; None before the first hand. Under the dead-button
+        rule it may be a seat whose player is not in the hand, or an empty seat."""
         return self._button
 
     @property
@@ -212,8 +244,41 @@ class Table:
         )
 
     def active_seats(self) -> list[int]:
-        """Seats that would be dealt in now: seated, not sitting out, with chips (ascending)."""
-        return [n for n, s in sorted(self._seats.items()) if s.stack > 0 and not s.sitting_out]
+        """Seats that would be dealt in now: seated, not sitting out, with chips (ascending); with missed blinds,
+        seats that owe and have not chosen yet are not (seats waiting for the big blind are, until the deal
+        leaves them out)."""
+        return [
+            n
+            for n, s in sorted(self._seats.items())
+            if s.stack > 0 and not s.sitting_out and (n not in self._owed or n in self._posting or n in self._waiting)
+        ]
+
+    def blinds_owed(self, seat: int) -> int | None:
+        """Missed blinds: the dead chips `seat` would post with a live big blind to play the next hand (the
+        small blind they missed; 0 for a new player), or None when they owe nothing."""
+        return self._owed.get(seat)
+
+    def waiting_for_big_blind(self, seat: int) -> bool:
+        """Whether `seat` chose to wait for the big blind (not dealt in until it reaches them)."""
+        return seat in self._waiting
+
+    def choose_return(self, seat: int, post: bool) -> None:
+        """A seat that owes blinds chooses: post them and play the next hand, or wait for the big blind; it is
+        no longer sitting out either way.
+
+        Raises:
+            TableError: the seat is empty or owes nothing.
+        """
+        occupant = self._occupied(seat)
+        if seat not in self._owed:
+            raise TableError("table", detail="This player owes no blinds")
+        self._seats[seat] = replace(occupant, sitting_out=False)
+        if post:
+            self._posting.add(seat)
+            self._waiting.discard(seat)
+        else:
+            self._waiting.add(seat)
+            self._posting.discard(seat)
 
     def players_with_chips(self) -> list[int]:
         """Seats holding chips, sitting out or not."""
@@ -259,6 +324,8 @@ class Table:
         if not isinstance(stack, int) or stack < 0:
             raise TableError("table", detail="A stack is a whole number of chips >= 0")
         self._seats[seat] = Seat(player_id, stack)
+        if self.config.missed_blinds and self._hands_played > 0:
+            self._owed[seat] = 0  # a new player at a running table: a big blind, or wait for it
 
     def stand(self, seat: int) -> int:
         """Remove the player from `seat`; returns their stack (chips to cash out).
@@ -270,7 +337,13 @@ class Table:
         if self._in_current_hand(seat):
             raise TableError("table", detail="A player in the current hand can't leave before it ends")
         del self._seats[seat]
+        self._forget_blinds(seat)
         return occupant.stack
+
+    def _forget_blinds(self, seat: int) -> None:
+        self._owed.pop(seat, None)
+        self._posting.discard(seat)
+        self._waiting.discard(seat)
 
     def set_sitting_out(self, seat: int, sitting_out: bool) -> None:
         """Sit out (not dealt in, skipped by the button) or come back, from the next hand on."""
@@ -298,6 +371,10 @@ class Table:
             previous = self._seats.get(number)
             sitting_out = previous.sitting_out if previous and previous.player_id == player_id else False
             seats[number] = Seat(int(player_id), int(stack), sitting_out)
+            if previous is None or previous.player_id != player_id:
+                self._forget_blinds(number)
+        for number in set(self._seats) - set(seats):
+            self._forget_blinds(number)
         self._seats = seats
 
     # ------------------------------------------------------------------ hands
@@ -329,6 +406,35 @@ class Table:
         order = self._order_from_button(active, button)
         return order[0] if len(order) == 2 else order[1]
 
+    def _dead_button_deal(self, active: list[int]) -> tuple[int, tuple[int, ...], bool]:
+        """The dead-button rule (module docstring): (button seat, hand seats in hand order, small blind dead)."""
+        last_bb = self._last_big_blind
+        if last_bb is None or self._button is None:
+            raise TableError("table", detail="The dead-button rule starts from a first hand")  # pragma: no cover
+        seats = self.config.seat_count
+
+        def clockwise(start: int) -> list[int]:
+            """Seats after `start`, clockwise, `start` last."""
+            return [(start + k - 1) % seats + 1 for k in range(1, seats + 1)]
+
+        big_blind = next(s for s in clockwise(last_bb) if s in active)
+        if len(active) == 2:
+            button = next(s for s in active if s != big_blind)
+            return button, (big_blind, button), False
+        small_blind = last_bb if last_bb in active and last_bb != big_blind else None
+        button = self._small_blind_position if self._small_blind_position is not None else self._button
+        if button == big_blind or (small_blind is not None and button == small_blind):
+            button = self._button  # positions shrank onto each other: keep the last button
+        order: list[int] = []
+        waiting = True  # seats between the button and the big blind (the small blind aside) wait
+        for seat in clockwise(button):
+            if seat == big_blind:
+                waiting = False
+            if seat in active and (not waiting or seat == small_blind):
+                order.append(seat)
+        # The hand's last player is the button seat's player when dealt in, else the one before the dead button.
+        return button, tuple(order), small_blind is None
+
     def start_hand(
         self,
         now: float = 0.0,
@@ -353,15 +459,82 @@ class Table:
         active = self.active_seats()
         if len(active) < 2:
             raise TableError("table", detail="At least two players with chips are needed")
-        button = self._next_button(active, rng)
-        order = self._order_from_button(active, button)
-        hand = Hand(self.hand_settings(now), [self._seats[s].stack for s in order], deck=deck, rng=rng)
+        if self._waiting:
+            # Waiting for the big blind: dealt in only when the big blind reaches them.
+            button, order, _dead = self._deal_positions(active, rng)
+            big_blind = order[0] if len(order) == 2 else order[1]
+            others = [s for s in active if s not in self._waiting or s == big_blind]
+            if len(others) >= 2:
+                active = others
+        settings = self.hand_settings(now)
+        dead: tuple[int, tuple[int, ...], bool] | None = None
+        if self.config.dead_button and self._button is not None and self._last_big_blind is not None:
+            dead = self._dead_button_deal(active)
+            if len(dead[1]) < 2:  # everyone else waits for the big blind: deal by the simple rotation
+                dead = None
+        if dead is not None:
+            button, order, dead_small = dead
+            if dead_small:
+                settings = replace(settings, dead_small_blind=True)
+        else:
+            button = self._next_button(active, rng)
+            order = self._order_from_button(active, button)
+        # The seat of the small blind (heads-up the button's), dead or not: the next button under the dead-button rule.
+        small_blind_position = button if len(order) == 2 else (self._last_big_blind if dead else order[0])
+        settings = self._missed_blind_posts(settings, order)
+        hand = Hand(settings, [self._seats[s].stack for s in order], deck=deck, rng=rng)
+        if self.config.missed_blinds:
+            self._note_missed_blinds(order, settings)
         self._button = button
+        self._small_blind_position = small_blind_position
         self._hand_seats = order
-        self._last_big_blind = order[0] if len(order) == 2 else order[1]
+        self._last_big_blind = order[0] if len(order) == 2 or settings.dead_small_blind else order[1]
         self._hands_played += 1
         self._in_hand = True
         return hand
+
+    def _deal_positions(self, active: list[int], rng: random.Random | None) -> tuple[int, tuple[int, ...], bool]:
+        """(button, hand seats, small blind dead) of a deal among `active`, without changing anything."""
+        if self.config.dead_button and self._button is not None and self._last_big_blind is not None:
+            dead = self._dead_button_deal(active)
+            if len(dead[1]) >= 2:
+                return dead
+        if self._button is None:  # the first button is drawn by the deal itself
+            return active[-1], self._order_from_button(active, active[-1]), False
+        button = self._next_button(active, rng)
+        return button, self._order_from_button(active, button), False
+
+    def _missed_blind_posts(self, settings: HandSettings, order: tuple[int, ...]) -> HandSettings:
+        """Add the posts of the seats that chose to post their missed blinds (not when they are the blinds)."""
+        if not self._posting:
+            return settings
+        regular = {order[0], order[1]} if len(order) > 2 else set(order)
+        if settings.dead_small_blind:
+            regular = {order[0]}
+        posts = tuple(
+            (index, self._owed.get(seat, 0))
+            for index, seat in enumerate(order)
+            if seat in self._posting and seat not in regular
+        )
+        return replace(settings, extra_blinds=posts) if posts else settings
+
+    def _note_missed_blinds(self, order: tuple[int, ...], settings: HandSettings) -> None:
+        """After a deal: posted and big-blind seats owe nothing more; sitting-out seats the big blind passed owe
+        a big blind and a dead small blind."""
+        big_blind = order[0] if len(order) == 2 or settings.dead_small_blind else order[1]
+        for seat in order:
+            if seat in self._posting or seat == big_blind or seat in self._waiting:
+                self._forget_blinds(seat)
+        previous = self._last_big_blind
+        if previous is None:
+            return
+        seats = self.config.seat_count
+        seat = previous % seats + 1
+        while seat != big_blind and seat != previous:
+            occupant = self._seats.get(seat)
+            if occupant is not None and occupant.sitting_out and occupant.stack > 0:
+                self._owed[seat] = settings.small_blind
+            seat = seat % seats + 1
 
     def resume_hand(self, hand: Hand, hand_seats: Sequence[int]) -> None:
         """After a restart: adopt an in-progress hand dealt at these seats (button = the last seat)."""
@@ -369,8 +542,9 @@ class Table:
         if len(seats) != hand.player_count:
             raise TableError("table", detail="hand_seats doesn't match the hand's players")
         self._hand_seats = seats
-        self._button = seats[-1]
-        self._last_big_blind = seats[0] if len(seats) == 2 else seats[1]
+        if not (self.config.dead_button and self._button is not None):  # a dead button is kept from to_json
+            self._button = seats[-1]
+        self._last_big_blind = seats[0] if len(seats) == 2 or hand.settings.dead_small_blind else seats[1]
         # In hand until `end_hand`, even when the hand is already complete (the process stopped between its last
         # action and its result): `end_hand` must still apply it.
         self._in_hand = True
@@ -410,6 +584,10 @@ class Table:
             },
             "button": self._button,
             "last_big_blind": self._last_big_blind,
+            "small_blind_position": self._small_blind_position,
+            "blinds_owed": {str(seat): chips for seat, chips in sorted(self._owed.items())},
+            "posting": sorted(self._posting),
+            "waiting_for_big_blind": sorted(self._waiting),
             "hands_played": self._hands_played,
             "hand_seats": list(self._hand_seats),
             "in_hand": self._in_hand,
@@ -430,6 +608,10 @@ class Table:
                 table._seats[int(number)] = Seat(int(seat["player_id"]), int(seat["stack"]), bool(seat["sitting_out"]))
             table._button = data["button"]
             table._last_big_blind = data.get("last_big_blind")
+            table._small_blind_position = data.get("small_blind_position")
+            table._owed = {int(seat): int(chips) for seat, chips in (data.get("blinds_owed") or {}).items()}
+            table._posting = {int(seat) for seat in data.get("posting") or ()}
+            table._waiting = {int(seat) for seat in data.get("waiting_for_big_blind") or ()}
             table._hands_played = int(data["hands_played"])
             table._hand_seats = tuple(int(s) for s in data["hand_seats"])
             table._in_hand = bool(data["in_hand"])

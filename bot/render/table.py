@@ -163,6 +163,9 @@ class TableSnapshot:
     waiting: Waiting | None = None
     run_twice_pending: tuple[int, ...] = ()
     seal: str | None = None
+    betting: str = "no-limit"
+    time_bank: float | None = None
+    time_bank_running: bool = False
 
     @property
     def in_hand(self) -> bool:
@@ -200,7 +203,12 @@ def _seat_line(seat: SeatView, locale: Locale, in_hand: bool) -> str:
 
 
 def _info_line(view: TableSnapshot, locale: Locale) -> str:
-    if view.ante:
+    if view.betting in ("pot-limit", "fixed-limit"):  # "Pot-limit 1/2", "Fixed-limit 1/2 (bets 2/4)" (issue 16)
+        blinds = {"sb": view.small_blind, "bb": view.big_blind, "big": 2 * view.big_blind}
+        line = t(f"table.structure.{view.betting}", locale, **blinds)
+        if view.ante:
+            line += " · " + t("table.ante", locale, ante=view.ante)
+    elif view.ante:
         line = t("table.blinds_ante", locale, sb=view.small_blind, bb=view.big_blind, ante=view.ante)
     else:
         line = t("table.blinds", locale, sb=view.small_blind, bb=view.big_blind)
@@ -248,7 +256,10 @@ def _turn_line(view: TableSnapshot, locale: Locale) -> str | None:
     params: dict[str, object] = {"name": name, "amount": to_call}
     if view.deadline is not None:
         params["when"] = discord_timestamp(view.deadline)
-        return t("table.turn_to_call" if to_call else "table.turn", locale, **params)
+        line = t("table.turn_to_call" if to_call else "table.turn", locale, **params)
+        if view.time_bank_running:  # the deadline is the time bank's (issue 16)
+            line += " · " + t("table.time_bank", locale)
+        return line
     return t("table.turn_to_call_no_timer" if to_call else "table.turn_no_timer", locale, **params)
 
 
@@ -344,6 +355,17 @@ def raise_is_only_all_in(legal: LegalActions) -> bool:
     )
 
 
+def raise_is_one_amount(legal: LegalActions) -> bool:
+    """Whether exactly one bet or raise total is allowed and it is not the all-in (fixed-limit: "Raise to 4"):
+    its button then acts at once, with no form (issue 16)."""
+    return bool(
+        (legal.can_bet or legal.can_raise)
+        and legal.min_raise_to is not None
+        and legal.min_raise_to == legal.max_raise_to
+        and not raise_is_only_all_in(legal)
+    )
+
+
 def call_is_all_in(legal: LegalActions) -> bool:
     """Whether calling puts the whole stack in ("Call 8" beside "All-in 8"): the all-in is then the call itself
     (no bet or raise is possible beyond it)."""
@@ -366,7 +388,10 @@ def render_action_buttons(legal: LegalActions | None, locale: Locale) -> tuple[B
         elif legal.can_call:
             key = "button.call_all_in" if merged_call else "button.call"
             buttons.append(ButtonSpec("call", t(key, locale, amount=legal.call_amount), "primary"))
-        if not raise_is_only_all_in(legal):
+        if raise_is_one_amount(legal):  # fixed-limit: "Bet 2" / "Raise to 4", played at once
+            kind = "bet" if legal.can_bet else "raise"
+            buttons.append(ButtonSpec(kind, t(f"button.{kind}_amount", locale, amount=legal.min_raise_to), "success"))
+        elif not raise_is_only_all_in(legal):
             if legal.can_bet:
                 buttons.append(ButtonSpec("bet", t("button.bet", locale), "success"))
             elif legal.can_raise:

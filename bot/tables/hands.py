@@ -24,6 +24,7 @@ from bot.tables.notifier import LevelAnnouncement, PlayerAnnouncement
 from bot.tables.options import CASH, TOURNAMENT
 from bot.tables.outbox import Owed, encode_cards, new_key
 from bot.tables.places import places_of_busts
+from bot.tables.preactions import resolve, still_valid
 from bot.tables.record import RUN_TWICE, StoredHand
 from bot.tables.results import hand_result, outcomes
 from bot.tables.seating import Seating
@@ -93,7 +94,11 @@ class Hands:
         state.hand, state.hand_number, state.seal = hand, number, seal
         state.hand_seats, state.hand_users = seats, users
         state.hand_level = level
+        state.pre_actions.clear()
+        state.time_banks.running = None
+        state.time_banks.refill_for_hand(users)
         if level is not None and previous_level is not None and level > previous_level:
+            state.time_banks.fill()  # a tournament's time banks are per level (issue 16)
             self._announce_level(hand)
         snap = core.snapshot()
         # The hole-card DMs (and "press My cards" when refused) are stored with the hand, told after its table message.
@@ -241,8 +246,10 @@ class Hands:
         await self._after_events(hand, before)
 
     async def expire(self) -> None:
-        """The player to act ran out of time: check if free, else fold; sat out after two in a row. When the
-        question "run it twice?" runs out, the first player who has not answered says no (no answer = no)."""
+        """The player to act ran out of time: their time bank starts when it holds time (the table message shows
+        the new deadline; stored, so a restart keeps it); else, or when the bank runs out too, check if free,
+        else fold; sat out after two in a row. When the question "run it twice?" runs out, the first player who
+        has not answered says no (no answer = no)."""
         state = self._state
         hand = state.hand
         assert hand is not None
@@ -253,6 +260,9 @@ class Hands:
         assert hand.actor is not None
         player = hand.actor
         user = state.hand_users[player]
+        if await self.start_time_bank(user):
+            return
+        state.time_banks.stop(self._core.clock.time())
         kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD
         count = state.expiries.get(user, 0) + 1
         state.expiries[user] = count
@@ -261,6 +271,20 @@ class Hands:
             self._seating.set_away(user, state.hand_seats[player], True)
         self._core.announce(PlayerAnnouncement("timed_out", user, state.name(user), action=kind.value, sat_out=sat_out))
         await self.apply(player, kind, None, by=ActionBy.TIMEOUT)
+
+    async def start_time_bank(self, user: int) -> bool:
+        """Start the time bank of `user`, the player to act (their timer ran out, or they pressed Time): the turn's
+        deadline moves on by the whole bank; stored with the table. False when the bank is empty or already
+        running."""
+        state, core = self._state, self._core
+        turn_deadline = state.deadline if state.deadline is not None else core.clock.time()
+        deadline = state.time_banks.start(user, turn_deadline)
+        if deadline is None:
+            return False
+        self._scheduler.start_turn(deadline)
+        await core.save()
+        core.delivery.refresh()
+        return True
 
     async def forfeit(self, player: int) -> None:
         """A player who left forfeits the hand being played at once (`Hand.forfeit`), unless already folded."""
@@ -287,6 +311,9 @@ class Hands:
         await core.commit(lambda _data, _rows: core.storage.append_action(hand_id, action), carries=False)
         before = len(hand.events)
         acted = hand.forfeit(player) if forfeit else hand.act(kind, amount)
+        if state.time_banks.running is not None and not forfeit:
+            state.time_banks.stop(core.clock.time())  # saved with the table at the next save (the hand's end at most)
+        self._prune_pre_actions()
         await self._after_events(hand, before)
         return acted
 
@@ -320,6 +347,31 @@ class Hands:
             if kind is ActionKind.FOLD:
                 self._core.announce(PlayerAnnouncement("auto_folded", user, state.name(user), action=kind.value))
             await self.apply(hand.actor, kind, None, by=ActionBy.AUTO)
+            return
+        choice = state.pre_actions.pop(user, None)
+        if choice is not None:
+            # Acting in advance (issue 16): played as the player's own press, through the same write-ahead.
+            planned = resolve(choice, hand.legal_actions(), int(hand.street))
+            if planned is not None:
+                state.expiries.pop(user, None)
+                await self.apply(hand.actor, planned, None, by=ActionBy.PLAYER)
+
+    def _prune_pre_actions(self) -> None:
+        """After an action: a Call N whose amount changed, or any choice of a street that is over, is cancelled;
+        so is the choice of a player who is no longer in the hand."""
+        state = self._state
+        hand = state.hand
+        if hand is None or not state.pre_actions:
+            return
+        street = int(hand.street)
+        for user, choice in list(state.pre_actions.items()):
+            player = state.player_of(user)
+            if player is None or hand.folded[player] or hand.stacks[player] == 0:
+                del state.pre_actions[user]
+                continue
+            to_call = min(hand.current_bet - hand.bets[player], hand.stacks[player])
+            if not still_valid(choice, to_call, street):
+                del state.pre_actions[user]
 
     # ------------------------------------------------------------------ the end of a hand
 

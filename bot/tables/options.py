@@ -19,6 +19,10 @@ TOURNAMENT = "tournament"
 
 MIN_TURN_TIMEOUT = 10
 MAX_TURN_TIMEOUT = 600
+MAX_TIME_BANK = 600
+
+#: The betting structures a table may play (bot.poker.Betting values; rule books 001 and 002).
+BETTING_STRUCTURES = ("no-limit", "pot-limit", "fixed-limit")
 
 #: The default table (rule book 000 §04): blinds 1/2, 60 seconds to act.
 DEFAULT_SMALL_BLIND = 1
@@ -64,6 +68,9 @@ ALLOWED: dict[str, str] = {
     "level_by": "hands or minutes",
     "blind_levels": "levels of small blind ≤ big blind, ante ≥ 0",
     "level_length": "at least 1 hand or minute",
+    "betting": "no-limit, pot-limit or fixed-limit",
+    "missed_blinds": "cash tables only",
+    "time_bank": "0 to {max} seconds",
 }
 
 
@@ -83,6 +90,11 @@ class TableOptions:
     next_hand_delay: seconds between the end of a hand and the next deal.
     run_it_twice: when the betting closes with cards to come and a player all-in, the players still in are asked
     whether to deal the rest of the board twice (rule book 002, by agreement of everyone involved); off by default.
+    betting: "no-limit" (default, rule book 000), "pot-limit" or "fixed-limit" (docs/betting.md).
+    dead_button: the card room's dead-button rule instead of the simple rotation (bot/poker/table.py).
+    missed_blinds: cash tables: players who missed their big blind, and new players, post or wait for it.
+    time_bank: seconds of each player's time bank (0: none), refilled `time_bank_refill` seconds per hand up
+    to that; at a tournament every bank is full again at each new level (bot/tables/timebank.py).
     pictures: the street and showdown messages carry a picture of the table (on by default; a server turns
     them off for its tables with `/poker-admin settings pictures:False`). four_colour: the picture draws the
     four-colour deck (spades black, hearts red, diamonds blue, clubs green).
@@ -105,6 +117,11 @@ class TableOptions:
     level_length: int = 0
     next_hand_delay: float = 5.0
     run_it_twice: bool = False
+    betting: str = "no-limit"
+    dead_button: bool = False
+    missed_blinds: bool = False
+    time_bank: int = 60
+    time_bank_refill: int = 5
     pictures: bool = True
     four_colour: bool = False
 
@@ -142,6 +159,12 @@ class TableOptions:
                 raise bad("blind_levels")
         if self.blind_levels and self.level_length < 1:
             raise bad("level_length")
+        if self.betting not in BETTING_STRUCTURES:
+            raise bad("betting")
+        if self.missed_blinds and self.kind != CASH:
+            raise bad("missed_blinds")
+        if not 0 <= self.time_bank <= MAX_TIME_BANK or not 0 <= self.time_bank_refill <= MAX_TIME_BANK:
+            raise bad("time_bank", max=MAX_TIME_BANK)
         return self
 
     @classmethod

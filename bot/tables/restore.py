@@ -66,6 +66,14 @@ class Restorer:
             else:
                 acted_at = open_hand.started_at if last_at is None else last_at
                 deadline = max(acted_at + state.options.turn_timeout, core.clock.time() + grace)
+                bank = state.time_banks.running
+                if bank is not None:
+                    actor = hand.actor
+                    if actor is not None and state.hand_users[actor] == bank.user_id and bank.counts_from >= acted_at:
+                        # The actor's time bank was running: the turn ends when the bank does (issue 16).
+                        deadline = max(bank.deadline, core.clock.time() + grace)
+                    else:  # its player acted before the stop: spend what they used until then
+                        state.time_banks.stop(acted_at)
                 self._scheduler.start_turn(deadline)
         elif last and last[0].ended_at is not None and self._after_hand_unfinished(last[0]):
             # The process stopped between storing a hand's end and what follows it (busted players unseated,

@@ -30,6 +30,7 @@ from bot.tables.kinds import ActionBy
 from bot.tables.notifier import Notifier, TableClosedAnnouncement, TableSnapshot
 from bot.tables.options import TableOptions
 from bot.tables.outbox import InteractionReply
+from bot.tables.preactions import PreAction, PreChoice
 from bot.tables.restore import Restorer
 from bot.tables.seating import Seating
 from bot.tables.state import TableIds, TableState, TableView
@@ -421,10 +422,93 @@ class TableRunner:
         async with self._operation():
             await self._seating.sit_out(user_id)
 
-    async def sit_in(self, user_id: int) -> None:
-        """Be dealt in again from the next hand. Raises ServiceError: not_seated, not_sitting_out."""
+    async def sit_in(self, user_id: int, post: bool | None = None) -> None:
+        """Be dealt in again from the next hand. With missed blinds (issue 16) a player who owes them is dealt in
+        only once they chose: `post` True (post them and play the next hand) or False (wait for the big blind);
+        None leaves the choice to `choose_return` (`blinds_owed` says what they owe). Raises ServiceError:
+        not_seated, not_sitting_out."""
         async with self._operation():
-            await self._seating.sit_in(user_id)
+            await self._seating.sit_in(user_id, post)
+
+    async def choose_return(self, user_id: int, post: bool) -> None:
+        """Missed blinds: a player who owes them posts (True: a live big blind and the dead small blind they
+        missed, then plays the next hand) or waits for the big blind (False). Raises ServiceError: not_seated,
+        no_blinds_owed."""
+        async with self._operation():
+            await self._seating.choose_return(user_id, post)
+
+    def blinds_owed(self, user_id: int) -> tuple[int, int] | None:
+        """Missed blinds: (live big blind, dead chips) the user would post to play the next hand, or None when
+        they owe nothing (or already chose)."""
+        seat = self._state.seat_of(user_id)
+        if seat is None:
+            return None
+        table = self._state.table
+        dead = table.blinds_owed(seat)
+        if dead is None or table.waiting_for_big_blind(seat) or seat in table.active_seats():
+            return None
+        return table.hand_settings().big_blind, dead
+
+    async def use_time_bank(self, user_id: int, *, hand_number: int | None = None) -> float:
+        """The Time button: the player to act starts their time bank now; returns the new deadline (clock
+        seconds). Raises ServiceError: the turn's refusals (`check_turn`), time_bank_unavailable (empty, none
+        at this table, or already running)."""
+        async with self._operation():
+            self._hands.check_turn(user_id, hand_number)
+            if not await self._hands.start_time_bank(user_id):
+                raise ServiceError("time_bank_unavailable")
+            deadline = self._state.deadline
+            assert deadline is not None
+            return deadline
+
+    def time_bank_left(self, user_id: int) -> float:
+        """Seconds left in the user's time bank (0 at a table without one)."""
+        banks = self._state.time_banks
+        return banks.left(user_id) if banks.size > 0 else 0.0
+
+    async def set_pre_action(
+        self, user_id: int, action: PreAction | None, *, hand_number: int | None = None
+    ) -> PreChoice | None:
+        """Act in advance (issue 16): `action` is played when the user's turn comes (Call N for the amount they
+        would call now), None clears it. Private: nothing is told to the table. Returns the choice kept.
+        Raises ServiceError: no_hand, stale_button, not_in_hand, pre_action_not_now (it is their turn, or they
+        can no longer act in this hand)."""
+        async with self._operation():
+            state = self._state
+            state.check_open()
+            if hand_number is not None and state.hand is not None and hand_number != state.hand_number:
+                raise ServiceError("stale_button")
+            offer = self.pre_action_offer(user_id)
+            if offer is None:
+                if state.hand is None or state.hand.is_complete:
+                    raise ServiceError("no_hand")
+                if state.player_of(user_id) is None:
+                    raise ServiceError("not_in_hand")
+                raise ServiceError("pre_action_not_now")
+            if action is None:
+                state.pre_actions.pop(user_id, None)
+                return None
+            assert state.hand is not None
+            to_call = offer[1]
+            choice = PreChoice(action, int(state.hand.street), to_call if action is PreAction.CALL else None)
+            state.pre_actions[user_id] = choice
+            return choice
+
+    def pre_action_offer(self, user_id: int) -> tuple[int, int] | None:
+        """(hand number, chips the user would call now) while they may act in advance: they are in the hand
+        being played, another player is to act, and they can still act (not folded, chips behind); else None."""
+        state = self._state
+        hand = state.hand
+        player = state.player_of(user_id)
+        if hand is None or hand.is_complete or player is None or hand.actor in (None, player):
+            return None
+        if hand.folded[player] or hand.stacks[player] == 0:
+            return None
+        return state.hand_number, min(hand.current_bet - hand.bets[player], hand.stacks[player])
+
+    def pre_action_of(self, user_id: int) -> PreChoice | None:
+        """The user's choice made in advance, if any (shown to them alone)."""
+        return self._state.pre_actions.get(user_id)
 
     # ------------------------------------------------------------------ the host (bot/tables/host.py)
 

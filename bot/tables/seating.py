@@ -253,16 +253,35 @@ class Seating:
         await core.save()
         core.delivery.refresh()
 
-    async def sit_in(self, user_id: int) -> None:
+    async def sit_in(self, user_id: int, post: bool | None = None) -> None:
         """See `TableRunner.sit_in`."""
         state, core = self._state, self._core
         state.check_open()
         seat = state.require_seat(user_id)
         if user_id not in state.away:
+            if post is not None and state.table.blinds_owed(seat) is not None:
+                await self.choose_return(user_id, post)
+                return
             raise ServiceError("not_sitting_out")
         self.set_away(user_id, seat, False)
+        if post is not None and state.table.blinds_owed(seat) is not None:
+            state.table.choose_return(seat, post)
         state.expiries.pop(user_id, None)
         core.announce(PlayerAnnouncement("sat_in", user_id, state.name(user_id)))
+        await core.save()
+        core.delivery.refresh()
+        self._scheduler.schedule_next_hand()
+
+    async def choose_return(self, user_id: int, post: bool) -> None:
+        """See `TableRunner.choose_return`."""
+        state, core = self._state, self._core
+        state.check_open()
+        seat = state.require_seat(user_id)
+        if state.table.blinds_owed(seat) is None:
+            raise ServiceError("no_blinds_owed")
+        if user_id in state.away:
+            self.set_away(user_id, seat, False)
+        state.table.choose_return(seat, post)
         await core.save()
         core.delivery.refresh()
         self._scheduler.schedule_next_hand()

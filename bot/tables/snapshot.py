@@ -112,8 +112,21 @@ def snapshot(state: TableState, now: float) -> TableSnapshot:
         **_tournament_view(state),
         waiting=_waiting_for(state) if hand is None and not state.closed else None,
         run_twice_pending=pending,
+        betting=state.options.betting,
+        **_time_bank_view(state, actor_user),
         seal=state.seal.fingerprint() if hand is not None and state.seal is not None else None,
     )
+
+
+def _time_bank_view(state: TableState, actor_user: int | None) -> dict[str, Any]:
+    """The actor's time bank (issue 16): what is left while it can be started, or that it runs."""
+    banks = state.time_banks
+    if actor_user is None or banks.size <= 0:
+        return {}
+    if banks.running is not None:
+        return {"time_bank_running": banks.running.user_id == actor_user}
+    left = banks.left(actor_user)
+    return {"time_bank": left} if left > 0 else {}
 
 
 def _level_index(state: TableState, now: float) -> int | None:

@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from bot.poker import BlindLevel, BlindSchedule, Hand, HandSettings, Table, TableConfig
+from bot.poker import Betting, BlindLevel, BlindSchedule, Hand, HandSettings, Table, TableConfig
 from bot.poker.seal import DeckSeal
 from bot.tables.errors import ServiceError
-from bot.tables.options import TableOptions
+from bot.tables.options import CASH, TableOptions
+from bot.tables.preactions import PreChoice
+from bot.tables.timebank import TimeBanks
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,8 @@ class TableIds:
 
 
 def table_config(options: TableOptions) -> TableConfig:
-    """The engine's table configuration for `options` (blinds, seats, blind schedule)."""
+    """The engine's table configuration for `options` (blinds, betting structure, seats, blind schedule, the
+    dead-button and missed-blind rules)."""
     settings = HandSettings(
         small_blind=options.small_blind,
         big_blind=options.big_blind,
@@ -38,6 +41,7 @@ def table_config(options: TableOptions) -> TableConfig:
         big_blind_ante=options.big_blind_ante,
         straddle=options.straddle,
         run_it_twice=options.run_it_twice,
+        betting=Betting(options.betting),
     )
     schedule = None
     if options.blind_levels:
@@ -46,7 +50,13 @@ def table_config(options: TableOptions) -> TableConfig:
             by="minutes" if options.level_by == "minutes" else "hands",
             length=options.level_length,
         )
-    return TableConfig(settings=settings, seat_count=options.seats, schedule=schedule)
+    return TableConfig(
+        settings=settings,
+        seat_count=options.seats,
+        schedule=schedule,
+        dead_button=options.dead_button,
+        missed_blinds=options.missed_blinds and options.kind == CASH,
+    )
 
 
 @dataclass(frozen=True)
@@ -101,6 +111,7 @@ class Committed:
     language: str
     options: TableOptions
     closed: bool
+    time_banks: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -140,9 +151,14 @@ class TableState:
     message_id: int | None = None
     deadline: float | None = None
     next_hand_at: float | None = None
+    #: Each player's time bank (issue 16), stored with the table.
+    time_banks: TimeBanks = field(init=False)
+    #: Choices made in advance (user -> choice), private to each player, kept in memory only.
+    pre_actions: dict[int, PreChoice] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.table = Table(table_config(self.options))
+        self.time_banks = TimeBanks(self.options.time_bank, self.options.time_bank_refill)
 
     # ------------------------------------------------------------------ stored with the table
 
@@ -161,6 +177,7 @@ class TableState:
             "running": self.running,
             "started_at": self.started_at,
             "language": self.language,
+            "time_banks": self.time_banks.to_json(),
         }
 
     def load_flags(self, state: dict[str, Any]) -> None:
@@ -174,6 +191,8 @@ class TableState:
         self.hand_level = state.get("hand_level")
         self.running = bool(state.get("running", False))
         self.started_at = state.get("started_at")
+        self.time_banks = TimeBanks(self.options.time_bank, self.options.time_bank_refill)
+        self.time_banks.restore(state.get("time_banks"))
 
     # ------------------------------------------------------------------ committed state
 
@@ -199,6 +218,7 @@ class TableState:
             language=self.language,
             options=self.options,
             closed=self.closed,
+            time_banks=self.time_banks.to_json(),
         )
 
     def roll_back(self, m: Committed) -> None:
@@ -214,6 +234,8 @@ class TableState:
         self.rebuys, self.hand_level = dict(m.rebuys), m.hand_level
         self.running, self.started_at, self.language = m.running, m.started_at, m.language
         self.options, self.closed = m.options, m.closed
+        self.time_banks = TimeBanks(m.options.time_bank, m.options.time_bank_refill)
+        self.time_banks.restore(m.time_banks)
 
     def view(self) -> TableView:
         """An immutable copy of the state now (see `TableView`)."""

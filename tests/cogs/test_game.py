@@ -42,7 +42,8 @@ async def test_four_players_play_hands_with_raises_an_all_in_a_side_pot_and_a_sh
     table = world.table_message()
     assert "hand #1" in table.embeds[0].title
     assert world.actor() == "chloe"
-    assert world.button_labels() == ["Fold", "Call 2", "Raise…", "All-in 100", "My cards"]
+    # The time bank's button is a second row.
+    assert world.button_labels() == ["Fold", "Call 2", "Raise…", "All-in 100", "My cards", "Time (+60 s)"]
     for name, hand in zip(PLAYERS, ["9c4d", "8h3c", "QhQc", "Td2s"], strict=True):
         dm = world.dms(name)[-1].splitlines()  # the cards, then the proofs of the cards against the sealed deck
         assert dm[0].endswith("**" + " ".join(cards_of(hand)) + "**"), world.dms(name)

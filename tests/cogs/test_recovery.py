@@ -12,7 +12,7 @@ def table_text(world: World) -> str:
 
 
 async def test_timer_expiry_checks_or_folds_and_two_in_a_row_sit_the_player_out(world: World) -> None:
-    await world.seat({"alice": None, "bob": None, "chloe": None}, timer=30)
+    await world.seat({"alice": None, "bob": None, "chloe": None}, timer=30, time_bank=0)  # no time bank
     await world.slash("alice", "poker start")
     # Button chloe (seat 3) acts first, facing the big blind: the timer folds her hand.
     assert world.actor() == "chloe"

@@ -22,7 +22,12 @@ from tests.discord_stub.model import Channel
 
 HAND_TITLE = re.compile(r"^.+ — hand #(\d+)$")
 #: The first line of every table message (blinds, ante, kind, level).
-INFO_LINE = re.compile(r"^Blinds \d[\d,]*/\d[\d,]*(?: · ante \d[\d,]*)? · (?:Cash game|Tournament)")
+#: The table message's first line: "Blinds 1/2", or with the betting structure "Pot-limit 1/2", "Fixed-limit 1/2
+#: (bets 2/4)" (issue 16); then the ante and the kind.
+INFO_LINE = re.compile(
+    r"^(?:Blinds|Pot-limit|Fixed-limit) \d[\d,]*/\d[\d,]*(?: \(bets \d[\d,]*/\d[\d,]*\))?(?: · ante \d[\d,]*)?"
+    r" · (?:Cash game|Tournament)"
+)
 SHOWDOWN_TITLE = re.compile(r"^Showdown — hand #(\d+)$")
 RESULT_TITLE = re.compile(r"^(?:Showdown — hand #|Hand #)(\d+)(?: is over)?$")
 SEAT_LINE = re.compile(

@@ -1,4 +1,6 @@
-"""Differential test: our engine against PokerKit 0.7.7 on thousands of random hands.
+"""Differential test: our engine against PokerKit 0.7.7 on thousands of random hands, in no-limit, pot-limit
+and fixed-limit hold'em (PokerKit's NoLimitTexasHoldem, PotLimitTexasHoldem... built from its generic
+`Holdem` with the pot-limit structure, and FixedLimitTexasHoldem).
 
 Both engines get the same players, stacks, blinds/antes and the same cards (PokerKit's hole cards,
 burn cards and board are dealt explicitly from our deck order). At every decision we compare the
@@ -38,6 +40,11 @@ engine's events or state, and our engine must give exactly that answer:
    only thing it allows.
 5. Straddles: with a straddle we require the first raise to be to at least 2 straddles (card-room
    rule); PokerKit uses min_bet + the largest blind. No straddles are generated here.
+6. Fixed-limit cap before the flop: rule book 002's card rooms cap a street at one bet and three raises,
+   and before the flop the big blind is the bet (cap at 4 small bets); PokerKit does not count the blind
+   and allows a fourth raise. Where the engines disagree on "may raise", the harness's own count of the
+   street's bets (`Round.bets`, from the decisions it fed PokerKit, the big blind counting as one) decides:
+   it is the cap, before the flop.
 """
 
 from __future__ import annotations
@@ -53,7 +60,8 @@ from tests.requirements import require_module
 
 pokerkit = require_module("pokerkit")
 
-from bot.poker import ActionKind, Hand, HandSettings  # noqa: E402
+from bot.poker import ActionKind, Betting, Hand, HandSettings  # noqa: E402
+from bot.poker.settings import FIXED_LIMIT_BETS_PER_STREET  # noqa: E402
 from tests.poker.settlement import Deal, pokerkit_settlement, rule_book_settlement  # noqa: E402
 
 AUTOMATIONS = (
@@ -71,6 +79,9 @@ class Stats:
     hands: int = 0
     decisions: int = 0
     reopen_differences: int = 0
+    cap_differences: int = 0
+    capped_streets: int = 0
+    pot_sized_raises: int = 0
     empty_checks: int = 0
     odd_chip_differences: int = 0
     split_pots: int = 0
@@ -81,17 +92,20 @@ class Stats:
 @dataclass
 class Round:
     """The harness's own record of a betting round, from the decisions it fed PokerKit (not our engine):
-    the bet to match, the last full raise increment (at least the big blind), who acted."""
+    the bet to match, the last full raise increment (at least the big blind; at fixed-limit the street's
+    unit), who acted, how many bets and raises (before the flop the big blind is one)."""
 
     level: int
     increment: int
     acted: set[int] = field(default_factory=set)
+    bets: int = 0
 
     def raised_to(self, player: int, to: int) -> None:
         if to - self.level >= self.increment:
             self.increment = to - self.level  # a full raise (a short all-in keeps the increment)
         self.level = max(self.level, to)
         self.acted.add(player)
+        self.bets += 1
 
 
 @dataclass
@@ -101,14 +115,15 @@ class DifferentialDeal(Deal):
     round: Round | None = None
 
 
-def _random_hand(rng: random.Random) -> tuple[HandSettings, list[int]]:
+def _random_hand(rng: random.Random, betting: Betting = Betting.NO_LIMIT) -> tuple[HandSettings, list[int]]:
     n = rng.randint(2, 10)
     big_blind = rng.choice([2, 2, 2, 10])
     small_blind = big_blind // 2
     ante = rng.choice([0, 0, 0, 1, big_blind // 2])
-    settings = HandSettings(small_blind=small_blind, big_blind=big_blind, ante=ante)
+    settings = HandSettings(small_blind=small_blind, big_blind=big_blind, ante=ante, betting=betting)
     while True:
-        top = rng.choice([20, 60, 300, 2000])
+        # Fixed-limit stacks are mostly deep enough to reach the cap; short ones test the all-ins for less.
+        top = rng.choice([20, 60, 300, 2000] if betting is not Betting.FIXED_LIMIT else [20, 60, 300, 300])
         stacks = [rng.randint(1, top) for _ in range(n)]
         bb_player = 0 if n == 2 else 1
         # Deliberate difference 2: keep every big blind whole (the short-BB rule has its own tests).
@@ -116,10 +131,32 @@ def _random_hand(rng: random.Random) -> tuple[HandSettings, list[int]]:
             return settings, stacks
 
 
+class _PotLimitTexasHoldem(pokerkit.PotLimitPokerMixin, pokerkit.TexasHoldemMixin, pokerkit.UnfixedLimitHoldem):
+    """PokerKit's pot-limit Texas hold'em: its generic unfixed-limit hold'em with the pot-limit structure (the
+    way it builds PotLimitOmahaHoldem; it ships no ready-made pot-limit Texas hold'em class)."""
+
+
 def _pokerkit_state(settings: HandSettings, stacks: list[int]):
     n = len(stacks)
     blinds = (settings.small_blind, settings.big_blind) + (0,) * (n - 2)
-    return pokerkit.NoLimitTexasHoldem.create_state(
+    if settings.betting is Betting.FIXED_LIMIT:
+        return pokerkit.FixedLimitTexasHoldem.create_state(
+            AUTOMATIONS,
+            True,
+            settings.ante,
+            blinds,
+            settings.small_bet,
+            settings.big_bet,
+            tuple(stacks),
+            n,
+            mode=pokerkit.Mode.TOURNAMENT,
+        )
+    game = _PotLimitTexasHoldem if settings.betting is Betting.POT_LIMIT else pokerkit.NoLimitTexasHoldem
+    if game is _PotLimitTexasHoldem:
+        return game(AUTOMATIONS, True, settings.ante, blinds, settings.big_blind, mode=pokerkit.Mode.TOURNAMENT)(
+            tuple(stacks), n
+        )
+    return game.create_state(
         AUTOMATIONS,
         True,  # ante trimming: antes count as contributions, like our live antes
         settings.ante,
@@ -154,7 +191,10 @@ def _feed_cards(state, hand: Hand, cursor: dict[str, int], stats: Stats, deal: D
             cards = [str(c) for c in deck[cursor["next"] : cursor["next"] + count]]
             state.deal_board("".join(cards))
             deal.board.extend(cards)
-            deal.round = Round(level=0, increment=hand.settings.big_blind)
+            settings = hand.settings
+            late = len(deal.board) > 3  # the turn and the river
+            unit = settings.big_bet if settings.betting is Betting.FIXED_LIMIT and late else settings.big_blind
+            deal.round = Round(level=0, increment=unit)
             cursor["next"] += count
         elif state.can_push_chips():
             if deal.contributed is None:
@@ -175,7 +215,7 @@ def _choose(rng: random.Random, hand: Hand) -> tuple[ActionKind, int | None]:
         assert legal.min_raise_to is not None and legal.max_raise_to is not None
         kind = ActionKind.BET if legal.can_bet else ActionKind.RAISE
         pick = rng.random()
-        if pick < 0.25:
+        if pick < 0.25 and legal.can_all_in:  # at pot-limit and fixed-limit only within the limit
             return ActionKind.ALL_IN, None
         if pick < 0.5:
             return kind, legal.min_raise_to
@@ -187,14 +227,14 @@ def _choose(rng: random.Random, hand: Hand) -> tuple[ActionKind, int | None]:
     return ActionKind.CALL, None
 
 
-def play_one(rng: random.Random, stats: Stats) -> None:
-    settings, stacks = _random_hand(rng)
+def play_one(rng: random.Random, stats: Stats, betting: Betting = Betting.NO_LIMIT) -> None:
+    settings, stacks = _random_hand(rng, betting)
     deck_rng = random.Random(rng.getrandbits(64))
     hand = Hand(settings, stacks, rng=deck_rng)
     n = len(stacks)
     state = _pokerkit_state(settings, stacks)
     deal = DifferentialDeal(holes=[f"{hand.deck[i]}{hand.deck[n + i]}" for i in range(n)])
-    deal.round = Round(level=settings.big_blind, increment=settings.big_blind)
+    deal.round = Round(level=settings.big_blind, increment=settings.big_blind, bets=1)
     cursor = {"next": 2 * n}
     _feed_cards(state, hand, cursor, stats, deal)
     while not hand.is_complete:
@@ -208,12 +248,19 @@ def play_one(rng: random.Random, stats: Stats) -> None:
         theirs_can_raise = state.can_complete_bet_or_raise_to()
         round_ = deal.round
         assert round_ is not None
+        if betting is Betting.FIXED_LIMIT and round_.bets >= FIXED_LIMIT_BETS_PER_STREET:
+            assert not ours_can_raise, ("a raise beyond the cap", round_)
         if ours_can_raise != theirs_can_raise:
-            # Deliberate difference 3 only: the harness's record of the round decides (TDA 47), not our state.
-            assert player in round_.acted, "disagreement for a player who hasn't acted this round"
-            assert state.stacks[player] > call
-            assert ours_can_raise == (call >= round_.increment), (call, round_)
-            stats.reopen_differences += 1
+            if betting is Betting.FIXED_LIMIT and round_.bets >= FIXED_LIMIT_BETS_PER_STREET:
+                # Deliberate difference 6 only: the cap, before the flop, where PokerKit allows one more raise.
+                assert not hand.board and theirs_can_raise, ("cap", round_)
+                stats.cap_differences += 1
+            else:
+                # Deliberate difference 3 only: the harness's record of the round decides (TDA 47), not our state.
+                assert player in round_.acted, "disagreement for a player who hasn't acted this round"
+                assert state.stacks[player] > call
+                assert ours_can_raise == (call >= round_.increment), (call, round_)
+                stats.reopen_differences += 1
             # Continue with a decision both engines accept.
             kind = ActionKind.CALL if rng.random() < 0.7 else ActionKind.FOLD
             hand.act(kind)
@@ -229,6 +276,10 @@ def play_one(rng: random.Random, stats: Stats) -> None:
         elif ours_can_raise:
             assert state.min_completion_betting_or_raising_to_amount == legal.min_raise_to, "min raise-to"
             assert state.max_completion_betting_or_raising_to_amount == legal.max_raise_to, "max raise-to"
+            if betting is Betting.POT_LIMIT and legal.max_raise_to < legal.all_in_to:
+                stats.pot_sized_raises += 1
+        if betting is Betting.FIXED_LIMIT and not theirs_can_raise and round_.bets >= FIXED_LIMIT_BETS_PER_STREET:
+            stats.capped_streets += 1
         kind, amount = _choose(rng, hand)
         hand.act(kind, amount)
         stats.decisions += 1
@@ -266,13 +317,13 @@ def play_one(rng: random.Random, stats: Stats) -> None:
     stats.hands += 1
 
 
-def run(hand_count: int, seed: int) -> Stats:
+def run(hand_count: int, seed: int, betting: Betting = Betting.NO_LIMIT) -> Stats:
     rng = random.Random(seed)
     stats = Stats()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for _ in range(hand_count):
-            play_one(rng, stats)
+            play_one(rng, stats, betting)
     return stats
 
 
@@ -289,6 +340,25 @@ def test_engine_agrees_with_pokerkit_on_random_hands(seed: int) -> None:
     # The documented differences do occur in such a run, and were each checked above.
     assert stats.reopen_differences > 0 and stats.empty_checks > 0
     assert stats.odd_chip_differences > 0 and stats.split_pots >= stats.odd_chip_differences
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_pot_limit_agrees_with_pokerkit_on_random_hands(seed: int) -> None:
+    stats = run(HANDS, seed, Betting.POT_LIMIT)
+    assert stats.hands == HANDS and stats.decisions > 3 * HANDS
+    assert stats.showdowns > HANDS // 10
+    # The pot limit itself was compared (a maximum below the all-in), many times.
+    assert stats.pot_sized_raises > HANDS
+    assert stats.reopen_differences > 0
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_fixed_limit_agrees_with_pokerkit_on_random_hands(seed: int) -> None:
+    stats = run(HANDS, seed, Betting.FIXED_LIMIT)
+    assert stats.hands == HANDS and stats.decisions > 3 * HANDS
+    assert stats.showdowns > HANDS // 10
+    # Streets reached the cap after the flop (both engines stop) and before it (difference 6, checked).
+    assert stats.capped_streets > 0 and stats.cap_differences > 0
 
 
 def play_short_big_blind(rng: random.Random) -> bool:

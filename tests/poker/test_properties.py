@@ -13,7 +13,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.poker import ActionKind, Hand, HandEnded, HandSettings, PokerError, PotAwarded
+from bot.poker import ActionKind, Betting, Hand, HandEnded, HandSettings, PokerError, PotAwarded
 from tests.poker.helpers import snapshot
 
 KINDS = list(ActionKind)
@@ -31,6 +31,8 @@ def tables(draw: st.DrawFn) -> tuple[HandSettings, list[int], int]:
         ante=amount if ante_kind == "ante" else 0,
         big_blind_ante=amount if ante_kind == "bb_ante" else 0,
         straddle=draw(st.booleans()) and n >= 3,
+        betting=draw(st.sampled_from(list(Betting))),
+        dead_small_blind=draw(st.booleans()) and n >= 3,
     )
     top = draw(st.sampled_from([5, 30, 200, 1000]))
     stacks = draw(st.lists(st.integers(1, top), min_size=n, max_size=n))
@@ -50,7 +52,12 @@ def _offered(hand: Hand, rng: random.Random) -> list[tuple[ActionKind, int | Non
         offered.append((ActionKind.ALL_IN, None))
     if legal.can_bet or legal.can_raise:
         assert legal.min_raise_to is not None and legal.max_raise_to is not None
-        assert hand.current_bet < legal.min_raise_to <= legal.max_raise_to == legal.all_in_to
+        assert hand.current_bet < legal.min_raise_to <= legal.max_raise_to <= legal.all_in_to
+        betting = hand.settings.betting
+        assert betting is not Betting.NO_LIMIT or legal.max_raise_to == legal.all_in_to
+        assert betting is not Betting.FIXED_LIMIT or legal.max_raise_to == legal.min_raise_to
+        # Facing less than the stack, all-in is a bet or raise: allowed only within the limit.
+        assert legal.can_all_in == (legal.max_raise_to == legal.all_in_to)
         kind = ActionKind.BET if legal.can_bet else ActionKind.RAISE
         for amount in {legal.min_raise_to, legal.max_raise_to, rng.randint(legal.min_raise_to, legal.max_raise_to)}:
             offered.append((kind, amount))

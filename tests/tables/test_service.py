@@ -191,7 +191,7 @@ async def test_next_hand_starts_by_itself_and_the_button_moves(service: TableSer
 async def test_timer_expiry_checks_when_free_else_folds_and_two_in_a_row_sit_out(
     service: TableService, clock: ManualClock, notifier: RecordingNotifier
 ) -> None:
-    await seat_players(service)
+    await seat_players(service, time_bank=0)  # no time bank: the timer acts when the turn's time is up
     await service.get(CHANNEL).start_game(ALICE)
     first = actor(service)
     await clock.advance(60.5)  # facing the big blind: fold
@@ -214,7 +214,7 @@ async def test_timer_expiry_checks_when_free_else_folds_and_two_in_a_row_sit_out
 async def test_second_expiry_in_a_row_sits_the_player_out_keeping_seat_and_chips(
     service: TableService, clock: ManualClock
 ) -> None:
-    await seat_players(service, users=(ALICE, BOB))
+    await seat_players(service, users=(ALICE, BOB), time_bank=0)  # no time bank (see test_limits_flow.py)
     runner = service.get(CHANNEL)
     await service.get(CHANNEL).start_game(ALICE)
     sleeper = actor(service)

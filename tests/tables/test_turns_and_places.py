@@ -34,8 +34,8 @@ from tests.tables.conftest import (
 TIMEOUT = 60.0
 
 
-async def open_table(service: TableService, users=(ALICE, BOB, CHLOE), kind: str = "cash") -> None:
-    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, kind=kind))
+async def open_table(service: TableService, users=(ALICE, BOB, CHLOE), kind: str = "cash", **options: object) -> None:
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, kind=kind, **options))
     for user in users:
         await service.get(CHANNEL).join(user, NAMES[user])
 
@@ -79,7 +79,7 @@ async def next_hand(service: TableService, clock: ManualClock) -> None:
 async def test_the_timer_checks_for_a_player_whose_check_is_free(
     service: TableService, clock: ManualClock, notifier: RecordingNotifier
 ) -> None:
-    await open_table(service)
+    await open_table(service, time_bank=0)  # no time bank: the timer acts when the turn's time is up
     await service.get(CHANNEL).start_game(ALICE)
     small, big, button = service.get(CHANNEL).view().hand_users
     await service.get(CHANNEL).act(button, ActionKind.CALL)
@@ -99,7 +99,7 @@ async def test_the_timer_checks_for_a_player_whose_check_is_free(
 async def test_the_timer_folds_a_player_facing_a_bet(
     service: TableService, clock: ManualClock, notifier: RecordingNotifier
 ) -> None:
-    await open_table(service)
+    await open_table(service, time_bank=0)  # no time bank: the timer acts when the turn's time is up
     await service.get(CHANNEL).start_game(ALICE)
     small, _big, button = service.get(CHANNEL).view().hand_users
     assert actor(service) == button
@@ -115,7 +115,7 @@ async def test_the_timer_folds_a_player_facing_a_bet(
 async def test_two_expiries_in_a_row_sit_the_player_out_and_the_next_cash_hand_deals_without_them(
     service: TableService, clock: ManualClock, notifier: RecordingNotifier, storage: Storage
 ) -> None:
-    await open_table(service)
+    await open_table(service, time_bank=0)  # no time bank: the timer acts when the turn's time is up
     await service.get(CHANNEL).start_game(ALICE)
     sleeper = service.get(CHANNEL).view().hand_users[2]  # the button acts first
     await clock.advance(TIMEOUT + 0.5)  # first expiry: folds
@@ -143,7 +143,7 @@ async def test_two_expiries_in_a_row_sit_the_player_out_and_the_next_cash_hand_d
 async def test_a_real_action_resets_the_count_of_expiries(
     service: TableService, clock: ManualClock, notifier: RecordingNotifier
 ) -> None:
-    await open_table(service)
+    await open_table(service, time_bank=0)  # no time bank: the timer acts when the turn's time is up
     await service.get(CHANNEL).start_game(ALICE)
     sleeper = service.get(CHANNEL).view().hand_users[2]
     await clock.advance(TIMEOUT + 0.5)  # hand 1: expiry
