@@ -14,7 +14,7 @@ import logging
 import sys
 from collections.abc import Mapping, Sequence
 
-from bot.shards import parse_shards, split_evenly
+from bot.tables.shards import parse_shards, split_evenly
 
 log = logging.getLogger(__name__)
 

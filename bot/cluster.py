@@ -16,7 +16,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.shards import format_shards
+from bot.tables.shards import format_shards
 
 log = logging.getLogger(__name__)
 

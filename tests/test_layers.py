@@ -1,6 +1,6 @@
 """The layers import only the layers below them (docs/architecture.md, "Layers"): engine -> render -> storage ->
 tables -> discord_ui -> cogs -> the app (bot/app.py, bot/__main__.py, bot/config.py,
-and the process around it: bot/cli.py, bot/runtime.py, bot/cluster.py, bot/shards.py)."""
+and the process around it: bot/cli.py, bot/runtime.py, bot/cluster.py)."""
 
 import ast
 from pathlib import Path
@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("bot.poker", "bot.render", "bot.storage", "bot.tables", "bot.discord_ui", "cogs", "app")
-APP = ("bot.app", "bot.__main__", "bot.config", "bot.cli", "bot.runtime", "bot.cluster", "bot.shards", "bot")
+APP = ("bot.app", "bot.__main__", "bot.config", "bot.cli", "bot.runtime", "bot.cluster", "bot")
 
 
 def layer_of(module: str) -> int | None:

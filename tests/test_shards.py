@@ -1,4 +1,4 @@
-"""Shard arithmetic (bot/shards.py): Discord's guild -> shard formula, shard lists, even splits."""
+"""Shard arithmetic (bot/tables/shards.py): Discord's guild -> shard formula, shard lists, even splits."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.shards import format_shards, parse_shards, shard_of, split_evenly
+from bot.tables.shards import format_shards, parse_shards, shard_of, split_evenly
 
 
 def test_shard_of_is_discords_formula() -> None:

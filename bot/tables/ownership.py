@@ -20,9 +20,9 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
-from bot.shards import shard_of
 from bot.storage import StorageError
 from bot.storage.leases import Lease, ShardLeases
+from bot.tables.shards import shard_of
 
 log = logging.getLogger(__name__)
 

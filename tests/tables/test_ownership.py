@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.shards import shard_of
 from bot.storage import Storage
 from bot.storage.leases import ShardLeases
 from bot.tables import ManualClock, RecordingNotifier, TableOptions, TableService
 from bot.tables.clock import settle
 from bot.tables.ownership import ShardOwnership
+from bot.tables.shards import shard_of
 from tests.tables.conftest import ALICE, BOB, DEFAULTS, HOST, NAMES, Decks
 
 #: Two guilds on the two shards of a two-shard bot.
