@@ -28,6 +28,7 @@ __all__ = [
     "NAMED_RANKS",
     "HandCategory",
     "HandValue",
+    "class7_of_indexes",
     "deciding_kickers",
     "describe_en",
     "evaluate",
@@ -86,6 +87,11 @@ _EVAL: dict[int, Callable[..., int]] = {
     7: _pheval.evaluate_7cards,
 }
 _EVAL7: Callable[..., int] = _pheval.evaluate_7cards
+
+#: phevaluator's raw class of exactly seven cards given by `Card.index`: 1 (royal flush) .. 7462, so a SMALLER
+#: class is a better hand (the opposite of `strength`). The fastest comparison there is, for hot loops such as
+#: `bot.poker.equity`; the one place outside this module that touches the evaluator.
+class7_of_indexes: Callable[[int, int, int, int, int, int, int], int] = _pheval.evaluate_7cards
 
 
 def strength_of_indexes(*indexes: int) -> int:
