@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.poker import ActionKind, Hand, HandSettings, NotYourTurnError, Street
-from bot.poker.players import Level, PlayerView, make_player, play_turn, view_of
+from bot.poker.players import Level, PlayerView, Solid, make_player, play_turn, view_of
 from tests.poker.helpers import play, stacked_deck
 
-LEVELS = [Level.BEGINNER, Level.CALLER, Level.RANDOM]
+LEVELS = list(Level)
 
 
 def _views_and_decisions(
@@ -97,7 +97,8 @@ def test_computer_players_never_make_an_illegal_decision(
     """100 examples of 1,000 decisions each: 100,000 decisions, every level, 2 to 10 players, stacks from one
     chip to 300 big blinds."""
     rng = random.Random(seed)
-    players = [make_player(level) for level in lineup]
+    # The solid player with fewer Monte Carlo deals (its seam): the same decisions' shapes, five times faster.
+    players = [Solid(trials=50) if level is Level.SOLID else make_player(level) for level in lineup]
     small, big, ante = blinds
     hand_settings = HandSettings(small_blind=small, big_blind=big, ante=ante)
     decisions = 0

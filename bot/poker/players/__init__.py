@@ -15,6 +15,7 @@ from bot.poker.hand import Hand
 from bot.poker.players.base import ComputerPlayer, Decision, Level, clamp_raise
 from bot.poker.players.baselines import AlwaysCall, RandomLegal
 from bot.poker.players.beginner import Beginner
+from bot.poker.players.solid import Solid
 from bot.poker.players.view import PlayerView, PublicAction, view_of
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "PlayerView",
     "PublicAction",
     "RandomLegal",
+    "Solid",
     "clamp_raise",
     "make_player",
     "play_turn",
@@ -42,6 +44,8 @@ def make_player(level: Level | str) -> ComputerPlayer:
     match Level(level):
         case Level.BEGINNER:
             return Beginner()
+        case Level.SOLID:
+            return Solid()
         case Level.CALLER:
             return AlwaysCall()
         case Level.RANDOM:

@@ -33,6 +33,8 @@ class PublicAction:
         added: chips moved from the stack by it.
         all_in: the author has no chips left after it.
         blind: the forced bet's kind for a forced bet, else None.
+        raised: it raised the bet to match on its street (a bet, a raise, or an all-in above the bet; a forced
+            bet never counts).
     """
 
     street: Street
@@ -42,11 +44,7 @@ class PublicAction:
     added: int
     all_in: bool
     blind: str | None = None
-
-    @property
-    def aggressive(self) -> bool:
-        """A bet, a raise, or an all-in that raised the bet (not a forced bet)."""
-        return self.kind in (ActionKind.BET, ActionKind.RAISE) or (self.kind is ActionKind.ALL_IN and self.added > 0)
+    raised: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,14 +124,19 @@ def view_of(hand: Hand, player: int, *, shown: Mapping[int, tuple[Card, ...]] | 
         hand.verify_action(ActionKind.FOLD, player=player)  # raises NotYourTurnError
     history: list[PublicAction] = []
     street = Street.PREFLOP
+    # Callers owe the nominal blinds even when a short blind posted less (as the engine rules).
+    to_match = max((amount for _, amount, _ in hand.settings.forced_bets(hand.player_count).blinds), default=0)
     for event in hand.events:
         match event:
             case BlindPosted(player=p, kind=kind, amount=amount):
                 history.append(PublicAction(Street.PREFLOP, p, None, amount, amount, False, kind))
             case PlayerActed(player=p, action=kind, amount=amount, added=added, all_in=all_in):
-                history.append(PublicAction(street, p, kind, amount, added, all_in))
+                raised = kind is not ActionKind.FOLD and amount > to_match
+                history.append(PublicAction(street, p, kind, amount, added, all_in, raised=raised))
+                to_match = max(to_match, amount)
             case StreetDealt(street=dealt):
                 street = dealt
+                to_match = 0
             case _:
                 pass  # hole cards (private), pots and the end are not decisions
     settings = hand.settings
