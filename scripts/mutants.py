@@ -34,7 +34,8 @@ HAND = "bot/poker/hand.py"
 POTS = "bot/poker/pots.py"
 SETTINGS = "bot/poker/settings.py"
 TABLE = "bot/poker/table.py"
-STORE = "bot/storage/store.py"
+STORE_LEDGER = "bot/storage/ledger.py"
+STORE_TABLES = "bot/storage/tables.py"
 
 SERVICE = "tests/tables/test_service.py"
 TURNS = "tests/tables/test_turns_and_places.py"
@@ -135,34 +136,34 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "audit-equation-weakened",
         "storage",
-        STORE,
-        "            if balances + on_tables != issued:",
-        "            if balances + on_tables > issued:",
+        STORE_LEDGER,
+        "        if balances + on_tables != issued:",
+        "        if balances + on_tables > issued:",
         (AUDIT, LEDGER),
     ),
     Mutant(
         "audit-equation-deleted",
         "storage",
-        STORE,
-        "            if balances + on_tables != issued:\n"
-        '                problems.append(f"balances {balances} + on tables {on_tables} != issued {issued}")\n',
+        STORE_LEDGER,
+        "        if balances + on_tables != issued:\n"
+        '            problems.append(f"balances {balances} + on tables {on_tables} != issued {issued}")\n',
         "",
         (AUDIT, LEDGER),
     ),
     Mutant(
         "audit-balance-vs-ledger-deleted",
         "storage",
-        STORE,
-        '                if r["balance"] != r["ledger_sum"]:',
-        "                if False:",
+        STORE_LEDGER,
+        '            if r["balance"] != r["ledger_sum"]:',
+        "            if False:",
         (AUDIT, LEDGER),
     ),
     Mutant(
         "audit-hand-in-progress-deleted",
         "storage",
-        STORE,
-        "                  AND (s.stack IS NULL OR s.stack != p.starting_stack)",
-        "                  AND s.stack IS NULL",
+        STORE_LEDGER,
+        "              AND (s.stack IS NULL OR s.stack != p.starting_stack)",
+        "              AND s.stack IS NULL",
         (AUDIT,),
     ),
     # ------------------------------------------------------------------ engine: betting rules
@@ -278,23 +279,23 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "ledger-row-missing",
         "storage",
-        STORE,
-        '        db.execute(\n            """\n            INSERT INTO ledger (guild_id',
-        '        0 and db.execute(\n            """\n            INSERT INTO ledger (guild_id',
+        STORE_LEDGER,
+        '        await tx.execute(\n            """\n            INSERT INTO ledger (guild_id',
+        '        0 and await tx.execute(\n            """\n            INSERT INTO ledger (guild_id',
         (LEDGER, AUDIT),
     ),
     Mutant(
         "negative-balance-allowed",
         "storage",
-        STORE,
-        "        if new_balance < 0:\n            raise InsufficientBalance(balance, -delta)",
-        "        if new_balance < -1_000_000:\n            raise InsufficientBalance(balance, -delta)",
+        STORE_LEDGER,
+        "WHERE guild_id = ? AND user_id = ? AND balance + ? >= 0",
+        "WHERE guild_id = ? AND user_id = ? AND balance + ? >= -1000000",
         (LEDGER, SERVICE),
     ),
     Mutant(
         "cash-out-loses-a-chip",
         "storage",
-        STORE,
+        STORE_TABLES,
         "                stack,\n                LedgerKind.CASH_OUT,",
         "                stack - 1,\n                LedgerKind.CASH_OUT,",
         (LEDGER, SERVICE),
@@ -302,7 +303,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "seat-stacks-not-conserved",
         "storage",
-        STORE,
+        STORE_TABLES,
         "        if before != after:\n            raise ChipsNotConserved",
         "        if before < after:\n            raise ChipsNotConserved",
         (STORAGE,),

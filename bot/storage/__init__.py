@@ -1,4 +1,4 @@
-"""Persistence: SQLite through one aiosqlite connection; the chip ledger, tables, hands and standings.
+"""Persistence: the chip ledger, tables, hands and standings, behind one API (`Storage`) over the executor.
 
 All SQL of the bot lives in this package. See `Storage` for the API and docs/architecture.md ("Chips",
 "Standings") and docs/outbox.md for the contract.
@@ -6,6 +6,7 @@ All SQL of the bot lives in this package. See `Storage` for the API and docs/arc
 
 from bot.storage.errors import (
     ChipsNotConserved,
+    Conflict,
     HandInProgress,
     HandNotFound,
     InsufficientBalance,
@@ -36,7 +37,9 @@ from bot.storage.models import (
     PlayerOutcome,
     SeatRow,
     StatsRow,
+    TableKind,
     TableRow,
+    TableStatus,
 )
 from bot.storage.store import Storage
 
@@ -44,6 +47,7 @@ __all__ = [
     "AccountRow",
     "AuditReport",
     "ChipsNotConserved",
+    "Conflict",
     "GuildDefaults",
     "GuildSettings",
     "HandInProgress",
@@ -69,7 +73,9 @@ __all__ = [
     "Storage",
     "StorageError",
     "TableExists",
+    "TableKind",
     "TableNotFound",
     "TableRow",
+    "TableStatus",
     "WrongTableKind",
 ]

@@ -13,7 +13,7 @@ class SchemaTooNew(StorageError):
     def __init__(self, found: int, supported: int) -> None:
         super().__init__(
             f"database schema version {found} is newer than this bot supports ({supported}); "
-            "upgrade the bot or point DATABASE_PATH at another file"
+            "upgrade the bot or point DATABASE_URL at another database"
         )
         self.found = found
         self.supported = supported
@@ -86,3 +86,9 @@ class HandNotFound(StorageError):
 
 class ChipsNotConserved(StorageError):
     """New seat stacks do not add up to the old ones: a hand moves chips only between its table's stacks."""
+
+
+class Conflict(StorageError):
+    """The database refused a statement by one of its constraints (a unique key used twice, a CHECK such as a
+    balance going negative, the ledger's append-only rule); the transaction is rolled back. The driver's message
+    is kept."""

@@ -2,14 +2,39 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
+
+
+class Row(Protocol):
+    """A result row, by column name or position (sqlite3.Row and asyncpg.Record both are)."""
+
+    def __getitem__(self, key: str | int, /) -> Any: ...
+
+
+#: Unix seconds now (tests inject one).
+Clock = Callable[[], float]
+
+
+def dumps(value: Any) -> str:
+    """The JSON text bot.storage stores (keys sorted, compact): the same value always gives the same text."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def loads(text: str | None) -> Any:
+    """A stored JSON text's value (None for NULL)."""
+    return None if text is None else json.loads(text)
 
 
 class LedgerKind(StrEnum):
-    """Why chips entered or left a balance. GRANT, REFILL and ADJUSTMENT issue chips; the rest move them."""
+    """Why chips entered or left a balance. GRANT, REFILL and ADJUSTMENT issue chips; the rest move them.
+
+    Adding a kind (e.g. the house account's movements): a member here, in ISSUING_KINDS if it issues chips, and a
+    numbered migration in both dialects' folders that lets `ledger.kind` take the new value (docs/storage.md,
+    "Adding a ledger kind")."""
 
     GRANT = "grant"
     REFILL = "refill"
@@ -22,7 +47,23 @@ class LedgerKind(StrEnum):
     ADJUSTMENT = "adjustment"
 
 
+#: The kinds that issue chips (the audit's "issued" side); every other kind moves chips between a balance and a table.
 ISSUING_KINDS = (LedgerKind.GRANT, LedgerKind.REFILL, LedgerKind.ADJUSTMENT)
+
+
+class TableKind(StrEnum):
+    """A cash table (its stacks are balance chips, bought in through the ledger) or a tournament (its chips are
+    not balance chips)."""
+
+    CASH = "cash"
+    TOURNAMENT = "tournament"
+
+
+class TableStatus(StrEnum):
+    """An open table plays; a closed one keeps only its history."""
+
+    OPEN = "open"
+    CLOSED = "closed"
 
 
 class LeaderboardBy(StrEnum):
@@ -67,6 +108,11 @@ class AccountRow:
     created_at: float
     last_refill_at: float | None
 
+    @classmethod
+    def from_row(cls, row: Row) -> AccountRow:
+        """From an `accounts` row."""
+        return cls(row["guild_id"], row["user_id"], row["balance"], row["created_at"], row["last_refill_at"])
+
 
 @dataclass(frozen=True)
 class LedgerRow:
@@ -83,6 +129,22 @@ class LedgerRow:
     balance_after: int
     created_at: float
 
+    @classmethod
+    def from_row(cls, row: Row) -> LedgerRow:
+        """From a `ledger` row."""
+        return cls(
+            row["id"],
+            row["guild_id"],
+            row["user_id"],
+            row["delta"],
+            LedgerKind(row["kind"]),
+            row["reason"],
+            row["table_id"],
+            row["hand_id"],
+            row["balance_after"],
+            row["created_at"],
+        )
+
 
 @dataclass(frozen=True)
 class SeatRow:
@@ -91,6 +153,11 @@ class SeatRow:
     seat: int
     user_id: int
     stack: int
+
+    @classmethod
+    def from_row(cls, row: Row) -> SeatRow:
+        """From a `table_seats` row (seat, user_id, stack)."""
+        return cls(row["seat"], row["user_id"], row["stack"])
 
 
 @dataclass(frozen=True)
@@ -102,6 +169,11 @@ class OutboxRow:
     key: str
     payload: Mapping[str, Any]
 
+    @classmethod
+    def from_row(cls, row: Row) -> OutboxRow:
+        """From an `outbox` row (table_id, key, payload)."""
+        return cls(row["table_id"], row["key"], loads(row["payload"]))
+
 
 @dataclass(frozen=True)
 class TableRow:
@@ -111,14 +183,32 @@ class TableRow:
     guild_id: int
     channel_id: int
     host_id: int
-    kind: str
+    kind: TableKind
     settings: Mapping[str, Any]
     state: Mapping[str, Any] | None
     message_id: int | None
-    status: str
+    status: TableStatus
     created_at: float
     closed_at: float | None
     seats: tuple[SeatRow, ...]
+
+    @classmethod
+    def from_row(cls, row: Row, seats: Iterable[Row]) -> TableRow:
+        """From a `poker_tables` row and its `table_seats` rows (in seat order)."""
+        return cls(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            host_id=row["host_id"],
+            kind=TableKind(row["kind"]),
+            settings=loads(row["settings"]),
+            state=loads(row["state"]),
+            message_id=row["message_id"],
+            status=TableStatus(row["status"]),
+            created_at=row["created_at"],
+            closed_at=row["closed_at"],
+            seats=tuple(SeatRow.from_row(s) for s in seats),
+        )
 
 
 @dataclass(frozen=True)
@@ -155,6 +245,24 @@ class HandPlayerRow:
     went_to_showdown: bool
     won_at_showdown: bool
 
+    @classmethod
+    def from_row(cls, row: Row) -> HandPlayerRow:
+        """From a `hand_players` row (its flags stored as 0/1)."""
+        return cls(
+            user_id=row["user_id"],
+            seat=row["seat"],
+            player_index=row["player_index"],
+            starting_stack=row["starting_stack"],
+            final_stack=row["final_stack"],
+            net=row["net"],
+            won=row["won"],
+            showed=bool(row["showed"]),
+            vpip=bool(row["vpip"]),
+            pfr=bool(row["pfr"]),
+            went_to_showdown=bool(row["went_to_showdown"]),
+            won_at_showdown=bool(row["won_at_showdown"]),
+        )
+
 
 @dataclass(frozen=True)
 class HandRow:
@@ -169,6 +277,21 @@ class HandRow:
     actions: tuple[Mapping[str, Any], ...]
     result: Mapping[str, Any] | None
     players: tuple[HandPlayerRow, ...]
+
+    @classmethod
+    def from_row(cls, row: Row, actions: Iterable[Row], players: Iterable[Row]) -> HandRow:
+        """From a `hands` row, its `hand_actions` rows (in order) and its `hand_players` rows (in hand order)."""
+        return cls(
+            id=row["id"],
+            table_id=row["table_id"],
+            number=row["number"],
+            started_at=row["started_at"],
+            ended_at=row["ended_at"],
+            record=loads(row["record"]),
+            actions=tuple(loads(a["action"]) for a in actions),
+            result=loads(row["result"]),
+            players=tuple(HandPlayerRow.from_row(p) for p in players),
+        )
 
 
 @dataclass(frozen=True)
@@ -217,6 +340,26 @@ class StatsRow:
     tournaments_played: int
     tournaments_won: int
 
+    @classmethod
+    def from_rows(cls, guild_id: int, user_id: int, balance: int | None, hands: Row, tournaments: Row) -> StatsRow:
+        """From the standings' two aggregate rows (see `bot.storage.standings`); sums become ints (PostgreSQL
+        returns NUMERIC for a SUM of BIGINT)."""
+        return cls(
+            guild_id=guild_id,
+            user_id=user_id,
+            balance=balance,
+            hands_played=int(hands["played"]),
+            hands_won=int(hands["won"]),
+            won_at_showdown=int(hands["won_sd"]),
+            went_to_showdown=int(hands["went_sd"]),
+            biggest_pot=int(hands["biggest"]),
+            net=int(hands["net"]),
+            vpip_hands=int(hands["vpip"]),
+            pfr_hands=int(hands["pfr"]),
+            tournaments_played=int(tournaments["played"]),
+            tournaments_won=int(tournaments["won"]),
+        )
+
     @property
     def vpip(self) -> float:
         """Voluntarily-put-in-pot percentage (0.0 when no hand played)."""
@@ -235,6 +378,11 @@ class LeaderboardRow:
     rank: int
     user_id: int
     value: int
+
+    @classmethod
+    def from_row(cls, row: Row) -> LeaderboardRow:
+        """From a ranked row (rank, user_id, value)."""
+        return cls(int(row["rank"]), row["user_id"], int(row["value"]))
 
 
 @dataclass(frozen=True)

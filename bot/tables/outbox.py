@@ -1,7 +1,7 @@
 """The messages a committed change owes Discord: what the table service stores in the durable outbox (docs/outbox.md).
 
 A runner operation collects what it owes while it computes the change; the storage call that commits the change
-stores those rows in the same transaction (`Storage._attach`), and only then are they handed to the delivery
+stores those rows in the same transaction (bot.storage `Outbox.attach`), and only then are they handed to the delivery
 queue. A change that could not be stored owes nothing: its rows are dropped with it. After a restart, the rows
 not marked delivered are delivered again (`TableRunner.deliver_pending`).
 

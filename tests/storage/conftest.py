@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.storage import GuildDefaults, Storage
+from bot.storage.executor import Tx
+from bot.storage.sqlite import SQLiteExecutor
 
 GUILD = 1
 DEFAULTS = GuildDefaults(
@@ -43,3 +46,27 @@ async def store(db_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
     storage = await Storage.open(db_path, defaults=DEFAULTS, clock=clock)
     yield storage
     await storage.close()
+
+
+def sqlite_of(storage: Storage) -> SQLiteExecutor:
+    """The SQLite executor under a storage (for the tests of SQLite's own machinery)."""
+    assert isinstance(storage.executor, SQLiteExecutor)
+    return storage.executor
+
+
+async def execute(storage: Storage, sql: str, params: Sequence[Any] = ()) -> None:
+    """A statement of the test's own, in a transaction of its own (to break the data on purpose)."""
+
+    async def body(tx: Tx) -> None:
+        await tx.execute(sql, params)
+
+    await storage.executor.write(body)
+
+
+async def select(storage: Storage, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    """The rows of a query of the test's own, as tuples."""
+
+    async def body(tx: Tx) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in await tx.all(sql, params)]
+
+    return await storage.executor.read(body)

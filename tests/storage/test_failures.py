@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from bot.storage import HandNotFound, Storage, TableNotFound
-from tests.storage.conftest import GUILD
+from bot.storage.executor import Tx
+from tests.storage.conftest import GUILD, sqlite_of
 
 ALICE, BOB = 101, 102
 SEATS = [{"seat": 1, "user_id": ALICE, "stack": 100}, {"seat": 2, "user_id": BOB, "stack": 100}]
@@ -31,11 +32,12 @@ async def refuse_next_commit(store: Storage, *, of_actions: bool = False) -> Non
             return sqlite3.SQLITE_DENY
         return sqlite3.SQLITE_OK
 
+    executor = sqlite_of(store)
     if of_actions:
-        assert store._actions_db is not None
-        store._actions_db.set_authorizer(authorizer)
+        assert executor.actions_connection is not None
+        executor.actions_connection.set_authorizer(authorizer)
     else:
-        await store._db.set_authorizer(authorizer)
+        await executor.connection.set_authorizer(authorizer)
 
 
 async def test_a_failed_commit_rolls_back_and_the_next_caller_is_not_caught_in_it(store: Storage) -> None:
@@ -43,7 +45,7 @@ async def test_a_failed_commit_rolls_back_and_the_next_caller_is_not_caught_in_i
     await refuse_next_commit(store)
     with pytest.raises(sqlite3.DatabaseError):
         await store.adjust(GUILD, ALICE, 500, "bonus")
-    assert not store._db.in_transaction
+    assert not sqlite_of(store).connection.in_transaction
     assert await store.balance(GUILD, ALICE) == 1000  # nothing of the failed transaction is visible
     assert await store.adjust(GUILD, ALICE, 1, "next caller") == 1001
     assert (await store.audit(GUILD)).ok
@@ -73,7 +75,7 @@ async def test_a_storage_dropped_unclosed_lets_its_database_thread_stop(tmp_path
     store = await Storage.open(tmp_path / "dropped.sqlite3")
     # aiosqlite's worker thread (pinned versions: `Connection._thread`); found by object, not by ident, which the
     # threads of other tests ending meanwhile may reuse on a loaded machine.
-    thread = store._db._thread
+    thread = sqlite_of(store).connection._thread
     assert isinstance(thread, threading.Thread) and thread.is_alive() and not thread.daemon
     assert await store.ensure_account(GUILD, ALICE) == 1000
     if last_call_fails:
@@ -93,7 +95,7 @@ async def test_closing_twice_waits_for_the_first_close(tmp_path: Path) -> None:
     await asyncio.gather(store.close(), store.close())
     await store.close()
     with pytest.raises(ValueError):
-        store._db._conn  # noqa: B018 - the connection is closed once both calls return
+        sqlite_of(store).connection._conn  # noqa: B018 - the connection is closed once both calls return
 
 
 async def test_actions_wait_for_a_transaction_of_the_database_thread_then_go_in_order(store: Storage) -> None:
@@ -105,11 +107,11 @@ async def test_actions_wait_for_a_transaction_of_the_database_thread_then_go_in_
     hand = await store.start_hand(table, 1, {"deck": []}, SEATS)
     assert await store.append_action(hand, {"n": 0}) == 0
 
-    def slow_transaction(db: sqlite3.Connection) -> None:
-        db.execute("UPDATE poker_tables SET state = '{}' WHERE id = ?", (table,))
-        time.sleep(0.2)  # holds the write lock
+    async def slow_transaction(tx: Tx) -> None:
+        await tx.execute("UPDATE poker_tables SET state = '{}' WHERE id = ?", (table,))
+        time.sleep(0.2)  # noqa: ASYNC251 - holds the write lock: the body runs in the database thread
 
-    slow = asyncio.ensure_future(store._write(slow_transaction))
+    slow = asyncio.ensure_future(store.executor.write(slow_transaction))
     await asyncio.sleep(0.05)  # the thread has taken the lock
     ticks = 0
 
@@ -134,7 +136,7 @@ async def test_actions_wait_for_a_transaction_of_the_database_thread_then_go_in_
 async def test_an_in_memory_database_stores_actions_in_the_database_thread() -> None:
     store = await Storage.open(":memory:")
     try:
-        assert store._actions_db is None
+        assert sqlite_of(store).actions_connection is None
         table = await store.create_table(GUILD, 700, ALICE, "cash", {})
         await store.buy_in(table, GUILD, ALICE, 1, 100)
         await store.buy_in(table, GUILD, BOB, 2, 100)
@@ -162,15 +164,15 @@ async def test_a_busy_database_thread_never_starves_the_actions(store: Storage) 
     assert await store.append_action(hand, {"n": 0}) == 0
     stop = False
 
-    def busy(db: sqlite3.Connection) -> None:
+    async def busy(tx: Tx) -> None:
         for i in range(200):
-            db.execute(
+            await tx.execute(
                 "INSERT INTO meta (key, value) VALUES (?, 'v') ON CONFLICT (key) DO UPDATE SET value = 'w'", (i,)
             )
 
     async def writer() -> None:
         while not stop:
-            await store._write(busy)
+            await store.executor.write(busy)
 
     writers = [asyncio.ensure_future(writer()) for _ in range(16)]
     await asyncio.sleep(0.1)
@@ -187,11 +189,11 @@ async def test_a_batch_waiting_for_the_lock_keeps_its_place_before_later_ones(st
     the order of the calls)."""
     hand = await start_a_hand(store)
 
-    def hold_the_lock(db: sqlite3.Connection) -> None:
-        db.execute("UPDATE meta SET value = value")
-        time.sleep(0.1)
+    async def hold_the_lock(tx: Tx) -> None:
+        await tx.execute("UPDATE meta SET value = value")
+        time.sleep(0.1)  # noqa: ASYNC251 - holds the write lock: the body runs in the database thread
 
-    slow = asyncio.ensure_future(store._write(hold_the_lock))
+    slow = asyncio.ensure_future(store.executor.write(hold_the_lock))
     await asyncio.sleep(0.03)
     first = asyncio.ensure_future(store.append_action(hand, {"n": "first"}))
     await slow

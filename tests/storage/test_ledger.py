@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ from bot.storage import (
     TableNotFound,
     WrongTableKind,
 )
-from tests.storage.conftest import GUILD, FakeClock
+from tests.storage.conftest import GUILD, FakeClock, execute, select
 
 ALICE, BOB = 101, 102
 
@@ -27,13 +26,10 @@ ALICE, BOB = 101, 102
 async def snapshot(store: Storage) -> Any:
     """Everything chip-related in the database, to prove a refused operation changed nothing."""
 
-    def read(db: sqlite3.Connection) -> Any:
-        accounts = store._all(db, "SELECT * FROM accounts ORDER BY guild_id, user_id")
-        seats = store._all(db, "SELECT * FROM table_seats ORDER BY table_id, seat")
-        ledger = store._all(db, "SELECT * FROM ledger ORDER BY id")
-        return [tuple(r) for r in accounts], [tuple(r) for r in seats], [tuple(r) for r in ledger]
-
-    return await store._query(read)
+    accounts = await select(store, "SELECT * FROM accounts ORDER BY guild_id, user_id")
+    seats = await select(store, "SELECT * FROM table_seats ORDER BY table_id, seat")
+    ledger = await select(store, "SELECT * FROM ledger ORDER BY id")
+    return accounts, seats, ledger
 
 
 async def cash_table(store: Storage, channel: int = 500) -> int:
@@ -220,13 +216,13 @@ async def test_the_ledger_is_append_only(store: Storage) -> None:
     await store.ensure_account(GUILD, ALICE)
     for sql in ("UPDATE ledger SET delta = 5", "DELETE FROM ledger"):
         with pytest.raises(Exception, match="append-only"):
-            await store._write(lambda db, sql=sql: db.execute(sql))
+            await execute(store, sql)
     assert len(await store.ledger(GUILD, ALICE)) == 1
 
 
 async def test_audit_catches_a_balance_changed_outside_the_ledger(store: Storage) -> None:
     await store.ensure_account(GUILD, ALICE)
-    await store._write(lambda db: db.execute("UPDATE accounts SET balance = balance + 5"))
+    await execute(store, "UPDATE accounts SET balance = balance + 5")
     report = await store.audit(GUILD)
     assert not report.ok
     assert any("ledger sum" in p for p in report.problems)
@@ -236,7 +232,7 @@ async def test_audit_catches_a_balance_changed_outside_the_ledger(store: Storage
 async def test_audit_catches_chips_appearing_on_a_table(store: Storage) -> None:
     table = await cash_table(store)
     await store.buy_in(table, GUILD, ALICE, 1, 100)
-    await store._write(lambda db: db.execute("UPDATE table_seats SET stack = 150"))
+    await execute(store, "UPDATE table_seats SET stack = 150")
     report = await store.audit(GUILD)
     assert not report.ok
     assert any(f"table {table}" in p for p in report.problems)

@@ -10,6 +10,7 @@ import pytest
 
 from bot.storage import SchemaTooNew, Storage, StorageError
 from bot.storage.migrations import Migration, load_migrations, migrate, split_statements, user_version
+from tests.storage.conftest import select
 
 
 def _tables(path: Path) -> set[str]:
@@ -41,10 +42,8 @@ async def test_open_creates_folder_and_migrates_an_empty_file_to_the_latest_vers
 async def test_open_uses_wal_and_foreign_keys(db_path: Path) -> None:
     storage = await Storage.open(db_path)
     try:
-        journal = await storage._query(lambda db: db.execute("PRAGMA journal_mode").fetchone())
-        fk = await storage._query(lambda db: db.execute("PRAGMA foreign_keys").fetchone())
-        assert journal[0] == "wal"
-        assert fk[0] == 1
+        assert await select(storage, "PRAGMA journal_mode") == [("wal",)]
+        assert await select(storage, "PRAGMA foreign_keys") == [(1,)]
     finally:
         await storage.close()
 

@@ -20,7 +20,7 @@ from bot.storage import (
     TableNotFound,
     WrongTableKind,
 )
-from tests.storage.conftest import GUILD
+from tests.storage.conftest import GUILD, execute
 from tests.storage.test_ledger import snapshot
 
 ALICE, BOB, CHLOE = 101, 102, 103
@@ -245,7 +245,7 @@ async def test_an_append_racing_the_end_of_its_hand_is_refused_and_stores_nothin
     hand_a = await store.start_hand(first, 1, RECORD, SEATS)
     hand_b = await store.start_hand(second, 1, RECORD, SEATS)
     assert await store.append_action(hand_a, {"n": 0}) == 0  # caches hand_a's next number
-    await store._db.execute("UPDATE hands SET ended_at = 1 WHERE id = ?", (hand_a,))  # ended behind the cache
+    await execute(store, "UPDATE hands SET ended_at = 1 WHERE id = ?", (hand_a,))  # ended behind the cache
     results = await asyncio.gather(
         store.append_action(hand_a, {"n": 1}), store.append_action(hand_b, {"n": 0}), return_exceptions=True
     )
