@@ -22,6 +22,7 @@ from bot.storage.errors import (
     WrongTableKind,
 )
 from bot.storage.models import (
+    HOUSE_USER_ID,
     AccountRow,
     AuditReport,
     GuildDefaults,
@@ -40,10 +41,12 @@ from bot.storage.models import (
     TableKind,
     TableRow,
     TableStatus,
+    is_computer_player,
 )
 from bot.storage.store import Storage
 
 __all__ = [
+    "HOUSE_USER_ID",
     "AccountRow",
     "AuditReport",
     "ChipsNotConserved",
@@ -78,4 +81,5 @@ __all__ = [
     "TableRow",
     "TableStatus",
     "WrongTableKind",
+    "is_computer_player",
 ]

@@ -209,7 +209,9 @@ class Storage:
 
         kind=BUY_IN takes a free seat (the member must not sit at this table); kind=REBUY adds to the
         member's own seat, not while they play in the table's unfinished hand. Creates the account (with
-        its grant) on first touch. Raises InsufficientBalance, SeatTaken, NotSeated, HandInProgress,
+        its grant) on first touch. A computer player (a negative `user_id`) buys in from the server's house
+        account instead (`HOUSE_USER_ID`), which is issued what it lacks (HOUSE_ISSUE; docs/practice.md, "Chips");
+        the balance returned is then the house's. Raises InsufficientBalance, SeatTaken, NotSeated, HandInProgress,
         TableNotFound, WrongTableKind (tournament), ValueError (amount <= 0).
         Table limits (min/max buy-in, between hands) are the table service's to check.
         `state`/`outbox`: stored in the same transaction (see `Outbox.attach`).
