@@ -27,7 +27,7 @@ from bot.poker.players.ranges import chen_score, top_fraction
 from bot.poker.players.reading import has_draw
 from bot.poker.players.view import PlayerView
 
-__all__ = ["Solid", "likely_range", "top_range"]
+__all__ = ["Solid", "connects", "likely_range", "top_range"]
 
 _CHECK = Decision(ActionKind.CHECK)
 _CALL = Decision(ActionKind.CALL)
@@ -59,7 +59,7 @@ def top_range(fraction: float) -> tuple[Combo, ...]:
     return combos[: max(1, math.ceil(fraction * len(combos)))]
 
 
-def _connects(combo: Combo, board: Sequence[Card]) -> bool:
+def connects(combo: Combo, board: Sequence[Card]) -> bool:
     """A hand a player bets after the flop: a pair with the board or in the hand, a flush or its draw, an ace."""
     ranks = {card.rank for card in board}
     first, second = combo
@@ -89,7 +89,7 @@ def likely_range(view: PlayerView, opponent: int) -> list[Combo]:
     board = view.board
     aggression = sum(1 for a in view.history if a.player == opponent and a.street is not Street.PREFLOP and a.raised)
     if aggression and board:
-        narrowed = [c for c in combos if _connects(c, board) and c[0] not in board and c[1] not in board]
+        narrowed = [c for c in combos if connects(c, board) and c[0] not in board and c[1] not in board]
         if aggression > 1:
             board_ranks = {b.rank for b in board}
             made = [
