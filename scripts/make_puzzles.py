@@ -134,7 +134,8 @@ def spots_of(phh: PhhHand, key: str, source: str) -> list[Spot]:
         label = kind.value
         if kind is ActionKind.ALL_IN:
             label = ("bet" if current == 0 else "raise") if event.amount > current else "call"
-        public.append((street, player, label, event.amount if label in ("bet", "raise") else None))
+        amount_shown = event.amount if label in ("bet", "raise") else event.added if label == "call" else None
+        public.append((street, player, label, amount_shown))
     return found
 
 

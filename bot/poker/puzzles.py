@@ -57,8 +57,9 @@ class Spot:
             to decide and of the last bettor or raiser they face.
         big_blind: the big blind in chips.
         stacks: chips behind each player at the decision (hand index order).
-        actions: the public action so far as (street, player, kind, amount total or None) rows, forced bets
-            excluded (the blinds are known from the positions).
+        actions: the public action so far as (street, player, kind, amount) rows, kind one of fold, check,
+            call, bet, raise; amount: the total for a bet or raise, the chips added for a call, else None. Forced
+            bets are left out (the blinds are known from the positions).
         board: the community cards; street: the street of the decision.
         hole: the decider's two hole cards.
         pot: every chip in the middle; to_call: chips the decider must add to call; min_raise_to: the smallest

@@ -1535,9 +1535,7 @@ class TableRunner:
         chips at the start of the hand finishes higher, and players who started it with equal stacks share
         the place (two players tied for 3rd both finish 3rd; the next one down is 5th)."""
         remaining = sum(1 for occ in self.table.seats.values() if occ.stack > 0 and occ.player_id not in busted)
-        return {
-            user: remaining + 1 + sum(1 for other in busted if starting[other] > starting[user]) for user in busted
-        }
+        return {user: remaining + 1 + sum(1 for other in busted if starting[other] > starting[user]) for user in busted}
 
     async def _end_tournament_if_won(self) -> bool:
         """A started tournament with one player left is over (rule book 000 §03): close it. True if closed."""
