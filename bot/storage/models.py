@@ -310,6 +310,18 @@ class HandRow:
 
 
 @dataclass(frozen=True)
+class PuzzleRecord:
+    """A member's decision puzzles on one server (issue 17): answered, of them revealed, and of those the ones
+    whose answer the numbers favoured."""
+
+    guild_id: int
+    user_id: int
+    answered: int
+    revealed: int
+    favoured: int
+
+
+@dataclass(frozen=True)
 class AuditReport:
     """The ledger invariant for one server: balances + chips on its open cash tables == chips issued.
 
