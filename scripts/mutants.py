@@ -30,6 +30,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 RUNNER = "bot/tables/runner.py"
+HANDS = "bot/tables/hands.py"
+SEATING = "bot/tables/seating.py"
+PLACES = "bot/tables/places.py"
+HOST = "bot/tables/host.py"
 HAND = "bot/poker/hand.py"
 POTS = "bot/poker/pots.py"
 SETTINGS = "bot/poker/settings.py"
@@ -72,23 +76,23 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "leaver-does-not-forfeit",
         "flow",
-        RUNNER,
-        "                if self.hand.can_forfeit(player):",
-        "                if False:",
+        HANDS,
+        "        if hand.can_forfeit(player):",
+        "        if False:",
         (SERVICE, TURNS, FLOW),
     ),
     Mutant(
         "leaver-forfeits-only-at-their-turn",
         "flow",
-        RUNNER,
-        "                if self.hand.can_forfeit(player):",
-        "                if self.hand.can_forfeit(player) and self.hand.actor == player:",
+        HANDS,
+        "        if hand.can_forfeit(player):",
+        "        if hand.can_forfeit(player) and hand.actor == player:",
         (SERVICE, TURNS, FLOW),
     ),
     Mutant(
         "busts-places-reversed",
         "flow",
-        RUNNER,
+        PLACES,
         "remaining + 1 + sum(1 for other in busted if starting[other] > starting[user])",
         "remaining + 1 + sum(1 for other in busted if starting[other] < starting[user])",
         (TURNS, RECOVERY, FLOW),
@@ -96,7 +100,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "busts-equal-stacks-not-shared",
         "flow",
-        RUNNER,
+        PLACES,
         "remaining + 1 + sum(1 for other in busted if starting[other] > starting[user])",
         "remaining + 1 + sum(1 for other in busted if starting[other] > starting[user] or other < user)",
         (TURNS, RECOVERY, FLOW),
@@ -104,33 +108,36 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "busts-places-ignore-players-left",
         "flow",
-        RUNNER,
-        "        return {\n            user: remaining + 1 +",
-        "        return {\n            user: 1 +",
+        PLACES,
+        "    return {user: remaining + 1 +",
+        "    return {user: 1 +",
         (TURNS, FLOW),
     ),
     Mutant(
         "tournament-sit-out-no-auto-action",
         "flow",
-        RUNNER,
-        "        if user in self.away and self.options.kind == TOURNAMENT:",
+        HANDS,
+        "        if user in state.away and state.options.kind == TOURNAMENT:",
         "        if False:",
         (TURNS, FLOW),
     ),
     Mutant(
         "no-auto-action-when-the-turn-passes",
         "flow",
-        RUNNER,
-        "        else:\n            self._start_turn()\n            await self._auto_act_if_needed()\n",
-        "        else:\n            self._start_turn()\n",
+        HANDS,
+        "        else:\n"
+        "            self._scheduler.start_turn()\n"
+        "            await self.auto_act_if_needed()\n",
+        "        else:\n"
+        "            self._scheduler.start_turn()\n",
         (TURNS, SERVICE, FLOW),
     ),
     Mutant(
         "cash-sit-out-auto-folds",
         "flow",
-        RUNNER,
-        "        if user in self.away and self.options.kind == TOURNAMENT:",
-        "        if user in self.away:",
+        HANDS,
+        "        if user in state.away and state.options.kind == TOURNAMENT:",
+        "        if user in state.away:",
         (TURNS, SERVICE, FLOW),
     ),
     Mutant(
@@ -312,23 +319,27 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "timer-always-folds",
         "flow",
-        RUNNER,
-        "        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD\n        count",
-        "        kind = ActionKind.FOLD\n        count",
+        HANDS,
+        "        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD\n"
+        "        count",
+        "        kind = ActionKind.FOLD\n"
+        "        count",
         (TURNS, SERVICE, FLOW),
     ),
     Mutant(
         "timer-always-checks",
         "flow",
-        RUNNER,
-        "        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD\n        count",
-        "        kind = ActionKind.CHECK\n        count",
+        HANDS,
+        "        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD\n"
+        "        count",
+        "        kind = ActionKind.CHECK\n"
+        "        count",
         (TURNS, SERVICE, FLOW),
     ),
     Mutant(
         "sit-out-after-three-expiries",
         "flow",
-        RUNNER,
+        HANDS,
         "EXPIRIES_BEFORE_SIT_OUT = 2",
         "EXPIRIES_BEFORE_SIT_OUT = 3",
         (TURNS, SERVICE, FLOW),
@@ -336,34 +347,37 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "sit-out-after-one-expiry",
         "flow",
-        RUNNER,
-        "        sat_out = count >= EXPIRIES_BEFORE_SIT_OUT and user not in self.away",
-        "        sat_out = count >= 1 and user not in self.away",
+        HANDS,
+        "        sat_out = count >= EXPIRIES_BEFORE_SIT_OUT and user not in state.away",
+        "        sat_out = count >= 1 and user not in state.away",
         (TURNS, SERVICE, FLOW),
     ),
     Mutant(
         "expiries-not-reset-by-an-action",
         "flow",
-        RUNNER,
-        "            self.expiries.pop(user_id, None)\n"
-        '            return await self._apply(player, kind, amount, by="player")',
-        '            return await self._apply(player, kind, amount, by="player")',
+        HANDS,
+        "        self._state.expiries.pop(user_id, None)\n"
+        '        return await self.apply(player, kind, amount, by="player")',
+        '        return await self.apply(player, kind, amount, by="player")',
         (TURNS, SERVICE, FLOW),
     ),
     Mutant(
         "next-hand-not-scheduled",
         "flow",
-        RUNNER,
-        "        if await self._end_tournament_if_won():\n            return\n        self._maybe_schedule_next_hand()",
-        "        if await self._end_tournament_if_won():\n            return",
+        HANDS,
+        "        if await self._host.end_tournament_if_won():\n"
+        "            return\n"
+        "        self._scheduler.schedule_next_hand()",
+        "        if await self._host.end_tournament_if_won():\n"
+        "            return",
         (SERVICE, TURNS, FLOW),
     ),
     Mutant(
         "next-hand-delay-ignored",
         "flow",
         RUNNER,
-        "        when = self.clock.time() + (self.options.next_hand_delay if delay is None else delay)",
-        "        when = self.clock.time() + 10 * (self.options.next_hand_delay if delay is None else delay)",
+        "        when = clock.time() + (state.options.next_hand_delay if delay is None else delay)",
+        "        when = clock.time() + 10 * (state.options.next_hand_delay if delay is None else delay)",
         (SERVICE, TURNS, FLOW),
     ),
     Mutant(
@@ -377,32 +391,35 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "refused-action-stored-first",
         "flow",
-        RUNNER,
-        "        else:\n            hand.verify_action(kind, amount)\n        hand_id = self.hand_id\n"
-        '        action = {"player": player, "kind": kind.value, "amount": amount, "at": self.clock.time(), "by": by}\n'
-        "        await self._commit(lambda _state, _rows: self.storage.append_action(hand_id, action), "
-        "carries=False)\n",
-        "        hand_id = self.hand_id\n"
-        '        action = {"player": player, "kind": kind.value, "amount": amount, "at": self.clock.time(), "by": by}\n'
-        "        await self._commit(lambda _state, _rows: self.storage.append_action(hand_id, action), "
-        "carries=False)\n"
-        "        if not forfeit:\n            hand.verify_action(kind, amount)\n",
+        HANDS,
+        "        else:\n"
+        "            hand.verify_action(kind, amount)\n"
+        "        hand_id = state.hand_id\n"
+        '        action = {"player": player, "kind": kind.value, "amount": amount, "at": core.clock.time(), "by": by}\n'
+        "        await core.commit(lambda _data, _rows: core.storage.append_action(hand_id, action), carries=False)\n",
+        "        hand_id = state.hand_id\n"
+        '        action = {"player": player, "kind": kind.value, "amount": amount, "at": core.clock.time(), "by": by}\n'
+        "        await core.commit(lambda _data, _rows: core.storage.append_action(hand_id, action), carries=False)\n"
+        "        if not forfeit:\n"
+        "            hand.verify_action(kind, amount)\n",
         (SERVICE, FLOW),
     ),
     Mutant(
         "refused-rebuy-adds-chips",
         "flow",
-        RUNNER,
-        "            stack = self.table.seats[seat].stack\n            room = self.options.max_buy_in - stack\n",
-        "            stack = self.table.seats[seat].stack\n            self.table.add_chips(seat, 1)\n"
-        "            room = self.options.max_buy_in - stack\n",
+        SEATING,
+        "        stack = state.table.seats[seat].stack\n"
+        "        room = options.max_buy_in - stack\n",
+        "        stack = state.table.seats[seat].stack\n"
+        "        state.table.add_chips(seat, 1)\n"
+        "        room = options.max_buy_in - stack\n",
         (SERVICE, TURNS, FLOW),
     ),
     Mutant(
         "busted-players-stay-seated",
         "flow",
-        RUNNER,
-        '                await self._stand(user, kind="busted", announce=announce, place=places.get(user))',
+        HANDS,
+        '                await self._seating.stand(user, kind="busted", announce=announce, place=places.get(user))',
         "                pass",
         (TURNS, RECOVERY, FLOW),
     ),
@@ -410,26 +427,28 @@ MUTANTS: tuple[Mutant, ...] = (
         "kick-folds-the-live-hand",
         "flow",
         RUNNER,
-        "                self.kicked.add(target)\n",
-        "                self.kicked.add(target)\n"
-        "                if self.hand.can_forfeit(self._player_of(target)):\n"
-        '                    await self._apply(self._player_of(target), ActionKind.FOLD, None, by="forfeit")\n',
+        "            if not await self._seating.kick(by_user, target, is_admin=is_admin):\n",
+        "            if not await self._seating.kick(by_user, target, is_admin=is_admin):\n"
+        "                player = self._state.player_of(target)\n"
+        "                hand = self._state.hand\n"
+        "                if player is not None and hand is not None and hand.can_forfeit(player):\n"
+        "                    await self._hands.forfeit(player)\n",
         (SERVICE, FLOW),
     ),
     Mutant(
         "tournament-leaver-takes-a-better-place",
         "flow",
-        RUNNER,
-        "            place = sum(1 for occupant in self.table.seats.values() if occupant.stack > 0)",
-        "            place = sum(1 for occupant in self.table.seats.values() if occupant.stack > 0) - 1",
+        PLACES,
+        "    return sum(1 for occupant in table.seats.values() if occupant.stack > 0)",
+        "    return sum(1 for occupant in table.seats.values() if occupant.stack > 0) - 1",
         (RECOVERY, FLOW),
     ),
     Mutant(
         "tournament-not-over-with-one-player",
         "flow",
-        RUNNER,
-        "self.hand_number == 0 or len(self.table.seats) > 1:",
-        "self.hand_number == 0 or len(self.table.seats) > 0:",
+        HOST,
+        "state.hand_number == 0 or len(state.table.seats) > 1:",
+        "state.hand_number == 0 or len(state.table.seats) > 0:",
         (RECOVERY, TURNS, FLOW),
     ),
 )

@@ -1,4 +1,5 @@
-"""Stored hands for `/history`: rebuilt by replay, filtered to what the asking member may see, exported as PHH.
+"""Stored hands for `/history`: filtered to what the asking member may see, exported as PHH (rebuilt by
+`bot.tables.record.replay`, the one replay of a stored hand).
 
 A member sees other players' hole cards only where they were shown at the showdown (issue 5); their own
 cards are theirs to see. Only finished hands are shown or exported: an unfinished hand's record holds the
@@ -10,24 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from bot.poker import ActionKind, Event, Hand, HandRecord, HandShown, HoleCardsDealt
+from bot.poker import Event, Hand, HandShown, HoleCardsDealt
 from bot.poker.phh import dump_hand
-from bot.storage import HandRow
 
 _HOLE_CARDS_LINE = re.compile(r'"d dh p(?P<player>[0-9]+) (?P<cards>[^"]*)"')
-
-
-def replay_row(row: HandRow) -> Hand:
-    """The hand as stored (its record — settings, stacks, deck — then every action in order)."""
-    hand = Hand.from_record(HandRecord.from_json(row.record["record"]))
-    for action in row.actions:
-        hand.replay(int(action["player"]), ActionKind(action["kind"]), action.get("amount"))
-    return hand
-
-
-def hand_users(row: HandRow) -> tuple[int, ...]:
-    """User ids by hand player index."""
-    return tuple(int(u) for u in row.record.get("users", ()))
 
 
 def shown_players(hand: Hand) -> frozenset[int]:

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.discord_ui.errors import CommandRefused, guarded
-from bot.discord_ui.history import hand_users, phh_for, replay_row, visible_events
+from bot.discord_ui.history import phh_for, visible_events
 from bot.discord_ui.notifier import to_embed
 from bot.discord_ui.people import People
 from bot.render import (
@@ -27,6 +27,7 @@ from bot.render import (
     t,
 )
 from bot.storage import HandRow, LeaderboardBy, Storage, TableRow
+from bot.tables.record import hand_users, replay
 
 PAGE_SIZE = 10
 HISTORY_HANDS = 10
@@ -140,7 +141,7 @@ async def history_list(client: discord.Client, table: TableRow, viewer_id: int, 
     names = await _people(client).names(client, table.guild_id, users)
     lines = []
     for row in rows:
-        hand = replay_row(row)
+        hand = replay(row)
         players = [names[user] for user in hand_users(row)]
         cancelled = bool((row.result or {}).get("aborted"))
         lines.append(render_history_line(row.number, visible_events(hand, None), players, locale, cancelled=cancelled))
@@ -157,7 +158,7 @@ async def history_hand(
         raise CommandRefused("history.not_found", number=number)
     if row.ended_at is None:
         raise CommandRefused("history.in_progress", number=number)
-    hand = replay_row(row)
+    hand = replay(row)
     users = hand_users(row)
     names = await _people(client).names(client, table.guild_id, users)
     players = [names[user] for user in users]

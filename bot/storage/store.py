@@ -377,7 +377,9 @@ class Storage:
     ) -> int:
         """Record the start of a hand and return its id.
 
-        `record_json`: the engine's HandRecord.to_json() (settings, starting stacks, deck order...).
+        `record_json`: the stored hand as `bot.tables.record.StoredHand.to_json()` writes it: {"record": the
+        engine's HandRecord.to_json() (settings, starting stacks, deck order...), "seats": [...], "users": [...]}
+        (by the hand's player index); kept as given and read back as `HandRow.record`.
         `seats`: one dict per player in hand order: {"seat", "user_id", "stack"} and optionally "player"
         (the hand's player index; defaults to the position in the list). Raises HandInProgress if the
         table has an unfinished hand, TableNotFound if it is not open, StorageError if `number` is used,

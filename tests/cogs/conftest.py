@@ -29,7 +29,7 @@ from discord.http import Route
 from simcord import Env, InteractionResult, MemberActor
 
 import bot.poker.hand as hand_module
-import bot.tables.runner as runner_module
+import bot.tables.delivery as delivery_module
 from bot.app import PokerBot
 from bot.config import Settings
 from bot.discord_ui.errors import unwrap
@@ -338,11 +338,11 @@ def outbox_waits(monkeypatch: pytest.MonkeyPatch) -> list[Env]:
     """Declare the table outbox's idle wait (`queue.get()` on an empty queue) to SimCord, whose virtual clock
     must know that the worker is idle rather than busy. Harmless once the outbox no longer idles."""
     holder: list[Env] = []
-    outbox = getattr(runner_module, "_Outbox", None)
+    outbox = getattr(delivery_module, "OutboxWorker", None)
     if outbox is None or not hasattr(outbox, "start"):
         return holder
 
-    class DeclaredQueue(runner_module.asyncio.Queue):  # type: ignore[name-defined,misc]
+    class DeclaredQueue(delivery_module.asyncio.Queue):  # type: ignore[name-defined,misc]
         async def get(self) -> Any:
             if self.empty() and holder:
                 return await holder[0].external_wait(super().get(), reason="table outbox waiting for work")

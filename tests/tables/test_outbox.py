@@ -120,3 +120,40 @@ async def test_a_closed_table_still_tells_what_its_end_owed_after_a_restart(db_p
     assert notifier.edits and notifier.edits[-1].closed and notifier.edits[-1].message_id is not None
     assert not await storage.pending_outbox()
     await stop(storage, service)
+
+
+async def test_the_result_of_a_hand_with_a_forfeit_is_rebuilt_after_a_restart(
+    db_path: Path, clock: ManualClock
+) -> None:
+    # The big blind leaves out of turn: a forfeit, stored as a fold by a player not to act. The button folds: the
+    # small blind wins. The result, owed and not delivered, is rebuilt by the one replay of the stored hand
+    # (bot/tables/record.py), which reads that fold as the big blind's, not as the fold of whoever was to act.
+    class DownAfterTheResult(DiscordDown):
+        async def announce(self, *args: Any, **kwargs: Any) -> None:
+            self.announcements.append(args[1])
+            raise ConnectionError("Discord is unreachable")
+
+    storage = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
+    down = DownAfterTheResult()
+    service = TableService(storage, down, clock=clock, rng_factory=Decks())
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
+    for user in (ALICE, BOB, CHLOE):
+        await service.join(CHANNEL, user, NAMES[user])
+    await service.start(CHANNEL, ALICE)
+    runner = service.get(CHANNEL)
+    small, big, button = runner.hand_users
+    assert actor(service) == button
+    assert await service.leave(CHANNEL, big) is False  # forfeited out of turn
+    await service.act(CHANNEL, button, ActionKind.FOLD)
+    await runner.drain()
+    live = [a for a in down.announcements if isinstance(a, HandResultAnnouncement)]
+    assert [r.hand_number for r in live] == [1]
+    assert [u for pot in live[0].pots for u, _, _ in pot.winners] == [small]
+    await stop(storage, service)
+
+    notifier = RecordingNotifier()
+    storage, service = await restarted(db_path, clock, notifier)
+    results = [a for a in notifier.announcements if isinstance(a, HandResultAnnouncement)]
+    assert results == live
+    assert not await storage.pending_outbox()
+    await stop(storage, service)

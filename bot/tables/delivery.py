@@ -1,0 +1,274 @@
+"""Delivery of what a table owes Discord: the ordered queue per table, the table message's posts, edits and
+retirement, and marking stored outbox rows delivered (docs/outbox.md; the rows' codec is bot/tables/outbox.py).
+
+Discord calls never hold the table's lock: jobs run one at a time on the table's worker, in the order queued;
+consecutive table-message edits merge into one, drawn with the latest picture (docs/architecture.md, "Table
+orchestration").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from bot.render.i18n import t
+from bot.storage import Storage
+from bot.tables.notifier import HandResultAnnouncement, Notifier, PlayerAnnouncement, TableSnapshot
+from bot.tables.outbox import REPLY_TOKEN_LIFETIME_S, Owed, decode_cards
+from bot.tables.state import TableState
+
+log = logging.getLogger(__name__)
+
+Job = Callable[[], Awaitable[None]]
+
+
+@dataclass
+class OutboxWorker:
+    """Runs queued jobs one at a time, in order, on its own task; a job that fails is logged and skipped."""
+
+    queue: asyncio.Queue[Job | None] = field(default_factory=asyncio.Queue)
+    task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start the worker task (inside the event loop); a second call does nothing."""
+        if self.task is None:
+            self.task = asyncio.create_task(self._work(), name="table-outbox")
+
+    def put(self, job: Job) -> None:
+        """Queue `job` after everything queued so far."""
+        self.queue.put_nowait(job)
+
+    async def _work(self) -> None:
+        while True:
+            job = await self.queue.get()
+            if job is None:
+                return
+            try:
+                await job()
+            except Exception:
+                log.exception("table notification failed")
+
+    async def drain(self) -> None:
+        """Wait until everything queued so far has run."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        async def mark() -> None:
+            done.set_result(None)
+
+        self.put(mark)
+        await done
+
+    async def stop(self) -> None:
+        """Run what is queued, then stop the task."""
+        if self.task is not None:
+            self.queue.put_nowait(None)
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+
+
+class Delivery:
+    """One table's messages to Discord, in order: owed messages (stored rows are marked delivered once sent) and
+    the table message (posted, edited, retired). `picture` draws the table now; it is called under `lock` when a
+    job runs, so a drawing never shows a change computed but not yet stored."""
+
+    def __init__(
+        self,
+        *,
+        notifier: Notifier,
+        storage: Storage,
+        state: TableState,
+        lock: asyncio.Lock,
+        picture: Callable[[], TableSnapshot],
+    ) -> None:
+        self.notifier = notifier
+        self._storage = storage
+        self._state = state
+        self._lock = lock
+        self._picture = picture
+        self.worker = OutboxWorker()
+        #: A table-message edit is queued and not yet drawn: later edits merge into it.
+        self._pending_edit = False
+        #: Counts table messages posted: a queued edit meant for an earlier message is dropped, not drawn there.
+        self._generation = 0
+        self._inflight: set[str] = set()  # outbox keys queued for delivery and not yet delivered
+        self._delivered: list[str] = []  # outbox keys delivered, to mark in storage
+        self._marking: asyncio.Task[None] | None = None
+        self._dm_refused: set[int] = set()  # players told that their DMs are closed (told once)
+
+    # ------------------------------------------------------------------ the worker
+
+    def start(self) -> None:
+        """Start the worker (call once the runner is registered, inside the event loop)."""
+        self.worker.start()
+
+    async def drain(self) -> None:
+        """Wait until every message queued so far is delivered, and marked so in storage."""
+        await self.worker.drain()
+        await self._marks_written()
+
+    async def stop(self) -> None:
+        """Deliver what is queued, then stop the worker."""
+        await self.worker.stop()
+        await self._marks_written()
+
+    async def _marks_written(self) -> None:
+        if self._marking is not None:
+            await asyncio.gather(self._marking, return_exceptions=True)
+
+    # ------------------------------------------------------------------ owed messages
+
+    def in_flight(self, key: str) -> bool:
+        """Outbox row `key` is queued in this process and not yet delivered."""
+        return key in self._inflight
+
+    def queue(self, owed: Owed, *, durable: bool) -> None:
+        """Queue one owed message; `durable`: it is a stored outbox row, marked delivered once sent."""
+        if durable:
+            self._inflight.add(owed.key)
+
+        async def deliver() -> None:
+            try:
+                await self._deliver(owed, durable=durable)
+            finally:
+                self._inflight.discard(owed.key)
+
+        self.worker.put(deliver)
+
+    async def _deliver(self, owed: Owed, *, durable: bool) -> None:
+        """Send one owed message; a stored one is then marked delivered (a failure to send leaves it for the
+        next start). Posts carry the row's key as nonce, so a second delivery makes no second message."""
+        notifier = self.notifier
+        payload = owed.payload or {}
+        nonce = owed.key if durable else None
+        kind = payload.get("type")
+        if kind == "hole_cards":
+            user = int(payload["user_id"])
+            cards = decode_cards(payload["cards"])
+            delivered = await notifier.send_hole_cards(owed.snapshot, user, cards, nonce=nonce)
+            if delivered:
+                self._dm_refused.discard(user)
+            elif user not in self._dm_refused:
+                self._dm_refused.add(user)
+                notice = PlayerAnnouncement("dm_refused", user, self._state.name(user))
+                await notifier.announce(owed.snapshot, notice, nonce=None if nonce is None else nonce + "r")
+        elif kind == "closed_table":
+            # Only if it is still the table's message (a message retired meanwhile has no buttons, and is final).
+            message_id = self._state.message_id
+            if message_id == int(payload["message_id"]):
+                await notifier.edit_table(dataclasses.replace(owed.snapshot, message_id=message_id))
+        elif kind == "reply":
+            if time.time() - float(payload["created_at"]) < REPLY_TOKEN_LIFETIME_S:
+                text = t(str(payload["key"]), str(payload["locale"]), **dict(payload["params"]))
+                await notifier.reply(int(payload["application_id"]), str(payload["token"]), text)
+        elif owed.announcement is not None:
+            await notifier.announce(owed.snapshot, owed.announcement, nonce=nonce)
+        if durable:
+            self._mark_delivered(owed.key)
+
+    def _mark_delivered(self, key: str) -> None:
+        """Mark a delivered row, in the background and in batches (delivery does not wait for the database)."""
+        self._delivered.append(key)
+        if self._marking is None or self._marking.done():
+            channel = self._state.ids.channel_id
+            self._marking = asyncio.create_task(self._write_delivered(), name=f"outbox-marks-{channel}")
+
+    async def _write_delivered(self) -> None:
+        while self._delivered:
+            keys, self._delivered = self._delivered, []
+            try:
+                await self._storage.mark_delivered(keys)
+            except Exception:
+                log.warning(
+                    "table %s: could not mark %s outbox rows delivered",
+                    self._state.ids.table_id,
+                    len(keys),
+                    exc_info=True,
+                )
+                return
+
+    # ------------------------------------------------------------------ the table message
+
+    def refresh(self) -> None:
+        """Queue an edit of the table message; several queued edits become one, with the latest picture."""
+        if self._pending_edit:
+            return
+        self._pending_edit = True
+        generation = self._generation
+        state = self._state
+
+        async def edit() -> None:
+            if generation != self._generation:
+                return  # a new table message replaced the one this edit was for
+            # The picture is taken with the lock free: then no change is half made (computed, not yet stored).
+            async with self._lock:
+                if generation != self._generation:
+                    return
+                self._pending_edit = False
+                snap = self._picture()
+                summarised = state.hand is None and (state.closed or state.next_hand_at is not None)
+            if snap.message_id is None:
+                if summarised:
+                    return  # the last hand's message was summarised: the next deal (or the end notice) follows
+                await self._posted(await self.notifier.post_table(snap))
+            else:
+                await self.notifier.edit_table(snap)
+
+        self.worker.put(edit)
+
+    def retire_message(self, result: HandResultAnnouncement | None, *, showed_hand: bool = True) -> None:
+        """Queue the end of the live table message as a table (issue 11 items 1, 11): it becomes one line without
+        buttons — `result`, the summary of its hand, or None: "moved to a newer message" (naming the hand
+        being played unless `showed_hand` is False: the message showed the table between hands) — and is never
+        edited again (edits still queued for it are dropped); the table has no message until the next is
+        posted. Once per hand at most (the hand's end), so an action still costs one table edit."""
+        self._pending_edit = False
+        self._generation += 1
+        snap = self._picture()
+        if not showed_hand:
+            snap = dataclasses.replace(snap, hand_number=0)
+        state = self._state
+
+        async def retire() -> None:
+            message_id = state.message_id  # known by now: the job that posted it ran before this one
+            if message_id is None:
+                return
+            state.message_id = None
+            try:
+                if not state.closed:  # a closed table keeps no message to redraw
+                    await self._storage.set_table_message(state.ids.table_id, None)
+            except Exception:
+                log.exception("could not forget the table message id of table %s", state.ids.table_id)
+            await self.notifier.retire_table(snap, message_id, result)
+
+        self.worker.put(retire)
+
+    def post_table(self, *, replaces_hand: bool) -> None:
+        """Queue a new table message (a new hand, or /poker table); later edits go to it. The message it replaces,
+        if any, is retired first (`retire_message`), so no edit meant for it lands on the new one and no old
+        message keeps live buttons. replaces_hand: the replaced message showed the hand being played (a
+        /poker table during a hand), not the table between hands (a new deal replaces only such a message)."""
+        self.retire_message(None, showed_hand=replaces_hand)
+
+        async def post() -> None:
+            async with self._lock:  # a picture of what is stored (see `refresh`)
+                snap = self._picture()
+            await self._posted(await self.notifier.post_table(snap))
+
+        self.worker.put(post)
+
+    async def _posted(self, message_id: int | None) -> None:
+        """A table message was posted (its id, stored for restarts), or the post failed (None): then the old
+        message is forgotten so that the next refresh posts the table again rather than editing the previous
+        hand's message."""
+        self._state.message_id = message_id
+        if message_id is not None:
+            try:
+                await self._storage.set_table_message(self._state.ids.table_id, message_id)
+            except Exception:
+                log.exception("could not store the table message id of table %s", self._state.ids.table_id)

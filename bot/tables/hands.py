@@ -1,0 +1,307 @@
+"""A table's hands, from the deal to what follows their end: start the game, deal, the turn and its checks, an
+action (write-ahead), a timeout, a tournament player sitting out, the hand's end and its aftermath (rebuys,
+eliminations, leavers), then the next deal or the end (docs/architecture.md, "Table orchestration": the
+extension points are named there).
+
+`Hands` works on the runner's `TableCore`, inside one of the runner's operations (under its lock); the runner's
+clockwork (`Scheduler`) arms the turn timer and schedules the next deal.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot.poker import ActionKind, Hand, HandEnded, PlayerActed, PokerError, StreetDealt
+from bot.tables.core import Scheduler, TableCore
+from bot.tables.errors import ServiceError
+from bot.tables.host import Host
+from bot.tables.notifier import LevelAnnouncement, PlayerAnnouncement, StreetAnnouncement
+from bot.tables.options import CASH, TOURNAMENT
+from bot.tables.outbox import Owed, encode_cards, new_key
+from bot.tables.places import places_of_busts
+from bot.tables.record import StoredHand
+from bot.tables.results import hand_result, outcomes
+from bot.tables.seating import Seating
+from bot.tables.snapshot import level_view
+
+log = logging.getLogger(__name__)
+
+#: Timer expiries in a row after which a player is sat out (issue 4).
+EXPIRIES_BEFORE_SIT_OUT = 2
+
+
+class Hands:
+    """The hand being played and the deal of the next (see the module docstring)."""
+
+    def __init__(self, core: TableCore, scheduler: Scheduler, seating: Seating, host: Host) -> None:
+        self._core = core
+        self._state = core.state
+        self._scheduler = scheduler
+        self._seating = seating
+        self._host = host
+
+    # ------------------------------------------------------------------ the deal
+
+    async def start_game(self, user_id: int, *, is_admin: bool) -> None:
+        """See `TableRunner.start_game`."""
+        state = self._state
+        state.check_open()
+        if state.options.kind == TOURNAMENT:
+            state.check_host(user_id, is_admin)
+        elif state.seat_of(user_id) is None and user_id != state.ids.host_id and not is_admin:
+            raise ServiceError("not_seated")
+        if state.running:
+            raise ServiceError("already_running")
+        if not state.table.can_start_hand():
+            raise ServiceError("not_enough_players")
+        state.running = True
+        if state.started_at is None:
+            state.started_at = self._core.clock.time()
+        await self.start_hand()
+
+    async def start_hand(self) -> None:
+        """Deal a new hand: the engine moves the button and posts blinds; the record is stored before anyone
+        sees the hand; then the new table message and the hole cards (DM) go out."""
+        state, core = self._state, self._core
+        number = state.hand_number + 1
+        previous_level = state.hand_level
+        schedule = state.table.config.schedule
+        now = state.level_clock(core.clock.time())
+        level = schedule.level_index(state.table.hands_played, now) if schedule else None
+        try:
+            hand = state.table.start_hand(now=now, rng=core.rng_factory())
+        except PokerError:
+            log.info("table %s cannot deal hand %s", state.ids.table_id, number)
+            core.delivery.refresh()
+            return
+        seats = tuple(state.table.hand_seats)
+        users = tuple(state.table.seats[s].player_id for s in seats)
+        record = StoredHand(hand.record(), seats, users).to_json()
+        state.hand, state.hand_number = hand, number
+        state.hand_seats, state.hand_users = seats, users
+        state.hand_level = level
+        if level is not None and previous_level is not None and level > previous_level:
+            self._announce_level(hand)
+        snap = core.snapshot()
+        # The hole-card DMs (and "press My cards" when refused) are stored with the hand, told after its table message.
+        dms = [
+            Owed(
+                new_key(),
+                {
+                    "type": "hole_cards",
+                    "user_id": user,
+                    "hand_number": number,
+                    "cards": encode_cards(tuple(hand.hole_cards[player])),
+                },
+                snap,
+            )
+            for player, user in enumerate(users)
+        ]
+        table_id = state.ids.table_id
+        hand_id = await core.commit(
+            lambda data, rows: core.storage.start_hand(
+                table_id,
+                number,
+                record,
+                [
+                    {"seat": seat, "user_id": user, "stack": stack, "player": index}
+                    for index, (seat, user, stack) in enumerate(zip(seats, users, hand.starting_stacks, strict=True))
+                ],
+                state=data,
+                outbox=[*rows, *(dm.row() for dm in dms)],
+            )
+        )
+        state.hand_id = hand_id
+        core.mark_committed()
+        core.delivery.post_table(replaces_hand=False)
+        for dm in dms:
+            core.delivery.queue(dm, durable=True)
+        self._scheduler.start_turn()
+        await self.auto_act_if_needed()
+
+    def _announce_level(self, hand: Hand) -> None:
+        """The hand just dealt opens a new blind level: say so, with the next one (issue 11 item 4)."""
+        view = level_view(self._state, self._core.clock.time())
+        settings = hand.settings
+        self._core.announce(
+            LevelAnnouncement(
+                view["level"],
+                settings.small_blind,
+                settings.big_blind,
+                settings.ante,
+                view.get("next_level"),
+                view.get("next_level_in"),
+                view["level_by"],
+            )
+        )
+
+    # ------------------------------------------------------------------ the turn
+
+    def check_turn(self, user_id: int, hand_number: int | None = None) -> int:
+        """See `TableRunner.check_turn`."""
+        state = self._state
+        state.check_open()
+        hand = state.hand
+        if hand is None:
+            raise ServiceError("no_hand")
+        if hand_number is not None and hand_number != state.hand_number:
+            raise ServiceError("stale_button")
+        player = state.player_of(user_id)
+        if player is None:
+            raise ServiceError("not_in_hand")
+        if hand.actor != player:
+            if hand.actor is None:
+                raise ServiceError("no_hand")
+            raise ServiceError("not_your_turn_user", actor=state.hand_users[hand.actor])
+        return player
+
+    def check_expected(self, kind: ActionKind, amount: int | None, expected: int) -> None:
+        """See `TableRunner.check_expected`."""
+        hand = self._state.hand
+        assert hand is not None
+        legal = hand.legal_actions()
+        if kind is ActionKind.CALL and legal.can_call and legal.call_amount != expected:
+            raise ServiceError("call_changed", amount=legal.call_amount)
+        if kind is ActionKind.ALL_IN and legal.all_in_to != expected:
+            raise ServiceError("all_in_changed", amount=legal.all_in_to)
+        if kind in (ActionKind.BET, ActionKind.RAISE) and amount is not None and amount != expected:
+            raise ServiceError("amount_changed", amount=expected)
+
+    async def act(
+        self, user_id: int, kind: ActionKind, amount: int | None, *, hand_number: int | None, expected: int | None
+    ) -> PlayerActed:
+        """See `TableRunner.act`."""
+        player = self.check_turn(user_id, hand_number)
+        if expected is not None:
+            self.check_expected(kind, amount, expected)
+        self._state.expiries.pop(user_id, None)
+        return await self.apply(player, kind, amount, by="player")
+
+    async def expire(self) -> None:
+        """The player to act ran out of time: check if free, else fold; sat out after two in a row."""
+        state = self._state
+        hand = state.hand
+        assert hand is not None and hand.actor is not None
+        player = hand.actor
+        user = state.hand_users[player]
+        kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD
+        count = state.expiries.get(user, 0) + 1
+        state.expiries[user] = count
+        sat_out = count >= EXPIRIES_BEFORE_SIT_OUT and user not in state.away
+        if sat_out:
+            self._seating.set_away(user, state.hand_seats[player], True)
+        self._core.announce(PlayerAnnouncement("timed_out", user, state.name(user), action=kind.value, sat_out=sat_out))
+        await self.apply(player, kind, None, by="timeout")
+
+    async def forfeit(self, player: int) -> None:
+        """A player who left forfeits the hand being played at once (`Hand.forfeit`), unless already folded."""
+        hand = self._state.hand
+        assert hand is not None
+        if hand.can_forfeit(player):
+            await self.apply(player, ActionKind.FOLD, None, by="forfeit")
+        else:  # already folded: nothing to play
+            self._core.delivery.refresh()
+
+    async def apply(self, player: int, kind: ActionKind, amount: int | None, *, by: str) -> PlayerActed:
+        """Verify, store (write-ahead), apply, then queue what the channel must see. `by="forfeit"`: the
+        player left, their hand is folded at once, whoever is to act (`Hand.forfeit`; stored as a fold)."""
+        state, core = self._state, self._core
+        hand = state.hand
+        assert hand is not None and state.hand_id is not None
+        forfeit = by == "forfeit"
+        if forfeit:
+            hand.verify_forfeit(player)
+        else:
+            hand.verify_action(kind, amount)
+        hand_id = state.hand_id
+        action = {"player": player, "kind": kind.value, "amount": amount, "at": core.clock.time(), "by": by}
+        await core.commit(lambda _data, _rows: core.storage.append_action(hand_id, action), carries=False)
+        before = len(hand.events)
+        acted = hand.forfeit(player) if forfeit else hand.act(kind, amount)
+        for event in hand.events[before:]:
+            if isinstance(event, StreetDealt):  # a street is dealt
+                street = StreetAnnouncement(state.hand_number, event.street, event.cards, event.board, hand.pots())
+                core.announce(street)
+        core.release_derived()
+        if hand.is_complete:
+            await self.finish_hand()
+        else:
+            self._scheduler.start_turn()
+            await self.auto_act_if_needed()
+        core.delivery.refresh()
+        return acted
+
+    async def auto_act_if_needed(self) -> None:
+        """Check (when free) or fold for a tournament player sitting out, without waiting: their seat and chips
+        stay, so a free check keeps their hand (only the fold is announced, once: a fold ends their hand)."""
+        state = self._state
+        hand = state.hand
+        if hand is None or hand.actor is None:
+            return
+        user = state.hand_users[hand.actor]
+        if user in state.away and state.options.kind == TOURNAMENT:
+            kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD
+            if kind is ActionKind.FOLD:
+                self._core.announce(PlayerAnnouncement("auto_folded", user, state.name(user), action=kind.value))
+            await self.apply(hand.actor, kind, None, by="auto")
+
+    # ------------------------------------------------------------------ the end of a hand
+
+    async def finish_hand(self) -> None:
+        """Store the result and the new stacks in one transaction, then announce, bust, and schedule the next."""
+        state, core = self._state, self._core
+        hand = state.hand
+        assert hand is not None and state.hand_id is not None
+        self._scheduler.cancel_turn()
+        state.deadline = None
+        finishing = next(e.finishing_stacks for e in reversed(hand.events) if isinstance(e, HandEnded))
+        stacks = dict(zip(state.hand_seats, finishing, strict=True))
+        users, seats = state.hand_users, state.hand_seats
+        result_json, announcement = hand_result(hand, state.hand_number, users, [state.name(u) for u in users])
+        results = outcomes(hand, users)
+        hand_id = state.hand_id
+        busted = state.table.end_hand(hand)
+        core.announce(announcement)
+        state.clear_hand()
+        await core.commit(
+            lambda data, rows: core.storage.finish_hand(hand_id, result_json, stacks, results, state=data, outbox=rows)
+        )
+        core.delivery.retire_message(announcement)
+        await self.after_hand(busted, users, seats, hand)
+
+    async def after_hand(
+        self, busted: tuple[int, ...], users: tuple[int, ...], seats: tuple[int, ...], hand: Hand
+    ) -> None:
+        """Rebuys asked during the hand, eliminations (places at a tournament; a busted cash player is told how to
+        buy in again), players who asked to leave, then the next deal or the end."""
+        state, core = self._state, self._core
+        if state.rebuys:
+            await self._seating.make_rebuys()
+            busted = tuple(s for s in busted if s in state.table.seats and state.table.seats[s].stack == 0)
+        seat_user = dict(zip(seats, users, strict=True))
+        busted_users = [seat_user[s] for s in busted]
+        starting = {u: hand.starting_stacks[users.index(u)] for u in busted_users}
+        ranks = places_of_busts(state.table, busted_users, starting)
+        places: dict[int, int | None] = {}  # recorded with each one's seat freed (`stand`), one transaction each
+        for user in sorted(busted_users, key=lambda u: -ranks[u]):  # the worst place is announced first
+            place = ranks[user] if state.options.kind == TOURNAMENT else None
+            if place is not None:
+                places[user] = place
+                core.announce(PlayerAnnouncement("eliminated", user, state.name(user), place=place))
+        for user in busted_users:
+            if state.seat_of(user) is not None:
+                # Cash: one notice, "out of chips, left the table, buy in again with /poker join" (and a button);
+                # none for a player who had left during the hand (told then).
+                announce = state.options.kind == CASH and user not in state.leaving
+                await self._seating.stand(user, kind="busted", announce=announce, place=places.get(user))
+        for user in sorted(state.leaving | state.kicked):
+            if state.seat_of(user) is not None:
+                # A kick was announced as pending ("leaving"): now it is done. A leaver was told at once.
+                kicked = user in state.kicked
+                await self._seating.stand(user, kind="kicked" if kicked else "left", announce=kicked)
+        state.leaving.clear()
+        state.kicked.clear()
+        await core.save()
+        if await self._host.end_tournament_if_won():
+            return
+        self._scheduler.schedule_next_hand()

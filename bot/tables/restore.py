@@ -1,0 +1,127 @@
+"""A table read back from storage: after a restart or a storage fault (its seats, flags and unfinished hand, by
+replay of the stored hand), what it still owes Discord (the outbox rows not delivered), and a closed table that
+only delivers (docs/architecture.md, "The hand is its history"; docs/outbox.md).
+
+`Restorer` works on the runner's `TableCore`, under the runner's lock.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot.poker import Hand, Table
+from bot.storage import HandRow, OutboxRow, TableRow
+from bot.tables.core import Scheduler, TableCore
+from bot.tables.hands import Hands
+from bot.tables.notifier import Announcement
+from bot.tables.outbox import Owed, decode_announcement
+from bot.tables.record import StoredHand, replay, replay_actions
+from bot.tables.results import hand_result
+
+log = logging.getLogger(__name__)
+
+
+class Restorer:
+    """Rebuilds a table's memory from storage (see the module docstring)."""
+
+    def __init__(self, core: TableCore, scheduler: Scheduler, hands: Hands) -> None:
+        self._core = core
+        self._state = core.state
+        self._scheduler = scheduler
+        self._hands = hands
+
+    async def restore(self, row: TableRow, *, grace: float) -> None:
+        """See `TableRunner.restore`."""
+        state, core = self._state, self._core
+        table_id = state.ids.table_id
+        stored = dict(row.state or {})
+        open_hand = await core.storage.open_hand(table_id)
+        if "table" in stored:
+            table_json = dict(stored["table"])
+            if open_hand is None:
+                # The process may have stopped between storing a hand's end and saving the table state.
+                table_json["in_hand"] = False
+            state.table = Table.from_json(table_json)
+        state.table.sync_seats({s.seat: (s.user_id, s.stack) for s in row.seats})
+        state.load_flags(stored)
+        last = await core.storage.hands_for_table(table_id, limit=1)
+        state.hand_number = max([int(stored.get("hand_number", 0))] + [h.number for h in last])
+        state.message_id = row.message_id
+        if open_hand is not None:
+            dealt = StoredHand.from_json(open_hand.record)
+            hand = Hand.from_record(dealt.record)
+            last_at = replay_actions(hand, open_hand.actions)
+            state.hand, state.hand_id, state.hand_number = hand, open_hand.id, open_hand.number
+            state.hand_seats, state.hand_users = dealt.seats, dealt.users
+            state.table.resume_hand(hand, state.hand_seats)
+            core.mark_committed()
+            if hand.is_complete:
+                await self._hands.finish_hand()
+            else:
+                acted_at = open_hand.started_at if last_at is None else last_at
+                deadline = max(acted_at + state.options.turn_timeout, core.clock.time() + grace)
+                self._scheduler.start_turn(deadline)
+        elif last and last[0].ended_at is not None and self._after_hand_unfinished(last[0]):
+            # The process stopped between storing a hand's end and what follows it (busted players unseated,
+            # leavers and kicked players gone, rebuys made): do it now, so that no notice owed is lost.
+            core.mark_committed()
+            ended = StoredHand.from_json(last[0].record)
+            seats, users = ended.seats, ended.users
+            busted = tuple(s for s, u in zip(seats, users, strict=True) if state.seat_holds(s, u, stack=0))
+            await self._hands.after_hand(busted, users, seats, Hand.from_record(ended.record))
+        core.delivery.refresh()
+        if state.hand is None:
+            self._scheduler.schedule_next_hand()
+
+    def _after_hand_unfinished(self, ended: HandRow) -> bool:
+        """After finished hand `ended`, is what follows a hand's end still to do? (A player of it still seated
+        without chips, a leaver or a kicked player still seated, or a rebuy still pending: `Hands.after_hand`
+        clears all of them.)"""
+        state = self._state
+        dealt = StoredHand.from_json(ended.record)
+        busted = any(state.seat_holds(s, u, stack=0) for s, u in zip(dealt.seats, dealt.users, strict=True))
+        return busted or bool(state.leaving or state.kicked or state.rebuys)
+
+    async def deliver_pending(self, rows: list[OutboxRow] | None) -> int:
+        """See `TableRunner.deliver_pending`."""
+        state, core = self._state, self._core
+        if rows is None:
+            rows = await core.storage.pending_outbox(state.ids.table_id)
+        snap = core.snapshot()
+        queued = 0
+        for row in rows:
+            if core.delivery.in_flight(row.key):
+                continue
+            payload = row.payload
+            announcement: Announcement | None = None
+            try:
+                if payload.get("type") == "announce":
+                    announcement = decode_announcement(payload["announcement"])
+                elif payload.get("type") == "hand_result":
+                    announcement = await self._stored_result(int(payload["hand_number"]))
+            except Exception:
+                log.exception("table %s: outbox row %s cannot be read; dropped", state.ids.table_id, row.key)
+                await core.storage.mark_delivered([row.key])
+                continue
+            core.delivery.queue(Owed(row.key, payload, snap, announcement), durable=True)
+            queued += 1
+        return queued
+
+    async def _stored_result(self, number: int) -> Announcement:
+        """A finished hand's result, built again from its stored record (the engine replays it exactly)."""
+        state = self._state
+        row = await self._core.storage.hand_by_number(state.ids.table_id, number)
+        if row is None:
+            raise ValueError(f"no hand {number} at table {state.ids.table_id}")
+        users = StoredHand.from_json(row.record).users
+        _, announcement = hand_result(replay(row), number, users, [state.name(u) for u in users])
+        return announcement
+
+    def load_closed(self, row: TableRow) -> None:
+        """See `TableRunner.load_closed`."""
+        state = self._state
+        stored = dict(row.state or {})
+        state.names = {int(k): v for k, v in stored.get("names", {}).items()}
+        state.hand_number = int(stored.get("hand_number", 0))
+        state.message_id = row.message_id
+        state.closed = True

@@ -1,0 +1,235 @@
+"""One table's state: what the runner holds in memory and stores with the table (docs/architecture.md, "Table
+orchestration").
+
+`TableState` is owned by the `TableRunner` and changed only under its lock, by the runner and its collaborators
+(seating, hands, closing, restore). `Committed` is the part that storage holds, as last stored: what a failed write
+puts back (`TableRunner._commit`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.poker import BlindLevel, BlindSchedule, Hand, HandSettings, Table, TableConfig
+from bot.tables.errors import ServiceError
+from bot.tables.options import TableOptions
+
+
+@dataclass(frozen=True)
+class TableIds:
+    """Who a table is: its storage id, its server and channel (Discord ids), and its host (a user id)."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+
+
+def table_config(options: TableOptions) -> TableConfig:
+    """The engine's table configuration for `options` (blinds, seats, blind schedule)."""
+    settings = HandSettings(
+        small_blind=options.small_blind,
+        big_blind=options.big_blind,
+        ante=options.ante,
+        big_blind_ante=options.big_blind_ante,
+        straddle=options.straddle,
+    )
+    schedule = None
+    if options.blind_levels:
+        schedule = BlindSchedule(
+            levels=tuple(BlindLevel(*level) for level in options.blind_levels),
+            by="minutes" if options.level_by == "minutes" else "hands",
+            length=options.level_length,
+        )
+    return TableConfig(settings=settings, seat_count=options.seats, schedule=schedule)
+
+
+@dataclass
+class Committed:
+    """The table's state as last committed: what a failed write puts back (see `TableRunner._commit`)."""
+
+    table: dict[str, Any]
+    names: dict[int, str]
+    hand: Hand | None
+    hand_id: int | None
+    hand_number: int
+    hand_seats: tuple[int, ...]
+    hand_users: tuple[int, ...]
+    expiries: dict[int, int]
+    leaving: set[int]
+    kicked: set[int]
+    away: set[int]
+    rebuys: dict[int, int]
+    hand_level: int | None
+    running: bool
+    started_at: float | None
+    language: str
+    options: TableOptions
+    closed: bool
+
+
+@dataclass
+class TableState:
+    """The live state of one table. Users are Discord user ids; chips are ints.
+
+    table: the engine's seats, stacks, button and blind schedule. hand: the hand being played (None between
+    hands), hand_id its storage id, hand_seats / hand_users its players' seats and users by player index.
+    expiries: turn timeouts in a row by user. leaving / kicked: users who leave when the hand ends. away: users
+    sitting out. rebuys: rebuys asked during a hand, made when it ends (user -> chips). hand_level: the blind
+    level (0-based schedule index) of the last hand dealt. running: hands are dealt by themselves. started_at:
+    the first deal (clock seconds). message_id: the live table message. deadline: the turn's end (clock
+    seconds). next_hand_at: when the next hand is dealt.
+    """
+
+    ids: TableIds
+    options: TableOptions
+    language: str = "en"
+    table: Table = field(init=False)
+    names: dict[int, str] = field(default_factory=dict)
+    hand: Hand | None = None
+    hand_id: int | None = None
+    hand_number: int = 0
+    hand_seats: tuple[int, ...] = ()
+    hand_users: tuple[int, ...] = ()
+    expiries: dict[int, int] = field(default_factory=dict)
+    leaving: set[int] = field(default_factory=set)
+    kicked: set[int] = field(default_factory=set)
+    away: set[int] = field(default_factory=set)
+    rebuys: dict[int, int] = field(default_factory=dict)
+    hand_level: int | None = None
+    running: bool = False
+    started_at: float | None = None
+    closed: bool = False
+    message_id: int | None = None
+    deadline: float | None = None
+    next_hand_at: float | None = None
+
+    def __post_init__(self) -> None:
+        self.table = Table(table_config(self.options))
+
+    # ------------------------------------------------------------------ stored with the table
+
+    def to_json(self) -> dict[str, Any]:
+        """The state beyond seats and stacks (which storage keeps in table_seats), as stored with the table."""
+        return {
+            "table": self.table.to_json(),
+            "names": {str(k): v for k, v in self.names.items()},
+            "hand_number": self.hand_number,
+            "expiries": {str(k): v for k, v in self.expiries.items()},
+            "leaving": sorted(self.leaving),
+            "kicked": sorted(self.kicked),
+            "away": sorted(self.away),
+            "rebuys": {str(k): v for k, v in sorted(self.rebuys.items())},
+            "hand_level": self.hand_level,
+            "running": self.running,
+            "started_at": self.started_at,
+            "language": self.language,
+        }
+
+    def load_flags(self, state: dict[str, Any]) -> None:
+        """Names and flags from a stored `to_json()` (not the table nor the hand number)."""
+        self.names = {int(k): v for k, v in state.get("names", {}).items()}
+        self.expiries = {int(k): v for k, v in state.get("expiries", {}).items()}
+        self.leaving = set(state.get("leaving", []))
+        self.kicked = set(state.get("kicked", []))
+        self.away = set(state.get("away", []))
+        self.rebuys = {int(k): int(v) for k, v in state.get("rebuys", {}).items()}
+        self.hand_level = state.get("hand_level")
+        self.running = bool(state.get("running", False))
+        self.started_at = state.get("started_at")
+
+    # ------------------------------------------------------------------ committed state
+
+    def committed(self) -> Committed:
+        """A copy of what storage holds once the change being computed is stored."""
+        return Committed(
+            table=self.table.to_json(),
+            names=dict(self.names),
+            hand=self.hand,
+            hand_id=self.hand_id,
+            hand_number=self.hand_number,
+            hand_seats=self.hand_seats,
+            hand_users=self.hand_users,
+            expiries=dict(self.expiries),
+            leaving=set(self.leaving),
+            kicked=set(self.kicked),
+            away=set(self.away),
+            rebuys=dict(self.rebuys),
+            hand_level=self.hand_level,
+            running=self.running,
+            started_at=self.started_at,
+            language=self.language,
+            options=self.options,
+            closed=self.closed,
+        )
+
+    def roll_back(self, m: Committed) -> None:
+        """Put the state back as it was when `m` was taken."""
+        self.table = Table.from_json(m.table)
+        if m.hand is not None:
+            self.table.resume_hand(m.hand, m.hand_seats)
+        self.names, self.expiries = dict(m.names), dict(m.expiries)
+        self.hand, self.hand_id, self.hand_number = m.hand, m.hand_id, m.hand_number
+        self.hand_seats, self.hand_users = m.hand_seats, m.hand_users
+        self.leaving, self.kicked, self.away = set(m.leaving), set(m.kicked), set(m.away)
+        self.rebuys, self.hand_level = dict(m.rebuys), m.hand_level
+        self.running, self.started_at, self.language = m.running, m.started_at, m.language
+        self.options, self.closed = m.options, m.closed
+
+    def clear_hand(self) -> None:
+        """No hand is being played any more."""
+        self.hand, self.hand_id, self.hand_seats, self.hand_users = None, None, (), ()
+
+    # ------------------------------------------------------------------ lookups
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The user's seat, or None."""
+        for seat, occupant in self.table.seats.items():
+            if occupant.player_id == user_id:
+                return seat
+        return None
+
+    def require_seat(self, user_id: int) -> int:
+        """The user's seat. Raises ServiceError("not_seated")."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise ServiceError("not_seated")
+        return seat
+
+    def seat_holds(self, seat: int, user: int, *, stack: int | None = None) -> bool:
+        """Seat `seat` is held by `user` (with exactly `stack` chips, when given)."""
+        occupant = self.table.seats.get(seat)
+        return occupant is not None and occupant.player_id == user and (stack is None or occupant.stack == stack)
+
+    def player_of(self, user_id: int) -> int | None:
+        """The user's player index in the hand being played, or None (no hand, or not dealt in)."""
+        if self.hand is None:
+            return None
+        try:
+            return self.hand_users.index(user_id)
+        except ValueError:
+            return None
+
+    def name(self, user_id: int) -> str:
+        """The user's display name at this table (their id when unknown)."""
+        return self.names.get(user_id, str(user_id))
+
+    def free_seats(self) -> list[int]:
+        """Seat numbers nobody holds, in order."""
+        return [s for s in range(1, self.options.seats + 1) if s not in self.table.seats]
+
+    def check_open(self) -> None:
+        """Raises ServiceError("table_closed") once the table is closed."""
+        if self.closed:
+            raise ServiceError("table_closed")
+
+    def check_host(self, user_id: int, is_admin: bool) -> None:
+        """The one host rule (start a tournament, schedule, kick, end): the host or a member with Manage Server
+        (`is_admin`); the refusal `not_host` says exactly that."""
+        if user_id != self.ids.host_id and not is_admin:
+            raise ServiceError("not_host", host=self.ids.host_id)
+
+    def level_clock(self, now: float) -> float:
+        """Minutes-based blind levels count from the first deal: seconds since then at clock time `now`."""
+        return now - (self.started_at or now)
