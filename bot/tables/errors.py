@@ -40,6 +40,9 @@ MESSAGES: dict[str, str] = {
     "amount_changed": "That button was for another amount: nothing was played",
     "rebuy_at_max": "Your stack is already at the table's maximum ({limit}): nothing to add",
     "rebuy_leaving": "You leave this table when this hand ends: no rebuy (`/poker join` to sit down again later)",
+    "computer_level": "Computer players come in these levels: {levels}",
+    "computer_mid_hand": "Computer players are seated and taken away between hands: wait for this hand to end",
+    "not_a_computer": "Seat {seat} holds no computer player",
 }
 
 

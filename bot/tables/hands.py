@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 
 from bot.poker import ActionKind, Hand, HandEnded, PlayerActed, PokerError, StreetDealt
+from bot.storage import is_computer_player
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.errors import ServiceError
 from bot.tables.host import Host
@@ -96,6 +97,7 @@ class Hands:
                 snap,
             )
             for player, user in enumerate(users)
+            if not is_computer_player(user)  # a computer player reads its cards from the hand (bot.poker.players)
         ]
         table_id = state.ids.table_id
         hand_id = await core.commit(

@@ -45,6 +45,8 @@ class TableOptions:
     blind_levels: optional tournament schedule, a tuple of
     (small blind, big blind, ante) levels, each lasting `level_length` hands or minutes (`level_by`).
     next_hand_delay: seconds between the end of a hand and the next deal.
+    computer_delay: a computer player's mean pause before it acts, seconds (uniformly half to one and a half
+    times it: 1 to 3 s by default; 0 acts at once, for tests).
     """
 
     kind: str = CASH
@@ -63,6 +65,7 @@ class TableOptions:
     level_by: str = "hands"
     level_length: int = 0
     next_hand_delay: float = 5.0
+    computer_delay: float = 2.0
 
     def validated(self) -> TableOptions:
         """Return self if every setting is within its range; raise ServiceError("bad_option") naming the first

@@ -15,12 +15,14 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import random
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from bot.poker import ActionKind, Card, Hand, LegalActions, PlayerActed, PokerError
 from bot.storage import OutboxRow, Storage, TableRow
 from bot.tables.clock import Clock
+from bot.tables.computers import Computers, pause
 from bot.tables.core import RngFactory, TableCore
 from bot.tables.delivery import Delivery
 from bot.tables.errors import ServiceError
@@ -85,6 +87,7 @@ class TableRunner:
         self._host = Host(self._core, self)
         self._hands = Hands(self._core, self, self._seating, self._host)
         self._restorer = Restorer(self._core, self, self._hands)
+        self._computers = Computers(self._core, self._seating, self._hands)
         self._on_closed = on_closed
         self._turn = 0
         self._timer: asyncio.Task[None] | None = None
@@ -264,6 +267,9 @@ class TableRunner:
             return
         state.deadline = deadline if deadline is not None else clock.time() + state.options.turn_timeout
         turn, when = self._turn, state.deadline
+        if self._computers.to_act():
+            self._timer = asyncio.create_task(self._computer_turn(turn), name=f"computer-turn-{self.channel_id}")
+            return
 
         async def expire() -> None:
             await clock.sleep_until(when)
@@ -275,6 +281,17 @@ class TableRunner:
                 log.exception("table %s: a turn timeout could not be stored (resumed later)", self.table_id)
 
         self._timer = asyncio.create_task(expire(), name=f"turn-timer-{self.channel_id}")
+
+    async def _computer_turn(self, turn: int) -> None:
+        """A computer player's turn: its pause, then its decision, as one operation (bot/tables/computers.py)."""
+        state, clock = self._state, self._core.clock
+        await clock.sleep_until(clock.time() + pause(state.options.computer_delay, random.Random()))
+        try:
+            async with self._operation():
+                if turn == self._turn and not state.closed and self._computers.to_act():
+                    await self._computers.act()
+        except Exception:
+            log.exception("table %s: a computer player's action could not be stored (resumed later)", self.table_id)
 
     def cancel_turn(self) -> None:
         """Stop the turn timer."""
@@ -447,6 +464,17 @@ class TableRunner:
             await self._seating.sit_in(user_id)
 
     # ------------------------------------------------------------------ the host (bot/tables/host.py)
+
+    async def add_computer(self, user_id: int, level: str, *, is_admin: bool = False) -> int:
+        """Seat a computer player of `level` ('beginner' or 'solid') before or between hands (the host or a member
+        with Manage Server); returns its seat. See `Computers.add`."""
+        async with self._operation():
+            return await self._computers.add(user_id, level, is_admin=is_admin)
+
+    async def remove_computer(self, user_id: int, seat: int, *, is_admin: bool = False) -> None:
+        """Take away the computer player at `seat` between hands. See `Computers.remove`."""
+        async with self._operation():
+            await self._computers.remove(user_id, seat, is_admin=is_admin)
 
     async def start_game(self, user_id: int, *, is_admin: bool = False) -> None:
         """Deal the first hand; from then on hands follow by themselves. At a tournament the host or a member

@@ -208,6 +208,14 @@ class TableService:
         """See TableRunner.rebuy."""
         return await self.get(channel_id).rebuy(user_id, amount, reply)
 
+    async def add_computer(self, channel_id: int, user_id: int, level: str, *, is_admin: bool = False) -> int:
+        """See TableRunner.add_computer."""
+        return await self.get(channel_id).add_computer(user_id, level, is_admin=is_admin)
+
+    async def remove_computer(self, channel_id: int, user_id: int, seat: int, *, is_admin: bool = False) -> None:
+        """See TableRunner.remove_computer."""
+        await self.get(channel_id).remove_computer(user_id, seat, is_admin=is_admin)
+
     async def start(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> None:
         """See TableRunner.start_game (`is_admin`: the member has Manage Server)."""
         await self.get(channel_id).start_game(user_id, is_admin=is_admin)

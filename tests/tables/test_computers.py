@@ -1,0 +1,147 @@
+"""Computer players at a table (issue 17): seated by the host between hands, acting through the same path as a
+member after their pause, surviving a restart mid-turn, buying in from the house (the audit holds)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.poker import ActionKind, PokerError
+from bot.storage import HOUSE_USER_ID, LedgerKind, Storage, is_computer_player
+from bot.tables import ManualClock, RecordingNotifier, TableOptions, TableService
+from tests.tables.conftest import ALICE, BOB, CHANNEL, DEFAULTS, GUILD, HOST, NAMES, Decks, actor
+
+OPTIONS = TableOptions.for_blinds(1, 2, computer_delay=0)
+
+
+async def until_member_or_no_turn(service: TableService, channel: int = CHANNEL) -> None:
+    """Wait (real time: storage works on its thread) until a member is to act or nobody is."""
+    for _ in range(500):
+        who = actor(service, channel)
+        if who is None or not is_computer_player(who):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the computer player never acted")
+
+
+async def play_hands(service: TableService, clock: ManualClock, hands: int) -> None:
+    """Alice checks or calls; the computer players play; hands follow."""
+    start = service.snapshot(CHANNEL).hand_number
+    for _ in range(400):
+        await until_member_or_no_turn(service)
+        snap = service.snapshot(CHANNEL)
+        if snap.hand_number >= start + hands and snap.actor_user_id is None:
+            return
+        if snap.actor_user_id is None:
+            await clock.advance(service.get(CHANNEL).options.next_hand_delay + 0.1)
+            continue
+        kind = ActionKind.CHECK if snap.legal is not None and snap.legal.can_check else ActionKind.CALL
+        await service.act(CHANNEL, snap.actor_user_id, kind)
+    raise AssertionError("the hands did not end")
+
+
+async def test_the_host_seats_computer_players_who_play_through_the_same_path(
+    service: TableService, storage: Storage, clock: ManualClock, notifier: RecordingNotifier
+) -> None:
+    await service.create_table(GUILD, CHANNEL, HOST, OPTIONS)
+    await service.join(CHANNEL, ALICE, NAMES[ALICE])
+    with pytest.raises(PokerError) as refused:
+        await service.add_computer(CHANNEL, ALICE, "solid")
+    assert refused.value.code == "not_host"
+    with pytest.raises(PokerError) as refused:
+        await service.add_computer(CHANNEL, HOST, "genius")
+    assert refused.value.code == "computer_level"
+    assert await service.add_computer(CHANNEL, HOST, "solid") == 2
+    assert await service.add_computer(CHANNEL, HOST, "beginner") == 3
+    names = [s.name for s in service.snapshot(CHANNEL).seats]
+    assert names == ["Alice", "🤖 Solid 2", "🤖 Beginner 3"]
+
+    await service.start(CHANNEL, ALICE)
+    with pytest.raises(PokerError) as refused:
+        await service.add_computer(CHANNEL, HOST, "beginner")
+    assert refused.value.code == "computer_mid_hand"
+    await play_hands(service, clock, 5)
+    runner = service.get(CHANNEL)
+    await runner.drain()
+
+    computers = [s.user_id for s in service.snapshot(CHANNEL).seats if is_computer_player(s.user_id)]
+    assert len(computers) == 2
+    assert not [dm for dm in notifier.hole_cards if is_computer_player(dm[1])]  # no DM to a computer player
+    hands = await storage.hands_for_table(runner.table_id, limit=10)
+    stored = [a for h in hands for a in h.actions]
+    assert any(a["by"] == "computer" for a in stored)  # written ahead like anyone's action
+    audit = await storage.audit(GUILD)
+    assert audit.ok, audit.problems
+    house = [r.kind for r in await storage.ledger(GUILD, HOUSE_USER_ID)]
+    assert house.count(LedgerKind.HOUSE_ISSUE) == 2 and house.count(LedgerKind.BUY_IN) == 2
+    page = await storage.leaderboard(GUILD)
+    assert all(row.user_id > 0 for row in page.rows)
+
+    seat = next(s.seat for s in service.snapshot(CHANNEL).seats if s.user_id == computers[0])
+    assert service.snapshot(CHANNEL).actor_user_id is None  # between hands
+    with pytest.raises(PokerError) as refused:
+        await service.remove_computer(CHANNEL, HOST, 1)  # Alice's seat
+    assert refused.value.code == "not_a_computer"
+    await service.remove_computer(CHANNEL, HOST, seat)
+    assert computers[0] not in [s.user_id for s in service.snapshot(CHANNEL).seats]
+    assert (await storage.audit(GUILD)).ok
+    assert (await storage.ledger(GUILD, HOUSE_USER_ID))[0].kind is LedgerKind.CASH_OUT  # its stack back to the house
+
+
+async def test_a_computer_player_waits_its_pause(service: TableService, clock: ManualClock) -> None:
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, computer_delay=2.0))
+    await service.join(CHANNEL, ALICE, NAMES[ALICE])
+    await service.add_computer(CHANNEL, HOST, "beginner")
+    await service.start(CHANNEL, ALICE)
+    # Heads-up, the button (seat 1, Alice, the first hand's button) acts first before the flop.
+    await service.act(CHANNEL, ALICE, ActionKind.CALL)
+    computer = actor(service)
+    assert computer is not None and is_computer_player(computer)
+    hand = service.get(CHANNEL).hand
+    assert hand is not None
+    before = hand.event_count
+    await clock.advance(0.9)
+    await asyncio.sleep(0.05)
+    assert hand.event_count == before  # still thinking: the pause is at least 1 s
+    await clock.advance(2.2)  # the pause is at most 3 s
+    for _ in range(300):
+        if hand.event_count > before:
+            break
+        await asyncio.sleep(0.01)
+    assert hand.event_count > before
+
+
+async def test_a_computer_players_pending_turn_resumes_after_a_restart(db_path: Path, clock: ManualClock) -> None:
+    storage = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
+    service = TableService(storage, RecordingNotifier(), clock=clock, rng_factory=Decks())
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, computer_delay=30.0))
+    await service.join(CHANNEL, ALICE, NAMES[ALICE])
+    await service.join(CHANNEL, BOB, NAMES[BOB])
+    await service.add_computer(CHANNEL, HOST, "solid")
+    await service.start(CHANNEL, ALICE)
+    for _ in range(3):
+        who = actor(service)
+        if who is not None and is_computer_player(who):
+            break
+        await service.act(
+            CHANNEL, who, ActionKind.CALL if service.snapshot(CHANNEL).legal.can_call else ActionKind.CHECK
+        )
+    computer = actor(service)
+    assert computer is not None and is_computer_player(computer)
+    number = service.snapshot(CHANNEL).hand_number
+    await service.close()  # the process stops while the computer player thinks
+    await storage.close()
+
+    storage2 = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
+    service2 = TableService(storage2, RecordingNotifier(), clock=clock, rng_factory=Decks())
+    assert await service2.restore() == 1
+    assert actor(service2) == computer
+    await clock.advance(46)
+    await until_member_or_no_turn(service2)
+    snap = service2.snapshot(CHANNEL)
+    assert snap.actor_user_id != computer or snap.hand_number != number
+    assert (await storage2.audit(GUILD)).ok
+    await service2.close()
+    await storage2.close()
