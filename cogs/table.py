@@ -263,6 +263,29 @@ class TableCog(CheckedCog):
         key = "kick.done" if now else "notice.leaving"
         await send_private(interaction, t(key, interaction.locale, name=escape_name(member.display_name)))
 
+    @poker.command(name="addbot", description=en("cmd.poker.addbot.desc"))
+    @app_commands.describe(level=en("cmd.poker.addbot.opt.level.desc"))
+    @app_commands.choices(level=[choice("beginner"), choice("solid")])
+    async def addbot(self, interaction: discord.Interaction[Any], level: str = "beginner") -> None:
+        """Seat a computer player (host or Manage Server), before or between hands (docs/practice.md)."""
+        _guild_id, channel_id = _ids(interaction)
+        is_admin = interaction.permissions.manage_guild
+        service = table_service(interaction)
+        seat = await service.add_computer(channel_id, interaction.user.id, level, is_admin=is_admin)
+        name = next(s.name for s in service.snapshot(channel_id).seats if s.seat == seat)
+        await send_private(interaction, t("addbot.done", interaction.locale, name=name, seat=seat))
+
+    @poker.command(name="removebot", description=en("cmd.poker.removebot.desc"))
+    @app_commands.describe(seat=en("cmd.poker.removebot.opt.seat.desc"))
+    async def removebot(self, interaction: discord.Interaction[Any], seat: Range[int, 1, MAX_PLAYERS]) -> None:
+        """Take away the computer player at a seat (host or Manage Server), between hands."""
+        _guild_id, channel_id = _ids(interaction)
+        is_admin = interaction.permissions.manage_guild
+        service = table_service(interaction)
+        name = next((s.name for s in service.snapshot(channel_id).seats if s.seat == seat), str(seat))
+        await service.remove_computer(channel_id, interaction.user.id, seat, is_admin=is_admin)
+        await send_private(interaction, t("kick.done", interaction.locale, name=name))
+
     @poker.command(name="schedule", description=en("cmd.poker.schedule.desc"))
     @app_commands.describe(
         levels=en("cmd.poker.schedule.opt.levels.desc"),

@@ -19,7 +19,14 @@ from bot.tables.errors import ServiceError
 from bot.tables.hands import Hands
 from bot.tables.seating import Seating
 
-__all__ = ["PLAYABLE_LEVELS", "Computers", "computer_id", "computer_level", "computer_name", "pause"]
+__all__ = [
+    "PLAYABLE_LEVELS",
+    "Computers",
+    "computer_display_name",
+    "computer_id", "computer_level",
+    "computer_name",
+    "pause",
+]
 
 #: The levels a host may seat (the baselines are for benchmarks/bots.py only).
 PLAYABLE_LEVELS = (Level.BEGINNER, Level.SOLID)
@@ -42,6 +49,12 @@ def computer_level(user_id: int) -> Level | None:
 def computer_name(level: Level, seat: int, language: str) -> str:
     """Its name at the table, marked as a computer player: "🤖 Solid 3" / "🤖 Solide 3"."""
     return t("computer.name", language, level=t(f"computer.level.{level.value}", language), seat=seat)
+
+
+def computer_display_name(user_id: int, language: str = "en") -> str | None:
+    """The name of a computer player from its user id alone (for hand histories and standings), None for a member."""
+    level = computer_level(user_id)
+    return None if level is None else computer_name(level, -user_id % 1000, language)
 
 
 def pause(mean: float, rng: random.Random) -> float:
