@@ -263,6 +263,15 @@ class TableCog(CheckedCog):
         key = "kick.done" if now else "notice.leaving"
         await send_private(interaction, t(key, interaction.locale, name=escape_name(member.display_name)))
 
+    @poker.command(name="coach", description=en("cmd.poker.coach.desc"))
+    @app_commands.describe(mode=en("cmd.poker.coach.opt.mode.desc"))
+    @app_commands.choices(mode=[choice("on"), choice("off")])
+    async def coach(self, interaction: discord.Interaction[Any], mode: str = "on") -> None:
+        """Turn your coach on or off at this table: on your turn, "My cards" adds its advice (docs/practice.md)."""
+        _guild_id, channel_id = _ids(interaction)
+        await table_service(interaction).set_coach(channel_id, interaction.user.id, mode == "on")
+        await send_private(interaction, t(f"coach.turned_{mode}", interaction.locale))
+
     @poker.command(name="addbot", description=en("cmd.poker.addbot.desc"))
     @app_commands.describe(level=en("cmd.poker.addbot.opt.level.desc"))
     @app_commands.choices(level=[choice("beginner"), choice("solid")])

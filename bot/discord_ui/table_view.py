@@ -32,6 +32,7 @@ from bot.render import (
     render_table,
     t,
 )
+from bot.render.coach import coach_lines
 from bot.tables import TableService, TableSnapshot
 
 log = logging.getLogger(__name__)
@@ -287,7 +288,11 @@ async def show_hole_cards(interaction: discord.Interaction[Any], service: TableS
     cards = service.hole_cards(channel_id, interaction.user.id)
     board = service.snapshot(channel_id).board
     value = evaluate([*cards, *board]) if len(board) >= 3 else None
-    await send_private(interaction, render_my_cards(cards, interaction.locale, value))
+    text = render_my_cards(cards, interaction.locale, value)
+    facts = service.coach_facts(channel_id, interaction.user.id)  # on their turn, with the coach on
+    if facts is not None:
+        text += "\n" + "\n".join(f"> {line}" for line in coach_lines(facts, interaction.locale))
+    await send_private(interaction, text)
 
 
 def table_payload(snapshot: TableSnapshot, table_name: str | None = None) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Computer players at a table (issue 17; docs/practice.md): seating one, taking it away, and its decisions.
+"""Computer players at a table (issue 17; docs/practice.md): seating one, taking it away, and its decisions; and
+the coach's switch and facts for the members who want it.
 
 A computer player sits like a member, with a negative user id that says its level and seat
 (`computer_id`): its decisions go through the same path as a member's (`Hands.apply`: write-ahead, the engine's
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from bot.poker.coach import CoachFacts, coach_facts
 from bot.poker.players import Level, make_player, view_of
 from bot.render.i18n import t
 from bot.storage import is_computer_player
@@ -18,10 +20,12 @@ from bot.tables.core import TableCore
 from bot.tables.errors import ServiceError
 from bot.tables.hands import Hands
 from bot.tables.seating import Seating
+from bot.tables.state import TableState
 
 __all__ = [
     "PLAYABLE_LEVELS",
     "Computers",
+    "coach_facts_of",
     "computer_display_name",
     "computer_id", "computer_level",
     "computer_name",
@@ -63,6 +67,25 @@ def pause(mean: float, rng: random.Random) -> float:
     return 0.0 if mean <= 0 else rng.uniform(mean / 2, mean * 1.5)
 
 
+def coach_facts_of(state: TableState, user_id: int) -> CoachFacts | None:
+    """The coach's facts for `user_id` when they turned the coach on and it is their turn, else None
+    (bot.poker.coach; Monte Carlo against the players still in, about 10 ms)."""
+    hand = state.hand
+    player = state.player_of(user_id)
+    if user_id not in state.coached or hand is None or player is None or hand.actor != player:
+        return None
+    legal = hand.legal_actions()
+    opponents = sum(1 for i, folded in enumerate(hand.folded) if not folded and i != player)
+    return coach_facts(
+        hand.hole_cards[player],
+        hand.board,
+        to_call=legal.call_amount,
+        pot=hand.total_pot,
+        opponents=max(1, opponents),
+        big_blind=hand.settings.big_blind,
+    )
+
+
 class Computers:
     """Seat, remove and play computer players (under the runner's lock, inside one of its operations)."""
 
@@ -71,6 +94,17 @@ class Computers:
         self._state = core.state
         self._seating = seating
         self._hands = hands
+
+    async def set_coach(self, user_id: int, on: bool) -> None:
+        """Turn the coach on or off for a seated member (kept with the table). Raises ServiceError("not_seated")."""
+        state = self._state
+        state.check_open()
+        state.require_seat(user_id)
+        if on:
+            state.coached.add(user_id)
+        else:
+            state.coached.discard(user_id)
+        await self._core.save()
 
     async def add(self, by_user: int, level: str, *, is_admin: bool) -> int:
         """Seat a computer player of `level` in the first free seat, before or between hands (the host or a member

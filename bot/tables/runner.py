@@ -20,9 +20,10 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from bot.poker import ActionKind, Card, Hand, LegalActions, PlayerActed, PokerError
+from bot.poker.coach import CoachFacts
 from bot.storage import OutboxRow, Storage, TableRow
 from bot.tables.clock import Clock
-from bot.tables.computers import Computers, pause
+from bot.tables.computers import Computers, coach_facts_of, pause
 from bot.tables.core import RngFactory, TableCore
 from bot.tables.delivery import Delivery
 from bot.tables.errors import ServiceError
@@ -470,6 +471,15 @@ class TableRunner:
         with Manage Server); returns its seat. See `Computers.add`."""
         async with self._operation():
             return await self._computers.add(user_id, level, is_admin=is_admin)
+
+    async def set_coach(self, user_id: int, on: bool) -> None:
+        """Turn the coach on or off for a seated member (`/poker coach`). Raises ServiceError("not_seated")."""
+        async with self._operation():
+            await self._computers.set_coach(user_id, on)
+
+    def coach_facts(self, user_id: int) -> CoachFacts | None:
+        """The coach's facts for the user on their turn when their coach is on, else None (no lock: a picture)."""
+        return coach_facts_of(self._state, user_id)
 
     async def remove_computer(self, user_id: int, seat: int, *, is_admin: bool = False) -> None:
         """Take away the computer player at `seat` between hands. See `Computers.remove`."""

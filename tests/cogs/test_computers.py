@@ -43,3 +43,24 @@ async def test_the_host_seats_two_computer_players_and_plays_hands_with_them(wor
     assert [s.seat for s in world.snapshot().seats] == [1, 2]
     assert (await world.bot.storage.audit(world.guild.id)).ok
     world.acknowledge_refusals()
+
+
+async def test_the_coach_adds_its_lines_to_my_cards_on_your_turn_in_your_language(world: World) -> None:
+    await world.seat({"alice": None, "bob": None})
+    turned = await world.slash("bob", "poker coach", mode="on")
+    assert turned.response.content.startswith("Coach on")
+    world.speaks("bob", "fr")
+    await world.slash("alice", "poker start")
+    if world.actor() != "bob":
+        await world.slash(world.actor(), "call")
+    mine = await world.press("bob", "My cards")
+    lines = mine.response.content.splitlines()
+    coach = [line for line in lines if line.startswith("> ")]
+    assert any("Tes chances de gagner contre 1 main au hasard" in line for line in coach), lines
+    assert any(line.startswith(("> Rien à suivre", "> Suivre coûte")) for line in coach), lines
+    theirs = await world.press("alice", "My cards")  # no coach for Alice, and not her turn
+    assert not [line for line in theirs.response.content.splitlines() if line.startswith("> ")]
+    off = await world.slash("bob", "poker coach", mode="off")
+    assert off.response.content == "Coach coupé."
+    again = await world.press("bob", "My cards")
+    assert not [line for line in again.response.content.splitlines() if line.startswith("> ")]
