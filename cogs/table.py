@@ -269,7 +269,7 @@ class TableCog(CheckedCog):
     async def coach(self, interaction: discord.Interaction[Any], mode: str = "on") -> None:
         """Turn your coach on or off at this table: on your turn, "My cards" adds its advice (docs/practice.md)."""
         _guild_id, channel_id = _ids(interaction)
-        await table_service(interaction).set_coach(channel_id, interaction.user.id, mode == "on")
+        await table_service(interaction).get(channel_id).set_coach(interaction.user.id, mode == "on")
         await send_private(interaction, t(f"coach.turned_{mode}", interaction.locale))
 
     @poker.command(name="addbot", description=en("cmd.poker.addbot.desc"))
@@ -280,7 +280,7 @@ class TableCog(CheckedCog):
         _guild_id, channel_id = _ids(interaction)
         is_admin = interaction.permissions.manage_guild
         service = table_service(interaction)
-        seat = await service.add_computer(channel_id, interaction.user.id, level, is_admin=is_admin)
+        seat = await service.get(channel_id).add_computer(interaction.user.id, level, is_admin=is_admin)
         name = next(s.name for s in service.snapshot(channel_id).seats if s.seat == seat)
         await send_private(interaction, t("addbot.done", interaction.locale, name=name, seat=seat))
 
@@ -292,7 +292,7 @@ class TableCog(CheckedCog):
         is_admin = interaction.permissions.manage_guild
         service = table_service(interaction)
         name = next((s.name for s in service.snapshot(channel_id).seats if s.seat == seat), str(seat))
-        await service.remove_computer(channel_id, interaction.user.id, seat, is_admin=is_admin)
+        await service.get(channel_id).remove_computer(interaction.user.id, seat, is_admin=is_admin)
         await send_private(interaction, t("kick.done", interaction.locale, name=name))
 
     @poker.command(name="schedule", description=en("cmd.poker.schedule.desc"))

@@ -289,7 +289,7 @@ async def show_hole_cards(interaction: discord.Interaction[Any], service: TableS
     board = service.snapshot(channel_id).board
     value = evaluate([*cards, *board]) if len(board) >= 3 else None
     text = render_my_cards(cards, interaction.locale, value)
-    facts = service.coach_facts(channel_id, interaction.user.id)  # on their turn, with the coach on
+    facts = service.get(channel_id).coach_facts(interaction.user.id)  # on their turn, with the coach on
     if facts is not None:
         text += "\n" + "\n".join(f"> {line}" for line in coach_lines(facts, interaction.locale))
     await send_private(interaction, text)

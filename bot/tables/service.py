@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.poker import ActionKind, LegalActions, PlayerActed
-from bot.poker.coach import CoachFacts
 from bot.storage import Storage, TableExists, TableRow
 from bot.tables.clock import Clock, SystemClock
 from bot.tables.errors import ServiceError
@@ -208,22 +207,6 @@ class TableService:
     async def rebuy(self, channel_id: int, user_id: int, amount: int, reply: InteractionReply | None = None) -> int:
         """See TableRunner.rebuy."""
         return await self.get(channel_id).rebuy(user_id, amount, reply)
-
-    async def add_computer(self, channel_id: int, user_id: int, level: str, *, is_admin: bool = False) -> int:
-        """See TableRunner.add_computer."""
-        return await self.get(channel_id).add_computer(user_id, level, is_admin=is_admin)
-
-    async def set_coach(self, channel_id: int, user_id: int, on: bool) -> None:
-        """See TableRunner.set_coach."""
-        await self.get(channel_id).set_coach(user_id, on)
-
-    def coach_facts(self, channel_id: int, user_id: int) -> CoachFacts | None:
-        """See TableRunner.coach_facts."""
-        return self.get(channel_id).coach_facts(user_id)
-
-    async def remove_computer(self, channel_id: int, user_id: int, seat: int, *, is_admin: bool = False) -> None:
-        """See TableRunner.remove_computer."""
-        await self.get(channel_id).remove_computer(user_id, seat, is_admin=is_admin)
 
     async def start(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> None:
         """See TableRunner.start_game (`is_admin`: the member has Manage Server)."""

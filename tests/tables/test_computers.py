@@ -48,19 +48,19 @@ async def test_the_host_seats_computer_players_who_play_through_the_same_path(
     await service.create_table(GUILD, CHANNEL, HOST, OPTIONS)
     await service.join(CHANNEL, ALICE, NAMES[ALICE])
     with pytest.raises(PokerError) as refused:
-        await service.add_computer(CHANNEL, ALICE, "solid")
+        await service.get(CHANNEL).add_computer(ALICE, "solid")
     assert refused.value.code == "not_host"
     with pytest.raises(PokerError) as refused:
-        await service.add_computer(CHANNEL, HOST, "genius")
+        await service.get(CHANNEL).add_computer(HOST, "genius")
     assert refused.value.code == "computer_level"
-    assert await service.add_computer(CHANNEL, HOST, "solid") == 2
-    assert await service.add_computer(CHANNEL, HOST, "beginner") == 3
+    assert await service.get(CHANNEL).add_computer(HOST, "solid") == 2
+    assert await service.get(CHANNEL).add_computer(HOST, "beginner") == 3
     names = [s.name for s in service.snapshot(CHANNEL).seats]
     assert names == ["Alice", "🤖 Solid 2", "🤖 Beginner 3"]
 
     await service.start(CHANNEL, ALICE)
     with pytest.raises(PokerError) as refused:
-        await service.add_computer(CHANNEL, HOST, "beginner")
+        await service.get(CHANNEL).add_computer(HOST, "beginner")
     assert refused.value.code == "computer_mid_hand"
     await play_hands(service, clock, 5)
     runner = service.get(CHANNEL)
@@ -82,9 +82,9 @@ async def test_the_host_seats_computer_players_who_play_through_the_same_path(
     seat = next(s.seat for s in service.snapshot(CHANNEL).seats if s.user_id == computers[0])
     assert service.snapshot(CHANNEL).actor_user_id is None  # between hands
     with pytest.raises(PokerError) as refused:
-        await service.remove_computer(CHANNEL, HOST, 1)  # Alice's seat
+        await service.get(CHANNEL).remove_computer(HOST, 1)  # Alice's seat
     assert refused.value.code == "not_a_computer"
-    await service.remove_computer(CHANNEL, HOST, seat)
+    await service.get(CHANNEL).remove_computer(HOST, seat)
     assert computers[0] not in [s.user_id for s in service.snapshot(CHANNEL).seats]
     assert (await storage.audit(GUILD)).ok
     assert (await storage.ledger(GUILD, HOUSE_USER_ID))[0].kind is LedgerKind.CASH_OUT  # its stack back to the house
@@ -93,7 +93,7 @@ async def test_the_host_seats_computer_players_who_play_through_the_same_path(
 async def test_a_computer_player_waits_its_pause(service: TableService, clock: ManualClock) -> None:
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, computer_delay=2.0))
     await service.join(CHANNEL, ALICE, NAMES[ALICE])
-    await service.add_computer(CHANNEL, HOST, "beginner")
+    await service.get(CHANNEL).add_computer(HOST, "beginner")
     await service.start(CHANNEL, ALICE)
     # Heads-up, the button (seat 1, Alice, the first hand's button) acts first before the flop.
     await service.act(CHANNEL, ALICE, ActionKind.CALL)
@@ -119,7 +119,7 @@ async def test_a_computer_players_pending_turn_resumes_after_a_restart(db_path: 
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, computer_delay=30.0))
     await service.join(CHANNEL, ALICE, NAMES[ALICE])
     await service.join(CHANNEL, BOB, NAMES[BOB])
-    await service.add_computer(CHANNEL, HOST, "solid")
+    await service.get(CHANNEL).add_computer(HOST, "solid")
     await service.start(CHANNEL, ALICE)
     for _ in range(3):
         who = actor(service)
