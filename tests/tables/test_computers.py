@@ -145,3 +145,15 @@ async def test_a_computer_players_pending_turn_resumes_after_a_restart(db_path: 
     assert (await storage2.audit(GUILD)).ok
     await service2.close()
     await storage2.close()
+
+
+async def test_a_tournament_seats_a_computer_player_with_the_starting_stack_and_no_house_chips(
+    service: TableService, storage: Storage
+) -> None:
+    options = TableOptions.for_blinds(1, 2, kind="tournament", starting_stack=150, computer_delay=0)
+    await service.create_table(GUILD, CHANNEL, HOST, options)
+    await service.join(CHANNEL, ALICE, NAMES[ALICE])
+    await service.get(CHANNEL).add_computer(HOST, "solid")
+    assert [(s.name, s.stack) for s in service.snapshot(CHANNEL).seats] == [("Alice", 150), ("🤖 Solid 2", 150)]
+    assert await storage.ledger(GUILD, HOUSE_USER_ID) == []
+    assert (await storage.audit(GUILD)).ok
