@@ -21,6 +21,7 @@ from bot.discord_ui.components import answer_unknown_component, template_of
 from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
 from bot.discord_ui.notifier import to_embed
 from bot.discord_ui.options import CheckedCog
+from bot.discord_ui.puzzles import PuzzleButton, Puzzles
 from bot.discord_ui.standings import PageButton
 from bot.discord_ui.table_settings import (
     changed_defaults,
@@ -43,6 +44,7 @@ from bot.render import discord_timestamp, escape_name, render_audit, render_sett
 from bot.storage import RefillCooldown, RefillDisabled, RefillNotNeeded, Storage
 from bot.tables import CASH, TOURNAMENT, InteractionReply, TableSnapshot
 from bot.tables.options import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
+from bot.tables.puzzle_board import PuzzleBoard
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +86,12 @@ class TableCog(CheckedCog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self.puzzles = Puzzles(PuzzleBoard(bot.storage))  # type: ignore[attr-defined]
+        bot.puzzles = self.puzzles  # type: ignore[attr-defined]
+
+    async def cog_unload(self) -> None:
+        """Stop the puzzles' reveal timers."""
+        self.puzzles.stop()
 
     @commands.Cog.listener("on_interaction")
     async def on_amount_form(self, interaction: discord.Interaction[Any]) -> None:
@@ -93,7 +101,8 @@ class TableCog(CheckedCog):
     @commands.Cog.listener("on_interaction")
     async def on_unknown_component(self, interaction: discord.Interaction[Any]) -> None:
         """A `poker:*` press or form that nothing would answer (malformed, forged) gets a private answer."""
-        buttons = (template_of(ActionButton), template_of(BuyInButton), template_of(PageButton))
+        kinds = (ActionButton, BuyInButton, PageButton, PuzzleButton)
+        buttons = tuple(template_of(kind) for kind in kinds)
         await answer_unknown_component(interaction, buttons=buttons, forms=(AMOUNT_FORM,))
 
     @commands.Cog.listener()
@@ -263,6 +272,31 @@ class TableCog(CheckedCog):
         key = "kick.done" if now else "notice.leaving"
         await send_private(interaction, t(key, interaction.locale, name=escape_name(member.display_name)))
 
+    @poker.command(name="puzzle", description=en("cmd.poker.puzzle.desc"))
+    @app_commands.describe(action=en("cmd.poker.puzzle.opt.action.desc"))
+    @app_commands.choices(action=[choice("new"), choice("reveal"), choice("record")])
+    async def puzzle(self, interaction: discord.Interaction[Any], action: str = "new") -> None:
+        """Post a decision puzzle here, reveal the open one now, or show your record (docs/practice.md)."""
+        guild_id, channel_id = _ids(interaction)
+        if action == "record":
+            record = await _storage(interaction).puzzle_record(guild_id, interaction.user.id)
+            text = t(
+                "puzzle.record",
+                interaction.locale,
+                answered=record.answered,
+                favoured=record.favoured,
+                revealed=record.revealed,
+            )
+            await send_private(interaction, text)
+            return
+        language = table_language(await _storage(interaction).guild_settings(guild_id), interaction.guild_locale)
+        if action == "reveal":
+            await interaction.response.defer(ephemeral=True)
+            await self.puzzles.reveal(interaction.channel, channel_id, language)
+            await send_private(interaction, t("action.done", interaction.locale))
+            return
+        await self.puzzles.post(interaction, language, table_service(interaction).clock)
+
     @poker.command(name="coach", description=en("cmd.poker.coach.desc"))
     @app_commands.describe(mode=en("cmd.poker.coach.opt.mode.desc"))
     @app_commands.choices(mode=[choice("on"), choice("off")])
@@ -416,5 +450,5 @@ class TableCog(CheckedCog):
 
 async def setup(bot: commands.Bot) -> None:
     """Load the cog and make the table buttons and the Bet…/Raise… form persistent (they work after a restart)."""
-    bot.add_dynamic_items(ActionButton, BuyInButton)
+    bot.add_dynamic_items(ActionButton, BuyInButton, PuzzleButton)
     await bot.add_cog(TableCog(bot))

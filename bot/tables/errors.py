@@ -43,6 +43,9 @@ MESSAGES: dict[str, str] = {
     "computer_level": "Computer players come in these levels: {levels}",
     "computer_mid_hand": "Computer players are seated and taken away between hands: wait for this hand to end",
     "not_a_computer": "Seat {seat} holds no computer player",
+    "puzzle_open": "A puzzle is already open in this channel: answer it, or reveal it with /poker puzzle action:reveal",
+    "puzzle_over": "That puzzle is over: its answer has been shown",
+    "no_puzzle": "There is no open puzzle in this channel: post one with /poker puzzle",
 }
 
 
