@@ -43,7 +43,7 @@ from bot.poker.settings import MAX_PLAYERS, MIN_PLAYERS
 from bot.render import discord_timestamp, escape_name, render_audit, render_settings, t
 from bot.storage import RefillCooldown, RefillDisabled, RefillNotNeeded, Storage
 from bot.tables import CASH, TOURNAMENT, InteractionReply, TableSnapshot
-from bot.tables.options import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
+from bot.tables.options import LEARNING, MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
 from bot.tables.puzzle_board import PuzzleBoard
 
 log = logging.getLogger(__name__)
@@ -128,7 +128,7 @@ class TableCog(CheckedCog):
         big_blind_ante=en("cmd.poker.create.opt.big_blind_ante.desc"),
         straddle=en("cmd.poker.create.opt.straddle.desc"),
     )
-    @app_commands.choices(kind=[choice(CASH), choice(TOURNAMENT)])
+    @app_commands.choices(kind=[choice(CASH), choice(TOURNAMENT), choice(LEARNING)])
     async def create(
         self,
         interaction: discord.Interaction[Any],
@@ -148,9 +148,10 @@ class TableCog(CheckedCog):
         guild_id, channel_id = _ids(interaction)
         service = table_service(interaction)
         settings = await _storage(interaction).guild_settings(guild_id)
+        learning = kind == LEARNING  # a tournament's chips, face up, the coach on (docs/practice.md)
         options = table_options(
             settings.table_defaults,
-            kind=kind,
+            kind=TOURNAMENT if learning else kind,
             small_blind=small_blind,
             big_blind=big_blind,
             stack=stack,
@@ -162,9 +163,12 @@ class TableCog(CheckedCog):
             big_blind_ante=big_blind_ante,
             straddle=straddle,
         )
+        if learning:
+            options = options.with_changes(learning=True)
         language = table_language(settings, interaction.guild_locale)
         snapshot = await service.create_table(guild_id, channel_id, interaction.user.id, options, language=language)
         key = "notice.tournament_created" if options.kind == TOURNAMENT else "notice.table_created"
+        key = "notice.learning_created" if learning else key
         text = t(
             key,
             snapshot.language,

@@ -130,6 +130,9 @@ def _seat_line(seat: Any, locale: object, in_hand: bool) -> str:
         parts.append(t(state_key, locale))
     if getattr(seat, "leaving", False):
         parts.append(t("table.seat.leaving", locale))
+    cards = getattr(seat, "cards", ())
+    if cards:  # a learning table deals face up
+        parts.insert(0, cards_text(cards))
     mark = ACTOR_MARK if actor else "\u2003"
     button = f" {BUTTON_MARK}" if seat.is_button else ""
     blind_key = BLIND_KEYS.get(getattr(seat, "blind", None) or "") if in_hand else None

@@ -155,5 +155,6 @@ class Computers:
         level = computer_level(state.hand_users[player])
         assert level is not None
         rng = random.Random(f"{state.ids.table_id}:{state.hand_number}:{hand.event_count}")
-        decision = make_player(level).decide(view_of(hand, player), rng)
+        shown = dict(enumerate(hand.hole_cards)) if state.options.learning else None  # face up: public
+        decision = make_player(level).decide(view_of(hand, player, shown=shown), rng)
         await self._hands.apply(player, decision.kind, decision.amount, by="computer")

@@ -286,7 +286,7 @@ class Hands:
         ranks = places_of_busts(state.table, busted_users, starting)
         places: dict[int, int | None] = {}  # recorded with each one's seat freed (`stand`), one transaction each
         for user in sorted(busted_users, key=lambda u: -ranks[u]):  # the worst place is announced first
-            place = ranks[user] if state.options.kind == TOURNAMENT else None
+            place = ranks[user] if state.options.kind == TOURNAMENT and not state.options.learning else None
             if place is not None:
                 places[user] = place
                 core.announce(PlayerAnnouncement("eliminated", user, state.name(user), place=place))

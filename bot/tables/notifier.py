@@ -35,6 +35,7 @@ class SeatView:
     leaving: bool
     player: int | None
     blind: str | None = None
+    cards: tuple[Card, ...] = ()  # face up at a learning table (`TableOptions.learning`), else never
 
 
 @dataclass(frozen=True)

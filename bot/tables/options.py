@@ -9,6 +9,8 @@ from bot.tables.errors import ServiceError
 
 CASH = "cash"
 TOURNAMENT = "tournament"
+#: `/poker create kind:learning`: a tournament table with `TableOptions.learning` (not a kind of its own in storage).
+LEARNING = "learning"
 
 MIN_TURN_TIMEOUT = 10
 MAX_TURN_TIMEOUT = 600
@@ -45,6 +47,9 @@ class TableOptions:
     blind_levels: optional tournament schedule, a tuple of
     (small blind, big blind, ante) levels, each lasting `level_length` hands or minutes (`level_by`).
     next_hand_delay: seconds between the end of a hand and the next deal.
+    learning: a learning table (issue 17; docs/practice.md): a tournament's chips (given at the table, nothing from
+    or to balances) with every hole card face up from the deal, the coach on for everyone, and no place recorded
+    (nothing on the leaderboard).
     computer_delay: a computer player's mean pause before it acts, seconds (uniformly half to one and a half
     times it: 1 to 3 s by default; 0 acts at once, for tests).
     """
@@ -66,6 +71,7 @@ class TableOptions:
     level_length: int = 0
     next_hand_delay: float = 5.0
     computer_delay: float = 2.0
+    learning: bool = False
 
     def validated(self) -> TableOptions:
         """Return self if every setting is within its range; raise ServiceError("bad_option") naming the first
@@ -75,7 +81,7 @@ class TableOptions:
             allowed = ALLOWED[option].format(**params)
             return ServiceError("bad_option", option=option, allowed=allowed, **params)
 
-        if self.kind not in (CASH, TOURNAMENT):
+        if self.kind not in (CASH, TOURNAMENT) or (self.learning and self.kind != TOURNAMENT):
             raise bad("kind")
         if not 1 <= self.small_blind <= self.big_blind:
             raise bad("small_blind", big_blind=self.big_blind)

@@ -64,3 +64,17 @@ async def test_the_coach_adds_its_lines_to_my_cards_on_your_turn_in_your_languag
     assert off.response.content == "Coach coupé."
     again = await world.press("bob", "My cards")
     assert not [line for line in again.response.content.splitlines() if line.startswith("> ")]
+
+
+async def test_a_learning_table_with_a_computer_player_shows_every_card(world: World) -> None:
+    created = await world.slash("alice", "poker create", kind="learning")
+    assert "learning table" in created.response.content and "face up" in created.response.content
+    await world.slash("alice", "poker join")
+    await world.slash("alice", "poker addbot", level="solid")
+    await world.slash("alice", "poker start")
+    description = world.table_message().embeds[0].description or ""
+    for seat in world.snapshot().seats:
+        assert len(seat.cards) == 2
+        assert all(str(card)[0] in "23456789TJQKA" for card in seat.cards)
+    assert description.count("♠") + description.count("♥") + description.count("♦") + description.count("♣") >= 4
+    assert (await world.bot.storage.balance(world.guild.id, world.member("alice").id)) == 1000
