@@ -37,9 +37,9 @@ async def act(interaction: discord.Interaction[Any], kind: ActionKind, amount: i
         raise CommandRefused("guild_only")
     channel_id = interaction.channel_id
     service = table_service(interaction)
-    names = service.player_names(channel_id)
+    names = service.get(channel_id).player_names()
     try:
-        acted = await service.act(channel_id, interaction.user.id, kind, amount)
+        acted = await service.get(channel_id).act(interaction.user.id, kind, amount)
     except PokerError as error:
         raise explain(error, service, channel_id) from error
     line = render_event_line(acted, names, interaction.locale) or t("action.done", interaction.locale)
@@ -58,7 +58,8 @@ async def amount_choices(interaction: discord.Interaction[Any], current: str) ->
     if service is None or interaction.channel_id is None:
         return choices
     try:
-        suggestions = service.amount_suggestions(interaction.channel_id, interaction.user.id)
+        runner = service.find(interaction.channel_id)
+        suggestions = runner.amount_suggestions(interaction.user.id) if runner is not None else []
     except Exception:
         log.exception("amount suggestions failed in channel %s", interaction.channel_id)
         return choices

@@ -192,8 +192,8 @@ class TableCog(CheckedCog):
         guild_id, channel_id = _ids(interaction)
         service = table_service(interaction)
         user = interaction.user
-        number = await service.join(channel_id, user.id, user.display_name, seat, buy_in)
-        snapshot = service.snapshot(channel_id)
+        number = await service.get(channel_id).join(user.id, user.display_name, seat, buy_in)
+        snapshot = service.get(channel_id).snapshot()
         stack = _seat_stack(snapshot, user.id)
         if snapshot.kind == CASH:
             balance = await _storage(interaction).balance(guild_id, user.id)
@@ -207,9 +207,9 @@ class TableCog(CheckedCog):
         """Stand up now, or, in a hand, forfeit it at once (folded) and stand up when it ends."""
         guild_id, channel_id = _ids(interaction)
         service = table_service(interaction)
-        before = service.snapshot(channel_id)
+        before = service.get(channel_id).snapshot()
         stack = _seat_stack(before, interaction.user.id)
-        if not await service.leave(channel_id, interaction.user.id):
+        if not await service.get(channel_id).leave(interaction.user.id):
             text = t("leave.pending", interaction.locale)
         elif before.kind == CASH:
             balance = await _storage(interaction).balance(guild_id, interaction.user.id)
@@ -223,22 +223,22 @@ class TableCog(CheckedCog):
         """Deal the first hand; hands then follow by themselves."""
         _guild_id, channel_id = _ids(interaction)
         service = table_service(interaction)
-        await service.start(channel_id, interaction.user.id, is_admin=interaction.permissions.manage_guild)
-        language = service.snapshot(channel_id).language
+        await service.get(channel_id).start_game(interaction.user.id, is_admin=interaction.permissions.manage_guild)
+        language = service.get(channel_id).snapshot().language
         await interaction.response.send_message(t("notice.game_starting", language), allowed_mentions=NO_MENTIONS)
 
     @poker.command(name="sitout", description=en("cmd.poker.sitout.desc"))
     async def sitout(self, interaction: discord.Interaction[Any]) -> None:
         """Keep the seat and chips, skip the next hands."""
         _guild_id, channel_id = _ids(interaction)
-        await table_service(interaction).sit_out(channel_id, interaction.user.id)
+        await table_service(interaction).get(channel_id).sit_out(interaction.user.id)
         await send_private(interaction, t("sitout.done", interaction.locale))
 
     @poker.command(name="sitin", description=en("cmd.poker.sitin.desc"))
     async def sitin(self, interaction: discord.Interaction[Any]) -> None:
         """Be dealt in again from the next hand."""
         _guild_id, channel_id = _ids(interaction)
-        await table_service(interaction).sit_in(channel_id, interaction.user.id)
+        await table_service(interaction).get(channel_id).sit_in(interaction.user.id)
         await send_private(interaction, t("sitin.done", interaction.locale))
 
     @poker.command(name="cards", description=en("cmd.poker.cards.desc"))
@@ -251,7 +251,7 @@ class TableCog(CheckedCog):
     async def table(self, interaction: discord.Interaction[Any]) -> None:
         """Post the table message again at the bottom of the channel."""
         _guild_id, channel_id = _ids(interaction)
-        await table_service(interaction).repost(channel_id)
+        await table_service(interaction).get(channel_id).repost()
         await send_private(interaction, t("action.done", interaction.locale))
 
     @poker.command(name="end", description=en("cmd.poker.end.desc"))
@@ -262,7 +262,7 @@ class TableCog(CheckedCog):
         is_admin = interaction.permissions.manage_guild
         # The answer is stored with the close and sent by the table's outbox (docs/outbox.md).
         reply = InteractionReply(interaction.application_id, interaction.token, str(interaction.locale), time.time())
-        await table_service(interaction).end(channel_id, interaction.user.id, is_admin=is_admin, reply=reply)
+        await table_service(interaction).get(channel_id).end(interaction.user.id, is_admin=is_admin, reply=reply)
 
     @poker.command(name="kick", description=en("cmd.poker.kick.desc"))
     @app_commands.describe(member=en("cmd.poker.kick.opt.member.desc"))
@@ -272,7 +272,7 @@ class TableCog(CheckedCog):
         if member.id == interaction.user.id:
             raise CommandRefused("cannot_kick_self")
         is_admin = interaction.permissions.manage_guild
-        now = await table_service(interaction).kick(channel_id, interaction.user.id, member.id, is_admin=is_admin)
+        now = await table_service(interaction).get(channel_id).kick(interaction.user.id, member.id, is_admin=is_admin)
         key = "kick.done" if now else "notice.leaving"
         await send_private(interaction, t(key, interaction.locale, name=escape_name(member.display_name)))
 
@@ -319,7 +319,7 @@ class TableCog(CheckedCog):
         is_admin = interaction.permissions.manage_guild
         service = table_service(interaction)
         seat = await service.get(channel_id).add_computer(interaction.user.id, level, is_admin=is_admin)
-        name = next(s.name for s in service.snapshot(channel_id).seats if s.seat == seat)
+        name = next(s.name for s in service.get(channel_id).snapshot().seats if s.seat == seat)
         await send_private(interaction, t("addbot.done", interaction.locale, name=name, seat=seat))
 
     @poker.command(name="removebot", description=en("cmd.poker.removebot.desc"))
@@ -329,7 +329,7 @@ class TableCog(CheckedCog):
         _guild_id, channel_id = _ids(interaction)
         is_admin = interaction.permissions.manage_guild
         service = table_service(interaction)
-        name = next((s.name for s in service.snapshot(channel_id).seats if s.seat == seat), str(seat))
+        name = next((s.name for s in service.get(channel_id).snapshot().seats if s.seat == seat), str(seat))
         await service.get(channel_id).remove_computer(interaction.user.id, seat, is_admin=is_admin)
         await send_private(interaction, t("kick.done", interaction.locale, name=name))
 
@@ -354,8 +354,8 @@ class TableCog(CheckedCog):
             raise CommandRefused("schedule_format", text=levels[:100])
         service = table_service(interaction)
         is_admin = interaction.permissions.manage_guild
-        await service.set_blind_schedule(channel_id, interaction.user.id, parsed, by, every, is_admin=is_admin)
-        language = service.snapshot(channel_id).language
+        await service.get(channel_id).set_blind_schedule(interaction.user.id, parsed, by, every, is_admin=is_admin)
+        language = service.get(channel_id).snapshot().language
         text = t(f"schedule.set.{by}", language, levels=levels_text(parsed, language), count=every)
         await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
 
@@ -371,7 +371,7 @@ class TableCog(CheckedCog):
         # The answer ("done", or "made when the hand ends") is stored with the rebuy and sent by the table's outbox
         # (docs/outbox.md).
         reply = InteractionReply(interaction.application_id, interaction.token, str(interaction.locale), time.time())
-        await table_service(interaction).rebuy(channel_id, interaction.user.id, amount, reply)
+        await table_service(interaction).get(channel_id).rebuy(interaction.user.id, amount, reply)
 
     @poker.command(name="refill", description=en("cmd.poker.refill.desc"))
     async def refill(self, interaction: discord.Interaction[Any]) -> None:

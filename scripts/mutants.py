@@ -357,8 +357,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "flow",
         HANDS,
         "        self._state.expiries.pop(user_id, None)\n"
-        '        return await self.apply(player, kind, amount, by="player")',
-        '        return await self.apply(player, kind, amount, by="player")',
+        '        return await self.apply(player, kind, amount, by=ActionBy.PLAYER)',
+        '        return await self.apply(player, kind, amount, by=ActionBy.PLAYER)',
         (TURNS, SERVICE, FLOW),
     ),
     Mutant(
@@ -376,8 +376,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "next-hand-delay-ignored",
         "flow",
         RUNNER,
-        "        when = clock.time() + (state.options.next_hand_delay if delay is None else delay)",
-        "        when = clock.time() + 10 * (state.options.next_hand_delay if delay is None else delay)",
+        "        when = clock.time() + delay\n",
+        "        when = clock.time() + 10 * delay\n",
         (SERVICE, TURNS, FLOW),
     ),
     Mutant(
@@ -395,10 +395,12 @@ MUTANTS: tuple[Mutant, ...] = (
         "        else:\n"
         "            hand.verify_action(kind, amount)\n"
         "        hand_id = state.hand_id\n"
-        '        action = {"player": player, "kind": kind.value, "amount": amount, "at": core.clock.time(), "by": by}\n'
+        '        action = {"player": player, "kind": kind.value, "amount": amount, "at": core.clock.time(), '
+        '"by": by.value}\n'
         "        await core.commit(lambda _data, _rows: core.storage.append_action(hand_id, action), carries=False)\n",
         "        hand_id = state.hand_id\n"
-        '        action = {"player": player, "kind": kind.value, "amount": amount, "at": core.clock.time(), "by": by}\n'
+        '        action = {"player": player, "kind": kind.value, "amount": amount, "at": core.clock.time(), '
+        '"by": by.value}\n'
         "        await core.commit(lambda _data, _rows: core.storage.append_action(hand_id, action), carries=False)\n"
         "        if not forfeit:\n"
         "            hand.verify_action(kind, amount)\n",
@@ -419,7 +421,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "busted-players-stay-seated",
         "flow",
         HANDS,
-        '                await self._seating.stand(user, kind="busted", announce=announce, place=places.get(user))',
+        '                await self._seating.stand(user, Departure.BUSTED, announce=announce, place=places.get(user))',
         "                pass",
         (TURNS, RECOVERY, FLOW),
     ),

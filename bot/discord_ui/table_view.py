@@ -4,7 +4,7 @@ bet/raise form, and the table message itself (embed + buttons) built from a serv
 A button's custom_id is `poker:<action>:<channel id>:<hand number>[:<amount>]` (at most 70 characters), so a
 press works after a restart, a press on an older hand's message is refused (stale_button), and a Call N or
 All-in N whose amount is no longer the amount is refused with the current one ("The call is now 19"; the
-service's rule, `TableService.act(expected=...)`). Ids without an amount (older messages) are still accepted.
+service's rule, `TableRunner.act(expected=...)`). Ids without an amount (older messages) are still accepted.
 Presses and forms run behind bot/discord_ui/components.py first: the channel in the custom_id must be the one
 pressed in. Labels come from the snapshot's `legal` ("Call 6", "All-in 98") in the table's language; whatever
 the press shows only to the presser (the form, the cards, refusals) is in the presser's language
@@ -142,8 +142,8 @@ class ActionButton(
         # The table message is edited by the service after the action: the press itself needs no answer.
         await interaction.response.defer()
         try:
-            await service.act(
-                self.channel_id, user_id, KINDS[self.action], None, hand_number=self.hand_number, expected=self.amount
+            await service.get(self.channel_id).act(
+                user_id, KINDS[self.action], None, hand_number=self.hand_number, expected=self.amount
             )
         except PokerError as error:
             raise explain(error, service, self.channel_id) from error
@@ -199,8 +199,8 @@ class BuyInButton(
         if user.id != self.user_id:
             raise CommandRefused("buy_in_not_yours", user=self.user_id)
         service = table_service(interaction)
-        seat = await service.join(self.channel_id, user.id, user.display_name)
-        snapshot = service.snapshot(self.channel_id)
+        seat = await service.get(self.channel_id).join(user.id, user.display_name)
+        snapshot = service.get(self.channel_id).snapshot()
         stack = next((s.stack for s in snapshot.seats if s.user_id == user.id), 0)
         balance = await interaction.client.storage.balance(snapshot.guild_id, user.id)
         text = t("join.done_balance", interaction.locale, seat=seat, stack=stack, balance=balance)
@@ -277,7 +277,7 @@ async def _bet_or_raise(
     service = table_service(interaction)
     await interaction.response.defer()
     try:
-        await service.act(channel_id, interaction.user.id, kind, amount, hand_number=hand_number)
+        await service.get(channel_id).act(interaction.user.id, kind, amount, hand_number=hand_number)
     except PokerError as error:
         raise explain(error, service, channel_id) from error
 
@@ -285,8 +285,8 @@ async def _bet_or_raise(
 async def show_hole_cards(interaction: discord.Interaction[Any], service: TableService, channel_id: int) -> None:
     """Answer privately with the user's hole cards and their best hand so far (My cards, /poker cards).
     Raises ServiceError: no_table, no_hand, not_in_hand."""
-    cards = service.hole_cards(channel_id, interaction.user.id)
-    board = service.snapshot(channel_id).board
+    cards = service.get(channel_id).hole_cards(interaction.user.id)
+    board = service.get(channel_id).snapshot().board
     value = evaluate([*cards, *board]) if len(board) >= 3 else None
     text = render_my_cards(cards, interaction.locale, value)
     facts = service.get(channel_id).coach_facts(interaction.user.id)  # on their turn, with the coach on

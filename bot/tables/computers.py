@@ -19,6 +19,7 @@ from bot.storage import is_computer_player
 from bot.tables.core import TableCore
 from bot.tables.errors import ServiceError
 from bot.tables.hands import Hands
+from bot.tables.kinds import ActionBy, Departure
 from bot.tables.seating import Seating
 from bot.tables.state import TableState
 
@@ -137,7 +138,7 @@ class Computers:
             raise ServiceError("not_a_computer", seat=seat)
         if state.hand is not None:
             raise ServiceError("computer_mid_hand")
-        await self._seating.stand(occupant.player_id, kind="left")
+        await self._seating.stand(occupant.player_id, Departure.LEFT)
 
     def to_act(self) -> bool:
         """The player to act now is a computer player."""
@@ -157,4 +158,4 @@ class Computers:
         rng = random.Random(f"{state.ids.table_id}:{state.hand_number}:{hand.event_count}")
         shown = dict(enumerate(hand.hole_cards)) if state.options.learning else None  # face up: public
         decision = make_player(level).decide(view_of(hand, player, shown=shown), rng)
-        await self._hands.apply(player, decision.kind, decision.amount, by="computer")
+        await self._hands.apply(player, decision.kind, decision.amount, by=ActionBy.COMPUTER)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
+from bot.poker import Card
 from bot.storage import Storage
 from bot.tables.clock import Clock
 from bot.tables.delivery import Delivery
@@ -29,7 +30,10 @@ from bot.tables.outbox import InteractionReply, Owed, encode_announcement, new_k
 from bot.tables.snapshot import snapshot
 from bot.tables.state import Committed, TableState
 
+#: The randomness of the next hand (the first button draw, the shuffle); None: `secrets.SystemRandom`.
 RngFactory = Callable[[], random.Random | None]
+#: The deck order of the next hand (cards dealt from the front), or None: shuffled with the hand's rng.
+DeckFactory = Callable[[], Sequence[Card] | None]
 #: One storage write of a change: `write(state, rows)` stores the table's state and the outbox rows owed.
 Write = Callable[[dict[str, Any], list[dict[str, Any]]], Awaitable[Any]]
 T = TypeVar("T")
@@ -64,6 +68,7 @@ class TableCore:
         clock: Clock,
         delivery: Delivery,
         rng_factory: RngFactory,
+        deck_factory: DeckFactory,
         write_timeout_s: float,
     ) -> None:
         self.state = state
@@ -71,6 +76,7 @@ class TableCore:
         self.clock = clock
         self.delivery = delivery
         self.rng_factory = rng_factory
+        self.deck_factory = deck_factory
         self.write_timeout_s = write_timeout_s
         #: A write timed out: storage may hold more than memory until the table is read again.
         self.stale = False

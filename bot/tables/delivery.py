@@ -25,12 +25,20 @@ from bot.tables.state import TableState
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
+#: How the delivery worker waits for work when its queue is empty: `idle(queue.get())` (default: just await it;
+#: a simulator declares the wait, as its clock declares the timers' sleeps).
+IdleWait = Callable[[Awaitable[Job | None]], Awaitable[Job | None]]
+
+
+async def _just_wait(work: Awaitable[Job | None]) -> Job | None:
+    return await work
 
 
 @dataclass
 class OutboxWorker:
     """Runs queued jobs one at a time, in order, on its own task; a job that fails is logged and skipped."""
 
+    idle: IdleWait = _just_wait
     queue: asyncio.Queue[Job | None] = field(default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
 
@@ -45,7 +53,7 @@ class OutboxWorker:
 
     async def _work(self) -> None:
         while True:
-            job = await self.queue.get()
+            job = await (self.idle(self.queue.get()) if self.queue.empty() else self.queue.get())
             if job is None:
                 return
             try:
@@ -85,13 +93,14 @@ class Delivery:
         state: TableState,
         lock: asyncio.Lock,
         picture: Callable[[], TableSnapshot],
+        idle: IdleWait = _just_wait,
     ) -> None:
         self.notifier = notifier
         self._storage = storage
         self._state = state
         self._lock = lock
         self._picture = picture
-        self.worker = OutboxWorker()
+        self.worker = OutboxWorker(idle)
         #: A table-message edit is queued and not yet drawn: later edits merge into it.
         self._pending_edit = False
         #: Counts table messages posted: a queued edit meant for an earlier message is dropped, not drawn there.

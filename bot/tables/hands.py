@@ -16,6 +16,7 @@ from bot.storage import is_computer_player
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.errors import ServiceError
 from bot.tables.host import Host
+from bot.tables.kinds import ActionBy, Departure
 from bot.tables.notifier import LevelAnnouncement, PlayerAnnouncement, StreetAnnouncement
 from bot.tables.options import CASH, TOURNAMENT
 from bot.tables.outbox import Owed, encode_cards, new_key
@@ -69,8 +70,9 @@ class Hands:
         schedule = state.table.config.schedule
         now = state.level_clock(core.clock.time())
         level = schedule.level_index(state.table.hands_played, now) if schedule else None
+        deck = core.deck_factory() if state.table.can_start_hand() else None
         try:
-            hand = state.table.start_hand(now=now, rng=core.rng_factory())
+            hand = state.table.start_hand(now=now, deck=deck, rng=core.rng_factory())
         except PokerError:
             log.info("table %s cannot deal hand %s", state.ids.table_id, number)
             core.delivery.refresh()
@@ -169,6 +171,37 @@ class Hands:
         if kind in (ActionKind.BET, ActionKind.RAISE) and amount is not None and amount != expected:
             raise ServiceError("amount_changed", amount=expected)
 
+    def amount_suggestions(self, user_id: int) -> list[tuple[str, int]]:
+        """See `TableRunner.amount_suggestions`."""
+        state = self._state
+        hand = state.hand
+        player = state.player_of(user_id)
+        if hand is None or player is None or hand.actor != player:
+            return []
+        legal = hand.legal_actions()
+        if legal.min_raise_to is None or legal.max_raise_to is None:
+            return []
+        low, high = legal.min_raise_to, legal.max_raise_to
+        pot = sum(p.amount for p in hand.pots()) + sum(hand.bets)
+        facing = max(hand.bets)
+        mine = hand.bets[legal.player]
+        # A pot-sized raise: call first, then raise by the pot after the call.
+        pot_raise = facing + (pot + (facing - mine))
+        half_raise = facing + (pot + (facing - mine)) // 2
+        options = [
+            ("min", low),
+            ("half_pot", half_raise),
+            ("pot", pot_raise),
+            ("all_in", high),
+        ]
+        seen: set[int] = set()
+        result: list[tuple[str, int]] = []
+        for key, amount in options:
+            if low <= amount <= high and amount not in seen:
+                seen.add(amount)
+                result.append((key, amount))
+        return result
+
     async def act(
         self, user_id: int, kind: ActionKind, amount: int | None, *, hand_number: int | None, expected: int | None
     ) -> PlayerActed:
@@ -177,7 +210,7 @@ class Hands:
         if expected is not None:
             self.check_expected(kind, amount, expected)
         self._state.expiries.pop(user_id, None)
-        return await self.apply(player, kind, amount, by="player")
+        return await self.apply(player, kind, amount, by=ActionBy.PLAYER)
 
     async def expire(self) -> None:
         """The player to act ran out of time: check if free, else fold; sat out after two in a row."""
@@ -193,30 +226,30 @@ class Hands:
         if sat_out:
             self._seating.set_away(user, state.hand_seats[player], True)
         self._core.announce(PlayerAnnouncement("timed_out", user, state.name(user), action=kind.value, sat_out=sat_out))
-        await self.apply(player, kind, None, by="timeout")
+        await self.apply(player, kind, None, by=ActionBy.TIMEOUT)
 
     async def forfeit(self, player: int) -> None:
         """A player who left forfeits the hand being played at once (`Hand.forfeit`), unless already folded."""
         hand = self._state.hand
         assert hand is not None
         if hand.can_forfeit(player):
-            await self.apply(player, ActionKind.FOLD, None, by="forfeit")
+            await self.apply(player, ActionKind.FOLD, None, by=ActionBy.FORFEIT)
         else:  # already folded: nothing to play
             self._core.delivery.refresh()
 
-    async def apply(self, player: int, kind: ActionKind, amount: int | None, *, by: str) -> PlayerActed:
-        """Verify, store (write-ahead), apply, then queue what the channel must see. `by="forfeit"`: the
+    async def apply(self, player: int, kind: ActionKind, amount: int | None, *, by: ActionBy) -> PlayerActed:
+        """Verify, store (write-ahead), apply, then queue what the channel must see. `by` FORFEIT: the
         player left, their hand is folded at once, whoever is to act (`Hand.forfeit`; stored as a fold)."""
         state, core = self._state, self._core
         hand = state.hand
         assert hand is not None and state.hand_id is not None
-        forfeit = by == "forfeit"
+        forfeit = by is ActionBy.FORFEIT
         if forfeit:
             hand.verify_forfeit(player)
         else:
             hand.verify_action(kind, amount)
         hand_id = state.hand_id
-        action = {"player": player, "kind": kind.value, "amount": amount, "at": core.clock.time(), "by": by}
+        action = {"player": player, "kind": kind.value, "amount": amount, "at": core.clock.time(), "by": by.value}
         await core.commit(lambda _data, _rows: core.storage.append_action(hand_id, action), carries=False)
         before = len(hand.events)
         acted = hand.forfeit(player) if forfeit else hand.act(kind, amount)
@@ -245,7 +278,7 @@ class Hands:
             kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD
             if kind is ActionKind.FOLD:
                 self._core.announce(PlayerAnnouncement("auto_folded", user, state.name(user), action=kind.value))
-            await self.apply(hand.actor, kind, None, by="auto")
+            await self.apply(hand.actor, kind, None, by=ActionBy.AUTO)
 
     # ------------------------------------------------------------------ the end of a hand
 
@@ -259,16 +292,16 @@ class Hands:
         finishing = next(e.finishing_stacks for e in reversed(hand.events) if isinstance(e, HandEnded))
         stacks = dict(zip(state.hand_seats, finishing, strict=True))
         users, seats = state.hand_users, state.hand_seats
-        result_json, announcement = hand_result(hand, state.hand_number, users, [state.name(u) for u in users])
-        results = outcomes(hand, users)
+        result = hand_result(hand, state.hand_number, users, [state.name(u) for u in users])
+        stats = outcomes(hand, users)
         hand_id = state.hand_id
         busted = state.table.end_hand(hand)
-        core.announce(announcement)
+        core.announce(result.announcement)
         state.clear_hand()
         await core.commit(
-            lambda data, rows: core.storage.finish_hand(hand_id, result_json, stacks, results, state=data, outbox=rows)
+            lambda data, rows: core.storage.finish_hand(hand_id, result.stored, stacks, stats, state=data, outbox=rows)
         )
-        core.delivery.retire_message(announcement)
+        core.delivery.retire_message(result.announcement)
         await self.after_hand(busted, users, seats, hand)
 
     async def after_hand(
@@ -295,12 +328,12 @@ class Hands:
                 # Cash: one notice, "out of chips, left the table, buy in again with /poker join" (and a button);
                 # none for a player who had left during the hand (told then).
                 announce = state.options.kind == CASH and user not in state.leaving
-                await self._seating.stand(user, kind="busted", announce=announce, place=places.get(user))
+                await self._seating.stand(user, Departure.BUSTED, announce=announce, place=places.get(user))
         for user in sorted(state.leaving | state.kicked):
             if state.seat_of(user) is not None:
                 # A kick was announced as pending ("leaving"): now it is done. A leaver was told at once.
                 kicked = user in state.kicked
-                await self._seating.stand(user, kind="kicked" if kicked else "left", announce=kicked)
+                await self._seating.stand(user, Departure.KICKED if kicked else Departure.LEFT, announce=kicked)
         state.leaving.clear()
         state.kicked.clear()
         await core.save()

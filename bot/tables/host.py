@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.poker import Table
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.errors import ServiceError
-from bot.tables.notifier import TableClosedAnnouncement
+from bot.tables.notifier import Placing, TableClosedAnnouncement
 from bot.tables.options import CASH, TOURNAMENT, TableOptions
 from bot.tables.outbox import InteractionReply, Owed, new_key
 from bot.tables.places import final_places
@@ -80,7 +80,7 @@ class Host:
         stacks_by_user = {
             occupant.player_id: stacks.get(seat, occupant.stack) for seat, occupant in state.table.seats.items()
         }
-        placings: tuple[tuple[int, int, str, int], ...] = ()
+        placings: tuple[Placing, ...] = ()
         places: dict[int, int] = {}
         if kind == TOURNAMENT and state.hand_number > 0 and not state.options.learning:  # learning: nobody ranked
             recorded = await core.storage.places(state.ids.table_id)

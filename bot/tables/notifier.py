@@ -9,7 +9,7 @@ sending messages. Nothing here holds a hole card unless the hand's showdown show
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from bot.poker import Card, Event, LegalActions, Pot, Street
 from bot.render.announce import HandResult
@@ -145,13 +145,23 @@ class PlayerAnnouncement:
     stack: int | None = None
 
 
+class Placing(NamedTuple):
+    """One player's final place in a tournament: the place (1 = the winner), who, and their chips at the end
+    (0 for a player eliminated earlier). A tuple, so it reads and stores as (place, user id, name, chips)."""
+
+    place: int
+    user_id: int
+    name: str
+    chips: int
+
+
 @dataclass(frozen=True)
 class TableClosedAnnouncement:
-    """The table ended. cashed_out: (user id, name, chips) back to balances (cash tables); placings:
-    (place, user id, name, stack) for tournaments; voided_hand: the number of a hand that was refunded."""
+    """The table ended. cashed_out: (user id, name, chips) back to balances (cash tables); placings: the
+    tournament's final places, in place order; voided_hand: the number of a hand that was refunded."""
 
     cashed_out: tuple[tuple[int, str, int], ...] = ()
-    placings: tuple[tuple[int, int, str, int], ...] = ()
+    placings: tuple[Placing, ...] = ()
     voided_hand: int | None = None
     tournament_over: bool = False
 

@@ -35,6 +35,7 @@ from bot.poker import Card, parse_card
 from bot.tables.notifier import (
     Announcement,
     LevelAnnouncement,
+    Placing,
     PlayerAnnouncement,
     TableClosedAnnouncement,
     TableSnapshot,
@@ -112,7 +113,7 @@ def decode_announcement(data: Mapping[str, Any]) -> StoredAnnouncement:
     if data.get("class") == "table_closed":
         return TableClosedAnnouncement(
             cashed_out=tuple((int(u), str(n), int(c)) for u, n, c in fields["cashed_out"]),
-            placings=tuple((int(p), int(u), str(n), int(s)) for p, u, n, s in fields["placings"]),
+            placings=tuple(Placing(int(p), int(u), str(n), int(s)) for p, u, n, s in fields["placings"]),
             voided_hand=fields.get("voided_hand"),
             tournament_over=bool(fields.get("tournament_over")),
         )

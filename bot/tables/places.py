@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from bot.poker import Table
+from bot.tables.notifier import Placing
 
 
 def places_of_busts(table: Table, busted: Sequence[int], starting: Mapping[int, int]) -> dict[int, int]:
@@ -28,19 +29,19 @@ def place_on_leaving(table: Table) -> int:
 
 def final_places(
     stacks_by_user: Mapping[int, int], recorded: Mapping[int, int], name: Callable[[int], str]
-) -> tuple[tuple[tuple[int, int, str, int], ...], dict[int, int]]:
+) -> tuple[tuple[Placing, ...], dict[int, int]]:
     """A tournament's places when it ends: everyone still seated by stack (`stacks_by_user`; equal stacks
     take successive places, in the order given), the busted players keeping the places `recorded` when they were
-    eliminated. Returns the placings to show, (place, user, name, chips) in place order, and the places to
+    eliminated. Returns the placings to show, in place order, and the places to
     record ({user: place}, those not recorded yet)."""
     ranked = sorted(stacks_by_user.items(), key=lambda item: -item[1])
-    placings = []
+    placings: list[Placing] = []
     new: dict[int, int] = {}
     for place, (user, stack) in enumerate(ranked, start=1):
         if user not in recorded:
             new[user] = place
-        placings.append((place, user, name(user), stack))
+        placings.append(Placing(place, user, name(user), stack))
     for user, place in sorted(recorded.items(), key=lambda item: item[1]):
         if user not in stacks_by_user:
-            placings.append((place, user, name(user), 0))
+            placings.append(Placing(place, user, name(user), 0))
     return tuple(sorted(placings)), new

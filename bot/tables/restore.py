@@ -114,8 +114,7 @@ class Restorer:
         if row is None:
             raise ValueError(f"no hand {number} at table {state.ids.table_id}")
         users = StoredHand.from_json(row.record).users
-        _, announcement = hand_result(replay(row), number, users, [state.name(u) for u in users])
-        return announcement
+        return hand_result(replay(row), number, users, [state.name(u) for u in users]).announcement
 
     def load_closed(self, row: TableRow) -> None:
         """See `TableRunner.load_closed`."""

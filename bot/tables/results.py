@@ -7,6 +7,7 @@ Pure functions of the finished `Hand` and its players' users and names.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.poker import BlindPosted, Hand, HandMucked, HandShown, PlayerActed, PotAwarded, Street, StreetDealt
@@ -15,11 +16,19 @@ from bot.storage import PlayerOutcome
 from bot.tables.notifier import HandResultAnnouncement
 
 
-def hand_result(
-    hand: Hand, number: int, users: Sequence[int], names: Sequence[str]
-) -> tuple[dict[str, Any], HandResultAnnouncement]:
-    """Hand `number`'s result as JSON (for storage and history) and as an announcement (for the channel).
-    `users` / `names`: the players' user ids and display names by player index."""
+@dataclass(frozen=True)
+class FinishedHand:
+    """A finished hand's result, twice: `announcement`, for the channel (the showdown / "Hand #N is over"), and
+    `stored`, the JSON stored with the hand (`Storage.finish_hand`: board, shown and mucked hands, pots and their
+    winners, chips returned, finishing stacks; user ids and chips)."""
+
+    announcement: HandResultAnnouncement
+    stored: dict[str, Any]
+
+
+def hand_result(hand: Hand, number: int, users: Sequence[int], names: Sequence[str]) -> FinishedHand:
+    """Hand `number`'s result (see `FinishedHand`). `users` / `names`: the players' user ids and display names
+    by player index."""
     announcement = hand_result_from_events(number, hand.events, tuple(names), tuple(users))
     data = {
         "board": [str(c) for c in hand.board],
@@ -32,7 +41,7 @@ def hand_result(
         "returned": [[u, chips] for u, _, chips in announcement.returned],
         "finishing_stacks": list(hand.stacks),
     }
-    return data, announcement
+    return FinishedHand(announcement, data)
 
 
 def outcomes(hand: Hand, users: Sequence[int]) -> dict[int, PlayerOutcome]:

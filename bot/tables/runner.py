@@ -2,7 +2,7 @@
 orchestration", which names every module of a table and the points where a feature plugs in).
 
 Everything that changes a table — a command, a button press, a timer expiry, the next deal — runs under
-`TableRunner.lock` as one operation (`_operation`): a change is computed in memory by the runner's collaborators
+the runner's lock as one operation (`_operation`): a change is computed in memory by the runner's collaborators
 (`Seating`, `Hands`, `Host`, `Restorer`, sharing the table's `TableCore`), stored by one commit with what it owes
 Discord, then told through the table's ordered delivery (`Delivery`), so that slow Discord calls never hold the
 lock. A change that fails is rolled back in memory and told to nobody; after a storage fault the table is read
@@ -16,16 +16,16 @@ import contextlib
 import itertools
 import logging
 import random
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from bot.poker import ActionKind, Card, Hand, LegalActions, PlayerActed, PokerError
+from bot.poker import ActionKind, Card, LegalActions, PlayerActed, PokerError
 from bot.poker.coach import CoachFacts
 from bot.storage import OutboxRow, Storage, TableRow
 from bot.tables.clock import Clock
 from bot.tables.computers import Computers, coach_facts_of, pause
-from bot.tables.core import RngFactory, TableCore
-from bot.tables.delivery import Delivery
+from bot.tables.core import DeckFactory, RngFactory, TableCore
+from bot.tables.delivery import Delivery, IdleWait
 from bot.tables.errors import ServiceError
 from bot.tables.hands import Hands
 from bot.tables.host import Host
@@ -34,7 +34,7 @@ from bot.tables.options import TableOptions
 from bot.tables.outbox import InteractionReply
 from bot.tables.restore import Restorer
 from bot.tables.seating import Seating
-from bot.tables.state import TableIds, TableState
+from bot.tables.state import TableIds, TableState, TableView
 
 log = logging.getLogger(__name__)
 
@@ -72,18 +72,34 @@ class TableRunner:
         language: str = "en",
         on_closed: Callable[[TableRunner], None] | None = None,
         write_timeout_s: float = WRITE_TIMEOUT_S,
+        deck_factory: DeckFactory = lambda: None,
+        next_hand_delay_s: float | None = None,
+        idle_wait: IdleWait | None = None,
     ) -> None:
-        self.lock = asyncio.Lock()
+        """`rng_factory` / `deck_factory`: the next hand's randomness and deck order (None: `secrets.SystemRandom`,
+        a shuffled deck); `next_hand_delay_s`: seconds between a hand's end and the next deal, for every table
+        (None: the table's `options.next_hand_delay`); `idle_wait`: how the delivery worker waits for work
+        (`delivery.IdleWait`); `write_timeout_s`: how long a storage write may take (`WRITE_TIMEOUT_S`)."""
+        self._lock = asyncio.Lock()
         self._state = state = TableState(TableIds(table_id, guild_id, channel_id, host_id), options, language)
-        self._outbox = Delivery(notifier=notifier, storage=storage, state=state, lock=self.lock, picture=self.snapshot)
+        self._outbox = Delivery(
+            notifier=notifier,
+            storage=storage,
+            state=state,
+            lock=self._lock,
+            picture=self.snapshot,
+            **({} if idle_wait is None else {"idle": idle_wait}),
+        )
         self._core = TableCore(
             state=state,
             storage=storage,
             clock=clock,
             delivery=self._outbox,
             rng_factory=rng_factory,
+            deck_factory=deck_factory,
             write_timeout_s=write_timeout_s,
         )
+        self._next_hand_delay_s = next_hand_delay_s
         self._seating = Seating(self._core, self)
         self._host = Host(self._core, self)
         self._hands = Hands(self._core, self, self._seating, self._host)
@@ -96,83 +112,30 @@ class TableRunner:
         self._resume: asyncio.Task[None] | None = None
         self._stopping = False
 
-    # ------------------------------------------------------------------ read-only views of the state
+    # ------------------------------------------------------------------ reading without the lock
 
     @property
-    def storage(self) -> Storage:
-        return self._core.storage
-
-    @property
-    def clock(self) -> Clock:
-        return self._core.clock
-
-    @property
-    def rng_factory(self) -> RngFactory:
-        return self._core.rng_factory
-
-    @property
-    def table_id(self) -> int:
-        return self._state.ids.table_id
-
-    @property
-    def guild_id(self) -> int:
-        return self._state.ids.guild_id
-
-    @property
-    def channel_id(self) -> int:
-        return self._state.ids.channel_id
-
-    @property
-    def host_id(self) -> int:
-        return self._state.ids.host_id
-
-    @property
-    def options(self) -> TableOptions:
-        return self._state.options
-
-    @property
-    def language(self) -> str:
-        return self._state.language
+    def ids(self) -> TableIds:
+        """Who the table is (storage id, server, channel, host)."""
+        return self._state.ids
 
     @property
     def closed(self) -> bool:
+        """The table is closed (ended, or a tournament won)."""
         return self._state.closed
 
     @property
-    def hand(self) -> Hand | None:
-        return self._state.hand
+    def language(self) -> str:
+        """The language of the table's public messages ("en"/"fr")."""
+        return self._state.language
 
-    @property
-    def hand_id(self) -> int | None:
-        return self._state.hand_id
+    def view(self) -> TableView:
+        """An immutable copy of the table's state now (see `TableView`); the public picture is `snapshot`."""
+        return self._state.view()
 
-    @property
-    def hand_number(self) -> int:
-        return self._state.hand_number
-
-    @property
-    def hand_users(self) -> tuple[int, ...]:
-        return self._state.hand_users
-
-    @property
-    def message_id(self) -> int | None:
-        return self._state.message_id
-
-    @property
-    def deadline(self) -> float | None:
-        return self._state.deadline
-
-    @property
-    def away(self) -> frozenset[int]:
-        return frozenset(self._state.away)
-
-    @property
-    def expiries(self) -> Mapping[int, int]:
-        return dict(self._state.expiries)
-
-    @property
-    def rebuys(self) -> Mapping[int, int]:
-        return dict(self._state.rebuys)
+    def settled(self) -> bool:
+        """No change is being made and no resume after a storage fault is pending: memory is what storage holds."""
+        return not self._lock.locked() and (self._resume is None or self._resume.done())
 
     # ------------------------------------------------------------------ setup
 
@@ -206,7 +169,7 @@ class TableRunner:
         read again from storage and resumed a little later (`_resume_later`), so that it never hangs. Until then,
         after a write that timed out (it may still land), every change is refused: ServiceError
         ("table_recovering")."""
-        async with self.lock:
+        async with self._lock:
             if self._core.stale:
                 raise ServiceError("table_recovering")
             self._core.begin()
@@ -232,28 +195,28 @@ class TableRunner:
                 delay = FAULT_RETRY_DELAYS_S[min(attempt, len(FAULT_RETRY_DELAYS_S) - 1)]
                 await clock.sleep_until(clock.time() + delay)
                 try:
-                    async with self.lock:
+                    async with self._lock:
                         self._core.forget_owed()
                         await self._reload()
                     return
                 except Exception:
-                    log.warning("table %s: storage still failing, resuming later", self.table_id, exc_info=True)
+                    log.warning("table %s: storage still failing, resuming later", self.ids.table_id, exc_info=True)
 
-        self._resume = asyncio.create_task(resume(), name=f"table-resume-{self.channel_id}")
+        self._resume = asyncio.create_task(resume(), name=f"table-resume-{self.ids.channel_id}")
 
     async def _reload(self) -> None:
         """Make memory what storage holds (after a failure whose outcome may be unknown, e.g. a timeout), then
         deliver what storage says is owed and not yet delivered."""
         async with asyncio.timeout(self._core.write_timeout_s):
-            row = await self._core.storage.table(self.table_id)
+            row = await self._core.storage.table(self.ids.table_id)
         if row is None or row.status != "open":
             self.table_closed()
             return
         self.cancel_turn()
         self._state.clear_hand()
-        await self.restore(row, grace=FAULT_RESUME_GRACE)
+        await self._restorer.restore(row, grace=FAULT_RESUME_GRACE)
         self._core.stale = False
-        await self.deliver_pending()
+        await self._restorer.deliver_pending(None)
 
     # ------------------------------------------------------------------ the clockwork (`core.Scheduler`)
 
@@ -269,7 +232,7 @@ class TableRunner:
         state.deadline = deadline if deadline is not None else clock.time() + state.options.turn_timeout
         turn, when = self._turn, state.deadline
         if self._computers.to_act():
-            self._timer = asyncio.create_task(self._computer_turn(turn), name=f"computer-turn-{self.channel_id}")
+            self._timer = asyncio.create_task(self._computer_turn(turn), name=f"computer-turn-{self.ids.channel_id}")
             return
 
         async def expire() -> None:
@@ -279,9 +242,9 @@ class TableRunner:
                     if turn == self._turn and not state.closed:
                         await self._hands.expire()
             except Exception:
-                log.exception("table %s: a turn timeout could not be stored (resumed later)", self.table_id)
+                log.exception("table %s: a turn timeout could not be stored (resumed later)", self.ids.table_id)
 
-        self._timer = asyncio.create_task(expire(), name=f"turn-timer-{self.channel_id}")
+        self._timer = asyncio.create_task(expire(), name=f"turn-timer-{self.ids.channel_id}")
 
     async def _computer_turn(self, turn: int) -> None:
         """A computer player's turn: its pause, then its decision, as one operation (bot/tables/computers.py)."""
@@ -292,7 +255,9 @@ class TableRunner:
                 if turn == self._turn and not state.closed and self._computers.to_act():
                     await self._computers.act()
         except Exception:
-            log.exception("table %s: a computer player's action could not be stored (resumed later)", self.table_id)
+            log.exception(
+                "table %s: a computer player's action could not be stored (resumed later)", self.ids.table_id
+            )
 
     def cancel_turn(self) -> None:
         """Stop the turn timer."""
@@ -301,10 +266,8 @@ class TableRunner:
         self._timer = None
 
     def schedule_next_hand(self) -> None:
-        """Deal the next hand after the table's delay, if the game runs and a hand can be dealt."""
-        self._maybe_schedule_next_hand()
-
-    def _maybe_schedule_next_hand(self, delay: float | None = None) -> None:
+        """Deal the next hand after the table's delay (`next_hand_delay_s`, else the table's option), if the game
+        runs and a hand can be dealt."""
         state, clock = self._state, self._core.clock
         if not state.running or state.closed or state.hand is not None:
             return
@@ -312,7 +275,8 @@ class TableRunner:
             return
         if not state.table.can_start_hand():
             return  # the table message says what it waits for (`waiting`); a join or sit-in calls again
-        when = clock.time() + (state.options.next_hand_delay if delay is None else delay)
+        delay = state.options.next_hand_delay if self._next_hand_delay_s is None else self._next_hand_delay_s
+        when = clock.time() + delay
         state.next_hand_at = when
 
         async def deal_later() -> None:
@@ -326,9 +290,9 @@ class TableRunner:
                     elif state.hand is None and not state.closed:
                         self._outbox.refresh()  # no deal after all: the table message says what the table waits for
             except Exception:
-                log.exception("table %s: the next hand could not be dealt (resumed later)", self.table_id)
+                log.exception("table %s: the next hand could not be dealt (resumed later)", self.ids.table_id)
 
-        self._next_hand = asyncio.create_task(deal_later(), name=f"next-hand-{self.channel_id}")
+        self._next_hand = asyncio.create_task(deal_later(), name=f"next-hand-{self.ids.channel_id}")
 
     def table_closed(self) -> None:
         """The table is closed in storage: stop its timers and leave the registry."""
@@ -369,11 +333,20 @@ class TableRunner:
             raise ServiceError("not_in_hand")
         return tuple(hand.hole_cards[player])
 
-    def check_turn(self, user_id: int, hand_number: int | None = None) -> int:
-        """The user's player index if it is their turn now (and `hand_number`, from a button, is the current
+    def check_turn(self, user_id: int, hand_number: int | None = None) -> LegalActions:
+        """The user's legal actions if it is their turn now (and `hand_number`, from a button, is the current
         hand). Raises ServiceError: table_closed, no_hand, stale_button, not_in_hand, not_your_turn_user.
         The one turn check: `act` uses it, and the Discord layer before opening the raise form."""
-        return self._hands.check_turn(user_id, hand_number)
+        self._hands.check_turn(user_id, hand_number)
+        hand = self._state.hand
+        assert hand is not None
+        return hand.legal_actions()
+
+    def amount_suggestions(self, user_id: int) -> list[tuple[str, int]]:
+        """Amounts to offer for /bet and /raise: (label key, total) for the minimum, half pot, pot and
+        all-in, within the legal range, without duplicates; empty when it is not the user's turn or they
+        cannot bet or raise."""
+        return self._hands.amount_suggestions(user_id)
 
     def check_expected(self, kind: ActionKind, amount: int | None, expected: int) -> None:
         """Refuse an action whose button named an amount that is no longer the amount (an older message, or
@@ -400,7 +373,7 @@ class TableRunner:
 
     async def repost(self) -> None:
         """/poker table: post the table message again (the new one is edited from now on)."""
-        async with self.lock:
+        async with self._lock:
             self._outbox.post_table(replaces_hand=self._state.hand is not None)
 
     # ------------------------------------------------------------------ seating (bot/tables/seating.py)
@@ -494,7 +467,13 @@ class TableRunner:
             await self._hands.start_game(user_id, is_admin=is_admin)
 
     async def set_blind_schedule(
-        self, user_id: int, levels: tuple[tuple[int, int, int], ...], by: str, length: int, *, is_admin: bool
+        self,
+        user_id: int,
+        levels: tuple[tuple[int, int, int], ...],
+        by: str = "hands",
+        length: int = 10,
+        *,
+        is_admin: bool = False,
     ) -> TableOptions:
         """The host agrees a blind schedule before the first hand (rule book 000 §04: raising the blinds is an
         option agreed before playing): `levels` of (small blind, big blind, ante), each lasting `length`
@@ -535,16 +514,18 @@ class TableRunner:
     # ------------------------------------------------------------------ restore (bot/tables/restore.py)
 
     async def restore(self, row: TableRow, *, grace: float = RESTORE_GRACE) -> None:
-        """Rebuild the table from storage (call under `lock`): seats and stacks, names and flags, and the
-        unfinished hand by replaying its record; the turn deadline is restored (at least `grace` seconds from
-        now) and the table message refreshed. Then call `deliver_pending` for what was owed and not delivered."""
-        await self._restorer.restore(row, grace=grace)
+        """Rebuild the table from storage: seats and stacks, names and flags, and the unfinished hand by
+        replaying its record; the turn deadline is restored (at least `grace` seconds from now) and the table
+        message refreshed. Then call `deliver_pending` for what was owed and not delivered."""
+        async with self._lock:
+            await self._restorer.restore(row, grace=grace)
 
     async def deliver_pending(self, rows: list[OutboxRow] | None = None) -> int:
         """Queue the delivery of what storage says this table owes and was not delivered (after a restart, or a
         storage fault whose outcome was unknown): `rows`, or read from storage. Rows already queued in this
         process are skipped; each post carries its row's key as nonce. Returns how many were queued."""
-        return await self._restorer.deliver_pending(rows)
+        async with self._lock:
+            return await self._restorer.deliver_pending(rows)
 
     def load_closed(self, row: TableRow) -> None:
         """A closed table, only to deliver what it still owes (its names and language from storage)."""

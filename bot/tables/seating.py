@@ -13,6 +13,7 @@ from typing import Any
 from bot.storage import InsufficientBalance, LedgerKind
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.errors import ServiceError
+from bot.tables.kinds import Departure
 from bot.tables.notifier import PlayerAnnouncement
 from bot.tables.options import CASH, TOURNAMENT
 from bot.tables.outbox import InteractionReply, Owed, new_key
@@ -196,7 +197,7 @@ class Seating:
             core.announce(PlayerAnnouncement("forfeited", user_id, state.name(user_id), action="fold"))
             await core.save()
             return player
-        await self.stand(user_id, kind="left")
+        await self.stand(user_id, Departure.LEFT)
         return None
 
     async def kick(self, by_user: int, target: int, *, is_admin: bool) -> bool:
@@ -212,12 +213,14 @@ class Seating:
             core.announce(PlayerAnnouncement("leaving", target, state.name(target)))
             await core.save()
             return False
-        await self.stand(target, kind="kicked")
+        await self.stand(target, Departure.KICKED)
         return True
 
-    async def stand(self, user_id: int, kind: str, *, announce: bool = True, place: int | None = None) -> None:
+    async def stand(
+        self, user_id: int, departure: Departure, *, announce: bool = True, place: int | None = None
+    ) -> None:
         """Free the user's seat now (no hand of theirs in progress): cash out, forget their flags; announce it
-        (`kind`: left, kicked, busted) unless `announce` is False (already announced); `place`: a tournament
+        (`departure`: the notice's kind) unless `announce` is False (already announced); `place`: a tournament
         place to record with it (an elimination). One transaction."""
         state, core = self._state, self._core
         ids = state.ids
@@ -237,7 +240,7 @@ class Seating:
         chips = None if state.options.kind == TOURNAMENT else stack
         name = state.name(user_id)
         if announce:
-            core.announce(PlayerAnnouncement(kind, user_id, name, seat=seat, chips=chips))
+            core.announce(PlayerAnnouncement(departure.value, user_id, name, seat=seat, chips=chips))
         if finished:  # the place is public, also when the leave itself was announced earlier (a forfeit)
             core.announce(PlayerAnnouncement("finished", user_id, name, place=place))
         await core.commit(

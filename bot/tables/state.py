@@ -8,7 +8,9 @@ puts back (`TableRunner._commit`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from bot.poker import BlindLevel, BlindSchedule, Hand, HandSettings, Table, TableConfig
@@ -43,6 +45,35 @@ def table_config(options: TableOptions) -> TableConfig:
             length=options.level_length,
         )
     return TableConfig(settings=settings, seat_count=options.seats, schedule=schedule)
+
+
+@dataclass(frozen=True)
+class TableView:
+    """What a table holds, as it was when read (`TableRunner.view`): immutable, safe to read without the lock.
+    The public picture of the table is `TableSnapshot`; this adds what the service and tests need beyond it.
+
+    in_hand: a hand is being played. hand_users: its players' user ids by player index (empty between hands).
+    leaving / kicked: users who leave when the hand ends. away: users sitting out. expiries: turn timeouts in a
+    row by user. rebuys: rebuys asked during the hand (user -> chips). Times are clock seconds.
+    """
+
+    ids: TableIds
+    options: TableOptions
+    language: str
+    closed: bool
+    running: bool
+    in_hand: bool
+    hand_number: int
+    hand_id: int | None
+    hand_users: tuple[int, ...]
+    message_id: int | None
+    deadline: float | None
+    next_hand_at: float | None
+    leaving: frozenset[int]
+    kicked: frozenset[int]
+    away: frozenset[int]
+    expiries: Mapping[int, int]
+    rebuys: Mapping[int, int]
 
 
 @dataclass
@@ -183,6 +214,28 @@ class TableState:
         self.rebuys, self.hand_level = dict(m.rebuys), m.hand_level
         self.running, self.started_at, self.language = m.running, m.started_at, m.language
         self.options, self.closed = m.options, m.closed
+
+    def view(self) -> TableView:
+        """An immutable copy of the state now (see `TableView`)."""
+        return TableView(
+            ids=self.ids,
+            options=self.options,
+            language=self.language,
+            closed=self.closed,
+            running=self.running,
+            in_hand=self.hand is not None,
+            hand_number=self.hand_number,
+            hand_id=self.hand_id,
+            hand_users=self.hand_users,
+            message_id=self.message_id,
+            deadline=self.deadline,
+            next_hand_at=self.next_hand_at,
+            leaving=frozenset(self.leaving),
+            kicked=frozenset(self.kicked),
+            away=frozenset(self.away),
+            expiries=MappingProxyType(dict(self.expiries)),
+            rebuys=MappingProxyType(dict(self.rebuys)),
+        )
 
     def clear_hand(self) -> None:
         """No hand is being played any more."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,8 +28,6 @@ from discord import app_commands
 from discord.http import Route
 from simcord import Env, InteractionResult, MemberActor
 
-import bot.poker.hand as hand_module
-import bot.tables.delivery as delivery_module
 from bot.app import PokerBot
 from bot.config import Settings
 from bot.discord_ui.errors import unwrap
@@ -53,8 +51,8 @@ class SimClock(ManualClock):
 
 
 class StackedDecks(random.Random):
-    """The table service's rng: the `decks` fixture deals its queued deck orders first (the engine's
-    `shuffled_deck` is wrapped), then seeded shuffles. `choice` (the first button draw) picks the highest seat."""
+    """The table service's rng: the `decks` fixture deals its queued deck orders first (`next_deck`, the
+    service's deck factory), then seeded shuffles. `choice` (the first button draw) picks the highest seat."""
 
     def __init__(self, seed: int = 7) -> None:
         super().__init__(seed)
@@ -76,6 +74,10 @@ class StackedDecks(random.Random):
 
     def choice(self, seq: Sequence[Any]) -> Any:
         return max(seq)
+
+    def next_deck(self) -> list[Card] | None:
+        """The next queued deck order, or None (then the hand is shuffled with this generator)."""
+        return self.orders.pop(0) if self.orders else None
 
 
 @dataclass
@@ -130,7 +132,7 @@ class World:
     def table_message(self) -> discord.Message:
         """The current table message (the one the service edits)."""
         runner = self.service.runners[self.channel.id]
-        return next(m for m in self.messages() if m.id == runner.message_id)
+        return next(m for m in self.messages() if m.id == runner.view().message_id)
 
     def button_labels(self) -> list[str]:
         return [c.label for row in self.table_message().components for c in row.children]  # type: ignore[attr-defined]
@@ -182,7 +184,7 @@ class World:
         return self.bot.tables
 
     def snapshot(self) -> Any:
-        return self.service.snapshot(self.channel.id)
+        return self.service.get(self.channel.id).snapshot()
 
     def actor(self) -> str:
         """The name of the member whose turn it is."""
@@ -327,39 +329,20 @@ def make_settings(tmp_path: Path) -> Settings:
 
 
 def make_bot(settings: Settings, clock: SimClock, decks: StackedDecks) -> PokerBot:
+    """The PokerBot with the table service's seams: the simulator's clock, the stacked decks, and the delivery
+    worker's idle wait declared to SimCord (whose virtual clock must know that the worker is idle, not busy)."""
+
+    async def idle(work: Awaitable[Any]) -> Any:
+        if clock.env is None:
+            return await work
+        return await clock.env.external_wait(work, reason="table outbox waiting for work")
+
     return PokerBot(
         settings,
-        table_service_factory=lambda bot: create_table_service(bot, clock=clock, rng_factory=lambda: decks),
+        table_service_factory=lambda bot: create_table_service(
+            bot, clock=clock, rng_factory=lambda: decks, deck_factory=decks.next_deck, idle_wait=idle
+        ),
     )
-
-
-@pytest.fixture
-def outbox_waits(monkeypatch: pytest.MonkeyPatch) -> list[Env]:
-    """Declare the table outbox's idle wait (`queue.get()` on an empty queue) to SimCord, whose virtual clock
-    must know that the worker is idle rather than busy. Harmless once the outbox no longer idles."""
-    holder: list[Env] = []
-    outbox = getattr(delivery_module, "OutboxWorker", None)
-    if outbox is None or not hasattr(outbox, "start"):
-        return holder
-
-    class DeclaredQueue(delivery_module.asyncio.Queue):  # type: ignore[name-defined,misc]
-        async def get(self) -> Any:
-            if self.empty() and holder:
-                return await holder[0].external_wait(super().get(), reason="table outbox waiting for work")
-            return await super().get()
-
-    original = outbox.start
-
-    def start(self: Any) -> None:
-        if not isinstance(self.queue, DeclaredQueue):
-            queue: Any = DeclaredQueue()
-            while not self.queue.empty():
-                queue.put_nowait(self.queue.get_nowait())
-            self.queue = queue
-        original(self)
-
-    monkeypatch.setattr(outbox, "start", start)
-    return holder
 
 
 @pytest.fixture
@@ -368,18 +351,10 @@ def table_clock() -> SimClock:
 
 
 @pytest.fixture
-def decks(monkeypatch: pytest.MonkeyPatch) -> StackedDecks:
-    """Stacked decks for the table service (its `rng_factory` returns this generator)."""
-    stacked = StackedDecks()
-    shuffled_deck = hand_module.shuffled_deck
-
-    def deal(rng: random.Random | None = None) -> list[Card]:
-        if rng is stacked and stacked.orders:
-            return stacked.orders.pop(0)
-        return shuffled_deck(rng)
-
-    monkeypatch.setattr(hand_module, "shuffled_deck", deal)
-    return stacked
+def decks() -> StackedDecks:
+    """Stacked decks for the table service (its `rng_factory` returns this generator, its `deck_factory` is
+    `next_deck`)."""
+    return StackedDecks()
 
 
 @pytest.fixture
@@ -389,13 +364,12 @@ def settings(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 async def env(
-    settings: Settings, table_clock: SimClock, decks: StackedDecks, outbox_waits: list[Env]
+    settings: Settings, table_clock: SimClock, decks: StackedDecks
 ) -> AsyncIterator[Env]:
     """SimCord running the PokerBot (a fixture of its own so that SimCord's pytest plugin selects its clock)."""
     bot = make_bot(settings, table_clock, decks)
     sim = Env(bot, shard_count=1)
     table_clock.env = sim
-    outbox_waits.append(sim)
     await sim.start()
     try:
         yield sim

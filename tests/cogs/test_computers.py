@@ -35,7 +35,7 @@ async def test_the_host_seats_two_computer_players_and_plays_hands_with_them(wor
     history = await world.slash("alice", "history")
     text = (history.response.content or "") + " ".join(e.description or "" for e in history.response.embeds)
     assert "🤖 Beginner 3 wins" in text, text  # named as a computer player in the history too
-    assert world.service.runners[world.channel.id].hand is None  # between hands
+    assert not world.service.runners[world.channel.id].view().in_hand  # between hands
     refused = await world.slash("alice", "poker removebot", seat=1)
     assert refused.response.content == "Seat 1 holds no computer player"
     removed = await world.slash("alice", "poker removebot", seat=3)

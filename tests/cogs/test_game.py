@@ -79,7 +79,7 @@ async def test_four_players_play_hands_with_raises_an_all_in_a_side_pot_and_a_sh
     old = next(m for m in world.messages() if m.id == hand_message)
     assert old.content == "Hand #1 · chloe wins 13 · " + " ".join(cards_of("Kd7s2h"))
     assert old.components == [] and old.embeds == []
-    assert world.service.runners[world.channel.id].message_id is None  # the next deal posts the next one
+    assert world.service.runners[world.channel.id].view().message_id is None  # the next deal posts the next one
 
     # Hand 2 starts by itself a few seconds later; the button moved to alice.
     mark = len(world.env.http_requests)

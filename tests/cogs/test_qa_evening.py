@@ -96,7 +96,7 @@ async def test_a_player_who_leaves_or_is_kicked_during_a_hand_is_refused_a_rebuy
     for name in ("bob", "chloe"):
         asked = await world.slash(name, "poker rebuy", amount=1)
         assert asked.response.ephemeral and asked.response.content == refusal
-    assert world.service.runners[world.channel.id].rebuys == {}
+    assert world.service.runners[world.channel.id].view().rebuys == {}
     while world.snapshot().actor_user_id is not None:
         await world.slash(world.actor(), "call" if world.snapshot().legal.call_amount else "check")
     assert set(world.stacks()) == {"alice", "dave"}

@@ -24,7 +24,7 @@ async def state(world: World) -> tuple[Any, ...]:
     seats = tuple((s.user_id, s.stack, s.bet, s.state) for s in snapshot.seats)
     balances = tuple([await world.balance(name) for name in sorted(world.members)])
     runner = world.service.runners[world.channel.id]
-    stored = await world.bot.storage.hand(runner.hand_id) if runner.hand_id else None
+    stored = await world.bot.storage.hand(runner.view().hand_id) if runner.view().hand_id else None
     actions = len(stored.actions) if stored else 0
     pots = tuple(p.amount for p in snapshot.pots)
     hand = (snapshot.hand_number, snapshot.street, snapshot.actor_user_id, snapshot.board)

@@ -67,8 +67,9 @@ async def test_settings_and_audit_are_for_managers_and_new_tables_follow_them(wo
         "zoe a ouvert une table ici (blinds 2/4, 10 places). Rejoignez-la avec `/poker join`."
     )
     runner = world.service.runners[world.channel.id]
-    assert (runner.options.big_blind, runner.options.turn_timeout) == (4, 45)
-    assert (runner.options.min_buy_in, runner.options.max_buy_in, runner.options.buy_in) == (80, 200, 200)
+    options = runner.view().options
+    assert (options.big_blind, options.turn_timeout) == (4, 45)
+    assert (options.min_buy_in, options.max_buy_in, options.buy_in) == (80, 200, 200)
     joined = await world.slash("zoe", "poker join")
     assert joined.response.content == "Seat 1: you play with 200. Your balance: 300."  # her client is English
 
@@ -184,7 +185,7 @@ async def test_stats_and_history_of_scripted_hands_with_a_replayable_phh_export(
         command = [sys.executable, "-m", "bot.poker", "replay", str(path)]
         done = await asyncio.to_thread(subprocess.run, command, capture_output=True, text=True, check=False)
         assert done.returncode == 0, done.stdout + done.stderr
-        stored = await world.bot.storage.hand_by_number(world.service.runners[world.channel.id].table_id, number)
+        stored = await world.bot.storage.hand_by_number(world.service.runners[world.channel.id].ids.table_id, number)
         assert json.loads(done.stdout)["finishing_stacks"] == stored.result["finishing_stacks"]
 
     missing = await world.slash("alice", "history", hand=9)

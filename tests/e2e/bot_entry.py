@@ -5,21 +5,21 @@ Launched by the end-to-end tests and the load benchmark as ``BotProcess(stub, en
 unchanged: these hooks exist only in this process.
 
 - ``E2E_SHUFFLE_SEED``: hand n of the process is shuffled with ``random.Random(seed * 1_000_003 + n)`` instead of
-  ``secrets.SystemRandom`` (through `TableService`'s documented ``rng_factory``), so that a failing run can be
+  ``secrets.SystemRandom`` (through `TableService`'s ``rng_factory``), so that a failing run can be
   replayed. The tests never rely on which cards come: they read whose turn it is from the channel.
-- ``E2E_NEXT_HAND_DELAY``: seconds between a hand's end and the next deal (the table's own setting, 5 s by
-  default, would make a ten-hand game wait 50 s for nothing).
-- ``E2E_HOLD_FINISH_HAND``: when "1", `Storage.finish_hand` never returns (the hand's last action is stored,
+- ``E2E_NEXT_HAND_DELAY``: seconds between a hand's end and the next deal (`TableService`'s
+  ``next_hand_delay_s``; the table's own setting, 5 s by default, would make a ten-hand game wait 50 s for nothing).
+- ``E2E_HOLD_FINISH_HAND``: when "1", the tables' `Storage.finish_hand` never returns (the hand's last action is stored,
   its result is not), so that a test can SIGKILL the process exactly at the showdown.
 - ``E2E_KILL_AFTER``: ``"<Storage method>[:n]"``, e.g. ``"close_table"`` or ``"buy_in:4"``: the process SIGKILLs
-  itself as soon as the n-th call (1 by default) of that storage write has committed, before anything else runs,
-  so that a test can crash the bot right after each kind of commit (docs/outbox.md).
+  itself as soon as the n-th call (1 by default) of that storage write by the tables has committed, before
+  anything else runs, so that a test can crash the bot right after each kind of commit (docs/outbox.md). Both
+  storage hooks wrap the storage handed to the table service (`HookedStorage`), not the `Storage` class.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import itertools
 import logging
 import os
@@ -30,12 +30,45 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 
+class HookedStorage:
+    """The bot's storage as its tables see it (`create_table_service(storage=...)`), with the hooks asked for:
+    `finish_hand` held forever (`hold_finish_hand`), or the process killed right after the n-th commit of one
+    write (`kill_after`: method name, n). Every other attribute is the real storage's."""
+
+    def __init__(self, inner: Any, *, hold_finish_hand: bool, kill_after: tuple[str, int] | None) -> None:
+        self._inner = inner
+        self._hold_finish_hand = hold_finish_hand
+        self._kill_after = kill_after
+        self._calls = itertools.count(1)
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._inner, name)
+        if name == "finish_hand" and self._hold_finish_hand:
+
+            async def hold_finish_hand(*args: Any, **kwargs: Any) -> None:
+                log.warning("e2e hook: holding finish_hand until the process is killed")
+                await asyncio.Event().wait()
+
+            return hold_finish_hand
+        if self._kill_after is not None and name == self._kill_after[0]:
+            target = self._kill_after[1]
+
+            async def then_die(*args: Any, **kwargs: Any) -> Any:
+                result = await attr(*args, **kwargs)
+                if next(self._calls) == target:
+                    log.warning("e2e hook: %s committed, killing the process", name)
+                    os.kill(os.getpid(), signal.SIGKILL)
+                return result
+
+            return then_die
+        return attr
+
+
 def _install_hooks() -> None:
     import bot.__main__ as entry
     from bot.discord_ui.wiring import create_table_service
-    from bot.storage import Storage
-    from bot.tables.runner import TableRunner
 
+    options: dict[str, Any] = {}
     seed_text = os.environ.get("E2E_SHUFFLE_SEED")
     if seed_text:
         seed = int(seed_text)
@@ -44,42 +77,26 @@ def _install_hooks() -> None:
         def rng_factory() -> random.Random:
             return random.Random(seed * 1_000_003 + next(counter))
 
-        factory = functools.partial(create_table_service, rng_factory=rng_factory)
-        entry.default_table_service_factory = lambda: factory  # type: ignore[attr-defined]
+        options["rng_factory"] = rng_factory
 
     delay_text = os.environ.get("E2E_NEXT_HAND_DELAY")
     if delay_text:
-        delay = float(delay_text)
-        schedule = TableRunner._maybe_schedule_next_hand
+        options["next_hand_delay_s"] = float(delay_text)
 
-        def schedule_sooner(self: TableRunner, delay_s: float | None = None) -> None:
-            schedule(self, delay if delay_s is None else delay_s)
+    hold = os.environ.get("E2E_HOLD_FINISH_HAND") == "1"
+    kill_after: tuple[str, int] | None = None
+    if kill_text := os.environ.get("E2E_KILL_AFTER"):
+        name, _, nth = kill_text.partition(":")
+        kill_after = (name, int(nth or 1))
 
-        TableRunner._maybe_schedule_next_hand = schedule_sooner  # type: ignore[method-assign]
+    if not options and not hold and kill_after is None:
+        return
 
-    if os.environ.get("E2E_HOLD_FINISH_HAND") == "1":
+    def factory(bot: Any) -> Any:
+        storage = HookedStorage(bot.storage, hold_finish_hand=hold, kill_after=kill_after)
+        return create_table_service(bot, storage=storage if hold or kill_after else None, **options)
 
-        async def hold_finish_hand(self: Storage, *args: Any, **kwargs: Any) -> None:
-            log.warning("e2e hook: holding finish_hand until the process is killed")
-            await asyncio.Event().wait()
-
-        Storage.finish_hand = hold_finish_hand  # type: ignore[method-assign]
-
-    kill_after = os.environ.get("E2E_KILL_AFTER")
-    if kill_after:
-        name, _, nth = kill_after.partition(":")
-        original = getattr(Storage, name)
-        calls = itertools.count(1)
-        target = int(nth or 1)
-
-        async def then_die(self: Storage, *args: Any, **kwargs: Any) -> Any:
-            result = await original(self, *args, **kwargs)
-            if next(calls) == target:
-                log.warning("e2e hook: %s committed, killing the process", name)
-                os.kill(os.getpid(), signal.SIGKILL)
-            return result
-
-        setattr(Storage, name, then_die)
+    entry.default_table_service_factory = lambda: factory  # type: ignore[attr-defined]
 
 
 def main() -> None:

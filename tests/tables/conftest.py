@@ -105,16 +105,16 @@ async def service(
 
 def actor(service: TableService, channel: int = CHANNEL) -> int | None:
     """The user id of the player to act at the channel's table (None between hands)."""
-    return service.snapshot(channel).actor_user_id
+    return service.get(channel).snapshot().actor_user_id
 
 
 async def play_to_end_of_hand(service: TableService, channel: int = CHANNEL) -> None:
     """Everyone still in checks or calls until the hand is over."""
-    number = service.snapshot(channel).hand_number
+    number = service.get(channel).snapshot().hand_number
     for _ in range(40):
-        snap = service.snapshot(channel)
+        snap = service.get(channel).snapshot()
         if snap.hand_number != number or snap.actor_user_id is None:
             return
         kind = ActionKind.CHECK if snap.legal is not None and snap.legal.can_check else ActionKind.CALL
-        await service.act(channel, snap.actor_user_id, kind)
+        await service.get(channel).act(snap.actor_user_id, kind)
     raise AssertionError("the hand did not end")

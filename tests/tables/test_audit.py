@@ -19,7 +19,7 @@ from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, GUILD, HOST, NAMES
 async def cash_table_of_three(service: TableService) -> None:
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
     for user in (ALICE, BOB, CHLOE):
-        await service.join(CHANNEL, user, NAMES[user])  # 100 each from a grant of 1000
+        await service.get(CHANNEL).join(user, NAMES[user])  # 100 each from a grant of 1000
 
 
 def tamper(db_path: Path, sql: str, *params: object) -> None:
@@ -29,8 +29,8 @@ def tamper(db_path: Path, sql: str, *params: object) -> None:
 
 async def test_the_audit_holds_before_any_tampering(service: TableService, storage: Storage) -> None:
     await cash_table_of_three(service)
-    await service.start(CHANNEL, ALICE)
-    await service.act(CHANNEL, actor(service), ActionKind.RAISE, 6)
+    await service.get(CHANNEL).start_game(ALICE)
+    await service.get(CHANNEL).act(actor(service), ActionKind.RAISE, 6)
     report = await storage.audit(GUILD)
     assert (report.ok, report.problems) == (True, ())
     assert (report.balances, report.on_tables, report.issued) == (2700, 300, 3000)
@@ -67,9 +67,9 @@ async def test_chips_vanishing_from_a_hand_in_progress_are_reported(
     service: TableService, storage: Storage, db_path: Path
 ) -> None:
     await cash_table_of_three(service)
-    await service.start(CHANNEL, ALICE)
-    await service.act(CHANNEL, actor(service), ActionKind.RAISE, 6)
-    hand_id = service.get(CHANNEL).hand_id
+    await service.get(CHANNEL).start_game(ALICE)
+    await service.get(CHANNEL).act(actor(service), ActionKind.RAISE, 6)
+    hand_id = service.get(CHANNEL).view().hand_id
     # The hand's record of what a player brought to it loses 3 chips (their seat still holds 100).
     tamper(db_path, "UPDATE hand_players SET starting_stack = 97 WHERE hand_id = ? AND user_id = ?", hand_id, CHLOE)
     report = await storage.audit(GUILD)
@@ -83,8 +83,8 @@ async def test_a_seat_losing_chips_during_a_hand_is_reported_for_the_hand_as_wel
     service: TableService, storage: Storage, db_path: Path
 ) -> None:
     await cash_table_of_three(service)
-    await service.start(CHANNEL, ALICE)
-    hand_id = service.get(CHANNEL).hand_id
+    await service.get(CHANNEL).start_game(ALICE)
+    hand_id = service.get(CHANNEL).view().hand_id
     tamper(db_path, "UPDATE table_seats SET stack = 90 WHERE user_id = ?", BOB)
     report = await storage.audit(GUILD)
     assert report.problems == (
@@ -99,9 +99,9 @@ async def test_a_tournament_hand_in_progress_is_audited_too(
 ) -> None:
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, kind="tournament"))
     for user in (ALICE, BOB):
-        await service.join(CHANNEL, user, NAMES[user])
-    await service.start(CHANNEL, HOST)
-    hand_id = service.get(CHANNEL).hand_id
+        await service.get(CHANNEL).join(user, NAMES[user])
+    await service.get(CHANNEL).start_game(HOST)
+    hand_id = service.get(CHANNEL).view().hand_id
     assert (await storage.audit(GUILD)).ok
     tamper(db_path, "UPDATE table_seats SET stack = 60 WHERE user_id = ?", ALICE)
     report = await storage.audit(GUILD)

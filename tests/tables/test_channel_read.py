@@ -46,19 +46,19 @@ async def _play(service: TableService) -> None:
     """Preflop everyone calls; the flop is bet and called; on the turn the first player goes all-in and the others
     call; then checks (or a bet nobody can call) to the end."""
     while actor(service) is not None:
-        snap = service.snapshot(CHANNEL)
+        snap = service.get(CHANNEL).snapshot()
         legal = snap.legal
         assert legal is not None
         street = len(snap.board)
         first = all(s.bet == 0 for s in snap.seats)
         if street == 3 and first and legal.can_bet:
-            await service.act(CHANNEL, actor(service), ActionKind.BET, 10)
+            await service.get(CHANNEL).act(actor(service), ActionKind.BET, 10)
         elif street == 4 and first and legal.can_bet:
-            await service.act(CHANNEL, actor(service), ActionKind.ALL_IN)
+            await service.get(CHANNEL).act(actor(service), ActionKind.ALL_IN)
         elif legal.can_check:
-            await service.act(CHANNEL, actor(service), ActionKind.CHECK)
+            await service.get(CHANNEL).act(actor(service), ActionKind.CHECK)
         else:
-            await service.act(CHANNEL, actor(service), ActionKind.CALL)
+            await service.get(CHANNEL).act(actor(service), ActionKind.CALL)
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -69,8 +69,8 @@ async def test_a_whole_hand_reads_right_and_fits_discord(
     decks.queue.append(deck_for(["9c Ts", "Jc Td", "Ac Kd", "7h 7s"], "Th 3c 3d 6s 2h"))
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2), language=language)
     for user, stack in STACKS.items():
-        await service.join(CHANNEL, user, NAMES[user], buy_in=stack)
-    await service.start(CHANNEL, ALICE)
+        await service.get(CHANNEL).join(user, NAMES[user], buy_in=stack)
+    await service.get(CHANNEL).start_game(ALICE)
     await _play(service)
     await settle()
     await service.get(CHANNEL).drain()

@@ -103,28 +103,29 @@ def picture(runner: TableRunner) -> tuple[Any, ...]:
     """What a spectator and the rules see of a table (not the deadline, which a restore extends)."""
     snap = runner.snapshot()
     seats = tuple((s.seat, s.user_id, s.stack, s.bet, s.state, s.leaving) for s in snap.seats)
-    return (seats, snap.hand_number, snap.board, snap.actor_user_id, snap.running, snap.closed, sorted(runner.away))
+    away = sorted(runner.view().away)
+    return (seats, snap.hand_number, snap.board, snap.actor_user_id, snap.running, snap.closed, away)
 
 
-async def stored_picture(storage: Storage, runner: TableRunner) -> tuple[Any, ...] | None:
-    """The picture of a runner rebuilt from storage alone (None once the table is closed)."""
-    row = await storage.table(runner.table_id)
+async def stored_picture(storage: Storage, service: TableService, runner: TableRunner) -> tuple[Any, ...] | None:
+    """The picture of a runner of `service` rebuilt from storage alone (None once the table is closed)."""
+    row = await storage.table(runner.ids.table_id)
     assert row is not None
     if row.status != "open":
         return None
     copy = TableRunner(
         storage=storage,
         notifier=RecordingNotifier(),
-        clock=runner.clock,
-        rng_factory=runner.rng_factory,
+        clock=service.clock,
+        rng_factory=service.rng_factory,
         table_id=row.id,
         guild_id=row.guild_id,
         channel_id=row.channel_id,
         host_id=row.host_id,
-        options=runner.options,
+        options=runner.view().options,
     )
     hand = await storage.open_hand(row.id)
-    if hand is not None and runner.hand is None:
+    if hand is not None and not runner.view().in_hand:
         return ("unfinished hand in storage",)
     await copy.restore(row)
     try:
@@ -148,29 +149,29 @@ async def script(service: TableService, clock: ManualClock, check: Callable[[], 
 
     runner_of = lambda: service.runners.get(CHANNEL)  # noqa: E731
     for user in (ALICE, BOB, CHLOE):
-        await step(lambda user=user: service.join(CHANNEL, user, NAMES[user], buy_in=100))
-    await step(lambda: service.start(CHANNEL, ALICE))
+        await step(lambda user=user: service.get(CHANNEL).join(user, NAMES[user], buy_in=100))
+    await step(lambda: service.get(CHANNEL).start_game(ALICE))
     runner = runner_of()
     assert runner is not None
-    await step(lambda: service.act(CHANNEL, runner.snapshot().actor_user_id or 0, ActionKind.CALL))
-    await step(lambda: clock.advance(runner.options.turn_timeout + 0.1))  # the timer expires
-    await step(lambda: service.leave(CHANNEL, runner.snapshot().actor_user_id or 0))
-    await step(lambda: service.sit_out(CHANNEL, BOB))
+    await step(lambda: service.get(CHANNEL).act(runner.snapshot().actor_user_id or 0, ActionKind.CALL))
+    await step(lambda: clock.advance(runner.view().options.turn_timeout + 0.1))  # the timer expires
+    await step(lambda: service.get(CHANNEL).leave(runner.snapshot().actor_user_id or 0))
+    await step(lambda: service.get(CHANNEL).sit_out(BOB))
     for _ in range(12):  # play out the hand (folds and checks), through faults and resumes
         actor = runner.snapshot().actor_user_id
         if actor is None:
             break
         legal = runner.legal_actions_for(actor)
         kind = ActionKind.CHECK if legal is not None and legal.can_check else ActionKind.FOLD
-        await step(lambda actor=actor, kind=kind: service.act(CHANNEL, actor, kind))
+        await step(lambda actor=actor, kind=kind: service.get(CHANNEL).act(actor, kind))
     await step(lambda: clock.advance(max(FAULT_RETRY_DELAYS_S) + 1))  # any resume after a fault runs
-    await step(lambda: service.rebuy(CHANNEL, CHLOE, 10) if runner.hand is None else settle())
-    await step(lambda: service.sit_in(CHANNEL, BOB))
+    await step(lambda: service.get(CHANNEL).rebuy(CHLOE, 10) if not runner.view().in_hand else settle())
+    await step(lambda: service.get(CHANNEL).sit_in(BOB))
     await step(lambda: runner.set_language("fr"))
-    await step(lambda: service.kick(CHANNEL, HOST, CHLOE, is_admin=True))
+    await step(lambda: service.get(CHANNEL).kick(HOST, CHLOE, is_admin=True))
     for _ in range(2):  # the end itself may be the write that fails: the host tries again
         if not runner.closed:
-            await step(lambda: service.end(CHANNEL, HOST, is_admin=True))
+            await step(lambda: service.get(CHANNEL).end(HOST, is_admin=True))
 
 
 async def count_writes(storage: Storage, clock: ManualClock) -> int:
@@ -217,10 +218,10 @@ async def test_a_failed_write_is_neither_kept_nor_told_and_the_table_carries_on(
 
         async def check() -> None:
             await failing.clear()  # a fault lasts one step
-            if runner.lock.locked() or (runner._resume is not None and not runner._resume.done()):
+            if not runner.settled():
                 return  # a resume is pending: memory is what was committed, the rest comes back with it
             await runner.drain()
-            stored = await stored_picture(storage, runner)
+            stored = await stored_picture(storage, service, runner)
             if stored is None:
                 assert runner.closed
             elif stored != ("unfinished hand in storage",):

@@ -17,12 +17,12 @@ async def test_a_learning_table_deals_face_up_with_the_coach_on_and_ranks_nobody
     service: TableService, storage: Storage
 ) -> None:
     await service.create_table(GUILD, CHANNEL, HOST, OPTIONS)
-    await service.join(CHANNEL, ALICE, NAMES[ALICE])
-    await service.join(CHANNEL, BOB, NAMES[BOB])
+    await service.get(CHANNEL).join(ALICE, NAMES[ALICE])
+    await service.get(CHANNEL).join(BOB, NAMES[BOB])
     assert [r for r in await storage.ledger(GUILD) if r.table_id is not None] == []  # nothing taken from balances
     assert await storage.balance(GUILD, ALICE) == 1000
-    await service.start(CHANNEL, HOST)
-    snap = service.snapshot(CHANNEL)
+    await service.get(CHANNEL).start_game(HOST)
+    snap = service.get(CHANNEL).snapshot()
     runner = service.get(CHANNEL)
     for seat in snap.seats:
         assert seat.cards == runner.hole_cards(seat.user_id) and len(seat.cards) == 2  # public from the deal
@@ -35,11 +35,11 @@ async def test_a_learning_table_deals_face_up_with_the_coach_on_and_ranks_nobody
     assert facts is not None and facts.odds.trials > 0  # the coach is on for everyone
     await service.get(CHANNEL).set_coach(first, False)
     assert runner.coach_facts(first) is None
-    await service.act(CHANNEL, first, ActionKind.ALL_IN)
+    await service.get(CHANNEL).act(first, ActionKind.ALL_IN)
     second = actor(service)
     assert second is not None
-    await service.act(CHANNEL, second, ActionKind.CALL)
+    await service.get(CHANNEL).act(second, ActionKind.CALL)
     await runner.drain()
-    assert await storage.places(runner.table_id) == {}  # nobody ranked, even when a player busts
+    assert await storage.places(runner.ids.table_id) == {}  # nobody ranked, even when a player busts
     page = await storage.leaderboard(GUILD, by=LeaderboardBy.TOURNAMENT_WINS)
     assert page.rows == ()

@@ -3,6 +3,7 @@ when the process could not deliver it, exactly once, and never again once delive
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -13,30 +14,44 @@ from bot.tables import (
     InteractionReply,
     LevelAnnouncement,
     ManualClock,
+    Placing,
     PlayerAnnouncement,
     RecordingNotifier,
     TableClosedAnnouncement,
     TableOptions,
     TableService,
 )
+from bot.tables.kinds import Departure
 from bot.tables.outbox import decode_announcement, encode_announcement
 from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, DEFAULTS, GUILD, HOST, NAMES, Decks, actor
 
 
+@dataclass
 class DiscordDown(RecordingNotifier):
-    """A notifier whose every message fails (Discord unreachable, or the process dies before sending)."""
+    """A notifier whose every message fails while `down` (Discord unreachable, or the process dies before
+    sending); while up, it records as `RecordingNotifier`."""
+
+    down: bool = True
+
+    def _check(self) -> None:
+        if self.down:
+            raise ConnectionError("Discord is unreachable")
 
     async def announce(self, *args: Any, **kwargs: Any) -> None:
-        raise ConnectionError("Discord is unreachable")
+        self._check()
+        await super().announce(*args, **kwargs)
 
     async def send_hole_cards(self, *args: Any, **kwargs: Any) -> bool:
-        raise ConnectionError("Discord is unreachable")
+        self._check()
+        return await super().send_hole_cards(*args, **kwargs)
 
     async def reply(self, *args: Any, **kwargs: Any) -> None:
-        raise ConnectionError("Discord is unreachable")
+        self._check()
+        await super().reply(*args, **kwargs)
 
     async def edit_table(self, *args: Any, **kwargs: Any) -> None:
-        raise ConnectionError("Discord is unreachable")
+        self._check()
+        await super().edit_table(*args, **kwargs)
 
 
 def test_player_and_closed_notices_survive_their_json() -> None:
@@ -49,6 +64,21 @@ def test_player_and_closed_notices_survive_their_json() -> None:
         LevelAnnouncement(3, 5, 10, 1, None, None, "minutes"),
     ]
     assert [decode_announcement(encode_announcement(n)) for n in notices] == notices
+
+
+def test_rows_stored_before_the_kinds_were_types_still_read() -> None:
+    # Rows as earlier versions stored them (plain strings and lists): they read as today's values.
+    left = {"class": "player", "fields": {"kind": "left", "user_id": ALICE, "name": "Alice", "seat": 2, "chips": 80}}
+    closed = {
+        "class": "table_closed",
+        "fields": {"cashed_out": [], "placings": [[1, BOB, "Bob", 300], [2, ALICE, "Alice", 0]], "voided_hand": None},
+    }
+    assert decode_announcement(left) == PlayerAnnouncement(Departure.LEFT, ALICE, "Alice", seat=2, chips=80)
+    decoded = decode_announcement(closed)
+    assert isinstance(decoded, TableClosedAnnouncement) and not decoded.tournament_over
+    assert decoded.placings == (Placing(1, BOB, "Bob", 300), Placing(2, ALICE, "Alice", 0))
+    assert [(p.place, p.name, p.chips) for p in decoded.placings] == [(1, "Bob", 300), (2, "Alice", 0)]
+    assert encode_announcement(decoded) == {**closed, "fields": {**closed["fields"], "tournament_over": False}}
 
 
 async def restarted(db_path: Path, clock: ManualClock, notifier: RecordingNotifier) -> tuple[Storage, TableService]:
@@ -71,10 +101,10 @@ async def test_what_could_not_be_delivered_goes_out_after_a_restart_once(db_path
     service = TableService(storage, DiscordDown(), clock=clock, rng_factory=Decks())
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
     for user in (ALICE, BOB, CHLOE):
-        await service.join(CHANNEL, user, NAMES[user])
-    await service.start(CHANNEL, ALICE)
+        await service.get(CHANNEL).join(user, NAMES[user])
+    await service.get(CHANNEL).start_game(ALICE)
     while (user := actor(service)) is not None:  # everyone folds to the big blind: hand 1 ends
-        await service.act(CHANNEL, user, ActionKind.FOLD)
+        await service.get(CHANNEL).act(user, ActionKind.FOLD)
     await service.get(CHANNEL).drain()
     await stop(storage, service)
 
@@ -100,14 +130,15 @@ async def test_what_could_not_be_delivered_goes_out_after_a_restart_once(db_path
 
 async def test_a_closed_table_still_tells_what_its_end_owed_after_a_restart(db_path: Path, clock: ManualClock) -> None:
     storage = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
-    service = TableService(storage, RecordingNotifier(), clock=clock, rng_factory=Decks())
+    down = DiscordDown(down=False)
+    service = TableService(storage, down, clock=clock, rng_factory=Decks())
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
-    await service.join(CHANNEL, ALICE, NAMES[ALICE])
+    await service.get(CHANNEL).join(ALICE, NAMES[ALICE])
     runner = service.get(CHANNEL)
     await runner.drain()
-    runner._outbox.notifier = down = DiscordDown()  # Discord goes away just before the end
+    down.down = True  # Discord goes away just before the end
     reply = InteractionReply(application_id=5, token="tok-end", locale="fr", created_at=clock.time())
-    await service.end(CHANNEL, HOST, is_admin=True, reply=reply)
+    await service.get(CHANNEL).end(HOST, is_admin=True, reply=reply)
     await runner.drain()
     assert down.replies == {}
     await stop(storage, service)
@@ -138,13 +169,13 @@ async def test_the_result_of_a_hand_with_a_forfeit_is_rebuilt_after_a_restart(
     service = TableService(storage, down, clock=clock, rng_factory=Decks())
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
     for user in (ALICE, BOB, CHLOE):
-        await service.join(CHANNEL, user, NAMES[user])
-    await service.start(CHANNEL, ALICE)
+        await service.get(CHANNEL).join(user, NAMES[user])
+    await service.get(CHANNEL).start_game(ALICE)
     runner = service.get(CHANNEL)
-    small, big, button = runner.hand_users
+    small, big, button = runner.view().hand_users
     assert actor(service) == button
-    assert await service.leave(CHANNEL, big) is False  # forfeited out of turn
-    await service.act(CHANNEL, button, ActionKind.FOLD)
+    assert await service.get(CHANNEL).leave(big) is False  # forfeited out of turn
+    await service.get(CHANNEL).act(button, ActionKind.FOLD)
     await runner.drain()
     live = [a for a in down.announcements if isinstance(a, HandResultAnnouncement)]
     assert [r.hand_number for r in live] == [1]

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.poker import ActionKind
+from bot.poker import ActionKind, HoleCardsDealt
 from bot.storage import Storage
 from bot.tables import ManualClock, TableOptions, TableService
 from bot.tables.record import StoredHand, hand_users, replay
+from bot.tables.snapshot import RECENT_EVENTS
 from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, GUILD, HOST, NAMES, actor
 
 
@@ -17,21 +18,23 @@ async def test_the_stored_hand_is_the_dealt_hand_and_its_replay_is_the_hand_play
 ) -> None:
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
     for user in (ALICE, BOB, CHLOE):
-        await service.join(CHANNEL, user, NAMES[user])
-    await service.start(CHANNEL, ALICE)
+        await service.get(CHANNEL).join(user, NAMES[user])
+    await service.get(CHANNEL).start_game(ALICE)
     runner = service.get(CHANNEL)
-    live = runner.hand
-    assert live is not None and runner.hand_id is not None
-    users = runner.hand_users
-    await service.act(CHANNEL, actor(service), ActionKind.CALL)  # type: ignore[arg-type]
+    assert runner.view().hand_id is not None
+    users = runner.view().hand_users
+    await service.get(CHANNEL).act(actor(service), ActionKind.CALL)  # type: ignore[arg-type]
     leaver = next(u for u in users if u != actor(service))
-    await service.leave(CHANNEL, leaver)  # a fold stored for a player not to act: a forfeit
-    row = await storage.hand(runner.hand_id)
+    await service.get(CHANNEL).leave(leaver)  # a fold stored for a player not to act: a forfeit
+    row = await storage.hand(runner.view().hand_id)
     assert row is not None
     stored = StoredHand.from_json(row.record)
     assert StoredHand.from_json(stored.to_json()) == stored
     assert stored.users == users == hand_users(row)
     assert stored.record.actions == ()  # as dealt: the actions are the hand's action log
     again = replay(row)
-    assert again.record() == live.record()
-    assert again.events == live.events and again.stacks == live.stacks and again.actor == live.actor
+    snap = runner.snapshot()
+    assert tuple(e for e in again.events if not isinstance(e, HoleCardsDealt))[-RECENT_EVENTS:] == snap.events
+    assert dict(enumerate(again.stacks)) == {s.player: s.stack for s in snap.seats if s.player is not None}
+    assert again.actor is not None and users[again.actor] == snap.actor_user_id
+    assert [tuple(again.hole_cards[i]) for i in range(len(users))] == [runner.hole_cards(u) for u in users]

@@ -36,7 +36,7 @@ from tests.tables.conftest import (
 
 
 def picture(service: TableService) -> tuple:
-    snap = service.snapshot(CHANNEL)
+    snap = service.get(CHANNEL).snapshot()
     return (
         snap.hand_number,
         tuple((s.seat, s.user_id, s.stack, s.bet, s.state, s.is_button) for s in snap.seats),
@@ -55,18 +55,18 @@ async def test_restart_mid_hand_resumes_the_same_hand(
     service = TableService(storage, RecordingNotifier(), clock=clock, rng_factory=Decks())
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
     for user in (ALICE, BOB, CHLOE):
-        await service.join(CHANNEL, user, NAMES[user])
-    await service.start(CHANNEL, ALICE)
+        await service.get(CHANNEL).join(user, NAMES[user])
+    await service.get(CHANNEL).start_game(ALICE)
     script = [(ActionKind.RAISE, 6), (ActionKind.CALL, None), (ActionKind.CALL, None)]
     done = 0
     for kind, amount in script[:actions_before_restart]:
-        await service.act(CHANNEL, actor(service), kind, amount)
+        await service.get(CHANNEL).act(actor(service), kind, amount)
         done += 1
     while done < actions_before_restart:  # on the flop: check around
-        await service.act(CHANNEL, actor(service), ActionKind.CHECK)
+        await service.get(CHANNEL).act(actor(service), ActionKind.CHECK)
         done += 1
     before = picture(service)
-    hole_before = {u: service.hole_cards(CHANNEL, u) for u in (ALICE, BOB, CHLOE)}
+    hole_before = {u: service.get(CHANNEL).hole_cards(u) for u in (ALICE, BOB, CHLOE)}
     # the process dies: no clean shutdown of the service, the database file is all that is left
     await service.close()
     await storage.close()
@@ -76,18 +76,19 @@ async def test_restart_mid_hand_resumes_the_same_hand(
     service2 = TableService(storage2, notifier2, clock=clock, rng_factory=Decks())
     assert await service2.restore() == 1
     assert picture(service2) == before
-    assert {u: service2.hole_cards(CHANNEL, u) for u in (ALICE, BOB, CHLOE)} == hole_before
+    assert {u: service2.get(CHANNEL).hole_cards(u) for u in (ALICE, BOB, CHLOE)} == hole_before
     await service2.get(CHANNEL).drain()
     assert notifier2.edits or notifier2.posted  # the table message is refreshed
     # the deadline is restored with a grace period, and the hand can be finished
     runner = service2.get(CHANNEL)
-    assert runner.deadline is not None and runner.deadline >= clock.time() + 10
+    assert runner.view().deadline is not None and runner.view().deadline >= clock.time() + 10
     for _ in range(30):
-        snap = service2.snapshot(CHANNEL)
+        snap = service2.get(CHANNEL).snapshot()
         if snap.actor_user_id is None:
             break
-        await service2.act(CHANNEL, snap.actor_user_id, ActionKind.CHECK if snap.legal.can_check else ActionKind.CALL)
-    assert service2.snapshot(CHANNEL).street is None
+        kind = ActionKind.CHECK if snap.legal.can_check else ActionKind.CALL
+        await service2.get(CHANNEL).act(snap.actor_user_id, kind)
+    assert service2.get(CHANNEL).snapshot().street is None
     assert (await storage2.audit(GUILD)).ok
     table = await storage2.table_for_channel(CHANNEL)
     assert sum(s.stack for s in table.seats) == 300
@@ -102,11 +103,11 @@ async def test_a_tournament_is_played_to_the_end_with_places(
     options = TableOptions.for_blinds(1, 2, kind="tournament", starting_stack=100)
     await service.create_table(GUILD, CHANNEL, HOST, options)
     for user in (ALICE, BOB, CHLOE, DAVID):
-        await service.join(CHANNEL, user, NAMES[user])
+        await service.get(CHANNEL).join(user, NAMES[user])
     assert await storage.balance(GUILD, ALICE) == 1000  # tournament chips are not balance chips
-    await service.start(CHANNEL, HOST)
+    await service.get(CHANNEL).start_game(HOST)
     with pytest.raises(Exception) as info:
-        await service.join(CHANNEL, HOST, "Host")
+        await service.get(CHANNEL).join(HOST, "Host")
     assert getattr(info.value, "code", None) == "tournament_started"
     last = service.get(CHANNEL)
     for _ in range(400):
@@ -116,9 +117,9 @@ async def test_a_tournament_is_played_to_the_end_with_places(
         last = runner
         snap = runner.snapshot()
         if snap.actor_user_id is None:
-            await clock.advance(runner.options.next_hand_delay + 0.1)
+            await clock.advance(runner.view().options.next_hand_delay + 0.1)
             continue
-        await service.act(CHANNEL, snap.actor_user_id, ActionKind.ALL_IN)
+        await service.get(CHANNEL).act(snap.actor_user_id, ActionKind.ALL_IN)
     assert CHANNEL not in service.runners, "the tournament should have ended"
     await last.drain()  # the closed table's outbox delivers what was queued (settle() does not wait for it)
     closed = [a for a in notifier.announcements if isinstance(a, TableClosedAnnouncement)]
@@ -147,16 +148,16 @@ async def test_leaving_a_started_tournament_takes_the_worst_place_and_the_last_p
 ) -> None:
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, kind="tournament"))
     for user in (ALICE, BOB, CHLOE):
-        await service.join(CHANNEL, user, NAMES[user])
-    await service.start(CHANNEL, HOST)
+        await service.get(CHANNEL).join(user, NAMES[user])
+    await service.get(CHANNEL).start_game(HOST)
     runner = service.get(CHANNEL)
-    await service.act(CHANNEL, actor(service), ActionKind.FOLD)
-    await service.act(CHANNEL, actor(service), ActionKind.FOLD)  # hand 1 over, the next one not dealt yet
+    await service.get(CHANNEL).act(actor(service), ActionKind.FOLD)
+    await service.get(CHANNEL).act(actor(service), ActionKind.FOLD)  # hand 1 over, the next one not dealt yet
     leaver = ALICE
-    assert await service.leave(CHANNEL, leaver) is True
+    assert await service.get(CHANNEL).leave(leaver) is True
     assert (await storage.places(1)) == {leaver: 3}
     runner = service.get(CHANNEL)
-    assert await service.kick(CHANNEL, HOST, BOB, is_admin=False) is True
+    assert await service.get(CHANNEL).kick(HOST, BOB, is_admin=False) is True
     assert CHANNEL not in service.runners  # one player left: the tournament is over
     assert (await storage.places(1)) == {ALICE: 3, BOB: 2, CHLOE: 1}
     await runner.drain()
@@ -193,17 +194,17 @@ async def test_a_crash_between_a_hands_end_and_freeing_the_busted_seat_is_finish
     service = TableService(stopping, RecordingNotifier(), clock=clock, rng_factory=decks)  # type: ignore[arg-type]
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
     for user in (ALICE, BOB, CHLOE):
-        await service.join(CHANNEL, user, NAMES[user])
-    await service.start(CHANNEL, ALICE)
+        await service.get(CHANNEL).join(user, NAMES[user])
+    await service.get(CHANNEL).start_game(ALICE)
     runner = service.get(CHANNEL)
-    small, big, button = runner.hand_users
-    await service.act(CHANNEL, button, ActionKind.FOLD)
-    await service.act(CHANNEL, small, ActionKind.ALL_IN)
-    last = asyncio.create_task(service.act(CHANNEL, big, ActionKind.CALL))
+    small, big, button = runner.view().hand_users
+    await service.get(CHANNEL).act(button, ActionKind.FOLD)
+    await service.get(CHANNEL).act(small, ActionKind.ALL_IN)
+    last = asyncio.create_task(service.get(CHANNEL).act(big, ActionKind.CALL))
     await asyncio.wait_for(stopping.reached.wait(), 5)
-    ended = (await storage.hands_for_table(runner.table_id, limit=1))[0]
+    ended = (await storage.hands_for_table(runner.ids.table_id, limit=1))[0]
     assert ended.ended_at is not None  # the hand's end is stored; the busted seat is not freed yet
-    assert {s.user_id: s.stack for s in (await storage.table(runner.table_id)).seats}[big] == 0
+    assert {s.user_id: s.stack for s in (await storage.table(runner.ids.table_id)).seats}[big] == 0
 
     storage2 = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
     notifier2 = RecordingNotifier()
@@ -211,8 +212,8 @@ async def test_a_crash_between_a_hands_end_and_freeing_the_busted_seat_is_finish
     try:
         assert await service2.restore() == 1
         await service2.get(CHANNEL).drain()
-        assert big not in {s.user_id for s in service2.snapshot(CHANNEL).seats}
-        assert big not in {s.user_id for s in (await storage2.table(runner.table_id)).seats}
+        assert big not in {s.user_id for s in service2.get(CHANNEL).snapshot().seats}
+        assert big not in {s.user_id for s in (await storage2.table(runner.ids.table_id)).seats}
         busted = [a for a in notifier2.announcements if isinstance(a, PlayerAnnouncement) and a.kind == "busted"]
         assert [a.user_id for a in busted] == [big]
         assert (await storage2.audit(GUILD)).ok

@@ -21,17 +21,17 @@ async def play(service: TableService, *moves: tuple[int, ActionKind] | tuple[int
     """Each move by the member whose turn it must be (the test says who acts, and fails if the table disagrees)."""
     for user, kind, *amount in moves:
         assert actor(service) == user, (NAMES[user], kind)
-        await service.act(CHANNEL, user, kind, *amount)
+        await service.get(CHANNEL).act(user, kind, *amount)
 
 
 async def seat(service: TableService, **options: object) -> None:
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, **options))
     for user in (ALICE, BOB, CHLOE):  # seats 1, 2, 3
-        await service.join(CHANNEL, user, NAMES[user])
+        await service.get(CHANNEL).join(user, NAMES[user])
 
 
 def button(service: TableService) -> int:
-    return next(s.user_id for s in service.snapshot(CHANNEL).seats if s.is_button)
+    return next(s.user_id for s in service.get(CHANNEL).snapshot().seats if s.is_button)
 
 
 async def test_a_tournament_to_the_end_counts_every_hand_pot_and_win(
@@ -46,12 +46,12 @@ async def test_a_tournament_to_the_end_counts_every_hand_pot_and_win(
     # places 2nd, Bob (94) 3rd.
     decks.queue.append(deck_for(["KcKs", "QcQh", "AcAs"], "2h7d9s4cJh"))
     await seat(service, kind="tournament", starting_stack=100)
-    await service.start(CHANNEL, HOST)
+    await service.get(CHANNEL).start_game(HOST)
     assert button(service) == BOB
     await play(service, (BOB, RAISE, 6), (CHLOE, CALL), (ALICE, FOLD))
     await play(service, *[(user, CHECK) for _ in range(3) for user in (CHLOE, BOB)])
-    assert [s.stack for s in service.snapshot(CHANNEL).seats] == [98, 94, 108]
-    await clock.advance(service.get(CHANNEL).options.next_hand_delay + 0.1)
+    assert [s.stack for s in service.get(CHANNEL).snapshot().seats] == [98, 94, 108]
+    await clock.advance(service.get(CHANNEL).view().options.next_hand_delay + 0.1)
     assert button(service) == CHLOE
     await play(service, (CHLOE, ALL_IN), (ALICE, CALL), (BOB, CALL))
     assert CHANNEL not in service.runners  # one player holds every chip: the tournament is over
@@ -94,8 +94,8 @@ async def test_a_cash_evening_counts_hands_net_and_ranks_by_net_and_balance(
     # Alice 96, Bob 104, Chloé 100.
     decks.queue.append(deck_for(["4d3d", "Qh5s", "Tc9c"], ""))
     await seat(service)
-    await service.start(CHANNEL, ALICE)
-    delay = service.get(CHANNEL).options.next_hand_delay + 0.1
+    await service.get(CHANNEL).start_game(ALICE)
+    delay = service.get(CHANNEL).view().options.next_hand_delay + 0.1
     await play(service, (BOB, RAISE, 6), (CHLOE, FOLD), (ALICE, CALL), (ALICE, CHECK), (BOB, ActionKind.BET, 10))
     await play(service, (ALICE, FOLD))
     await clock.advance(delay)
@@ -105,9 +105,9 @@ async def test_a_cash_evening_counts_hands_net_and_ranks_by_net_and_balance(
     await clock.advance(delay)
     assert button(service) == ALICE
     await play(service, (ALICE, FOLD), (BOB, FOLD))
-    assert [s.stack for s in service.snapshot(CHANNEL).seats] == [96, 104, 100]
+    assert [s.stack for s in service.get(CHANNEL).snapshot().seats] == [96, 104, 100]
     for user in (ALICE, BOB, CHLOE):
-        assert await service.leave(CHANNEL, user)  # between hands: at once, the stack back to the balance
+        assert await service.get(CHANNEL).leave(user)  # between hands: at once, the stack back to the balance
 
     alice = await storage.stats(GUILD, ALICE)
     assert (alice.hands_played, alice.hands_won, alice.biggest_pot, alice.net) == (3, 1, 4, -4)
