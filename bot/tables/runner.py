@@ -74,11 +74,13 @@ class TableRunner:
         write_timeout_s: float = WRITE_TIMEOUT_S,
         deck_factory: DeckFactory = lambda: None,
         next_hand_delay_s: float | None = None,
+        computer_delay_s: float | None = None,
         idle_wait: IdleWait | None = None,
     ) -> None:
         """`rng_factory` / `deck_factory`: the next hand's randomness and deck order (None: `secrets.SystemRandom`,
         a shuffled deck); `next_hand_delay_s`: seconds between a hand's end and the next deal, for every table
-        (None: the table's `options.next_hand_delay`); `idle_wait`: how the delivery worker waits for work
+        (None: the table's `options.next_hand_delay`); `computer_delay_s`: a computer player's mean pause, for every
+        table (None: the table's `options.computer_delay`); `idle_wait`: how the delivery worker waits for work
         (`delivery.IdleWait`); `write_timeout_s`: how long a storage write may take (`WRITE_TIMEOUT_S`)."""
         self._lock = asyncio.Lock()
         self._state = state = TableState(TableIds(table_id, guild_id, channel_id, host_id), options, language)
@@ -100,6 +102,7 @@ class TableRunner:
             write_timeout_s=write_timeout_s,
         )
         self._next_hand_delay_s = next_hand_delay_s
+        self._computer_delay_s = computer_delay_s
         self._seating = Seating(self._core, self)
         self._host = Host(self._core, self)
         self._hands = Hands(self._core, self, self._seating, self._host)
@@ -249,7 +252,8 @@ class TableRunner:
     async def _computer_turn(self, turn: int) -> None:
         """A computer player's turn: its pause, then its decision, as one operation (bot/tables/computers.py)."""
         state, clock = self._state, self._core.clock
-        await clock.sleep_until(clock.time() + pause(state.options.computer_delay, random.Random()))
+        mean = state.options.computer_delay if self._computer_delay_s is None else self._computer_delay_s
+        await clock.sleep_until(clock.time() + pause(mean, random.Random()))
         try:
             async with self._operation():
                 if turn == self._turn and not state.closed and self._computers.to_act():
