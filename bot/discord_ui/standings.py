@@ -7,6 +7,7 @@ page is computed for whoever presses (their own rank below the page).
 
 from __future__ import annotations
 
+import asyncio
 import io
 import math
 from typing import Any
@@ -17,6 +18,7 @@ from bot.discord_ui.errors import CommandRefused, guarded
 from bot.discord_ui.history import phh_for, visible_events
 from bot.discord_ui.notifier import to_embed
 from bot.discord_ui.people import People
+from bot.poker.equity import runout_odds
 from bot.render import (
     LeaderboardEntry,
     render_hand_history,
@@ -164,6 +166,9 @@ async def history_hand(
     players = [names[user] for user in users]
     viewer = users.index(viewer_id) if viewer_id in users else None
     title = _channel_name(client, table)
+    # An all-in run-out's odds (preflop counted exactly: a few tenths of a second of CPU, off the event loop).
+    odds = await asyncio.get_running_loop().run_in_executor(None, runout_odds, hand)
+    faces = {i: cards for i, cards in enumerate(hand.hole_cards) if not hand.folded[i]} if odds else {}
     embed = to_embed(
         render_hand_history(
             number,
@@ -173,6 +178,8 @@ async def history_hand(
             table=title,
             viewer=viewer,
             starting_stacks=hand.starting_stacks,
+            odds=odds,
+            faces=faces,
         )
     )
     text = phh_for(hand, viewer, players=players, table=title, number=number)

@@ -3,17 +3,20 @@
 Pure (no I/O). Cards go in as `Card`s and are turned into the evaluator's card numbers once; the inner loops
 call phevaluator's seven-card function on plain ints (`evaluation.class7_of_indexes`) and tally who wins.
 
-Two questions are answered:
+What it answers:
 
 - `all_in_odds(hands, board, dead, pots=...)`: the hands are known (an all-in, cards face up). For each pot (a
   side pot is passed as the indexes of the players eligible for it), each eligible player's chance to win it
   alone, to tie for it (share it with at least one other), and their expected share of it. **Exact** when the
   run-outs to enumerate are at most `max_exact` (every flop, turn and river spot with up to 10 players: at most
-  C(45, 2) = 990 run-outs); otherwise (preflop: C(48, 5) = 1,712,304 boards heads-up) a Monte Carlo estimate
-  over `trials` uniformly drawn run-outs, with `exact=False` and its `margin`.
+  C(45, 2) = 990 run-outs); preflop (C(48, 5) = 1,712,304 boards heads-up) exact too, by counting the
+  boards by rank pattern (`_exact_full_board`), or with `exact_preflop=False` a Monte Carlo estimate over
+  `trials` uniformly drawn run-outs, with `exact=False` and its `margin`.
 - `equity_vs_random(hand, opponents, board, dead)` and `equity_vs_range(hand, ranges, board, dead)`: one known
   hand against N unknown hands (uniformly random, or drawn from stated lists of two-card combinations), always
   by Monte Carlo. For the computer players and the coach.
+- `runout_odds(hand)`: `all_in_odds` at each point of a hand's all-in run-out (where the betting closed, the
+  flop, the turn), for the street messages and the hand history.
 
 The margin of an estimate is the half-width of a 95 % confidence interval on any of its chances, taken at its
 worst case (a chance of one half): `1.96 * 0.5 / sqrt(trials)`, so 0.0049 (±0.49 %) at the default 40,000.
@@ -28,10 +31,12 @@ import math
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from bot.poker.cards import Card
-from bot.poker.evaluation import class7_of_indexes
+from bot.poker.evaluation import class7_of_indexes, strength_of_indexes
+from bot.poker.events import ActionKind, PlayerActed, Street, StreetDealt
+from bot.poker.hand import Hand
 
 __all__ = [
     "DEFAULT_TRIALS",
@@ -40,10 +45,12 @@ __all__ = [
     "Odds",
     "PlayerOdds",
     "PotOdds",
+    "StreetOdds",
     "all_in_odds",
     "equity_vs_random",
     "equity_vs_range",
     "margin_for",
+    "runout_odds",
 ]
 
 #: Monte Carlo run-outs drawn by default: a 95 % margin of ±0.49 % on every chance (`margin_for`).
@@ -156,6 +163,7 @@ def all_in_odds(
     rng: random.Random | None = None,
     trials: int = DEFAULT_TRIALS,
     max_exact: int = MAX_EXACT_RUNOUTS,
+    exact_preflop: bool = True,
 ) -> Odds:
     """Each player's chance to win and to tie each pot, the hands being known (an all-in with cards to come).
 
@@ -168,6 +176,8 @@ def all_in_odds(
         rng: the generator for an estimate; default a fresh `random.Random()`.
         trials: run-outs to draw for an estimate (see `margin_for`).
         max_exact: enumerate every run-out when there are at most this many.
+        exact_preflop: with no board card, count every board exactly by rank patterns (`_exact_full_board`,
+            0.1-0.5 s here, about as long as the estimate or less, benchmarks/equity.py); False: estimate.
 
     Returns:
         `Odds`, with `exact` and `margin` saying how the figures were obtained.
@@ -185,14 +195,17 @@ def all_in_odds(
     missing = 5 - len(fixed)
     total = math.comb(len(rest), missing)
     runouts: Iterable[tuple[int, ...]]
-    if total <= max_exact:
+    if total > max_exact and exact_preflop and missing == 5:
+        tallies, count, exact = _exact_full_board(holes, rest, pot_players), total, True
+    elif total <= max_exact:
         runouts, count, exact = combinations(rest, missing), total, True
+        tallies = _tally(holes, fixed, runouts, pot_players)
     else:
         if trials < 1:
             raise ValueError("trials must be at least 1")
         runouts = _draws(rest, missing, rng if rng is not None else random.Random(), trials)
         count, exact = trials, False
-    tallies = _tally(holes, fixed, runouts, pot_players)
+        tallies = _tally(holes, fixed, runouts, pot_players)
     result = tuple(
         _pot_odds(players, wins, splits, count) for players, (wins, splits) in zip(pot_players, tallies, strict=True)
     )
@@ -242,19 +255,6 @@ def _tally(
     ev = class7_of_indexes
     pairs = [(h[0], h[1]) for h in holes]
     tallies: list[_Tally] = [([0] * len(players), {}) for players in pot_players]
-    everybody = len(pot_players) == 1 and len(pot_players[0]) == len(holes)
-    if everybody:
-        wins, splits = tallies[0]
-        for runout in runouts:
-            b0, b1, b2, b3, b4 = fixed + runout
-            values = [ev(x, y, b0, b1, b2, b3, b4) for x, y in pairs]
-            best = min(values)
-            if values.count(best) == 1:
-                wins[values.index(best)] += 1
-            else:
-                key = tuple(i for i, v in enumerate(values) if v == best)
-                splits[key] = splits.get(key, 0) + 1
-        return tallies
     for runout in runouts:
         b0, b1, b2, b3, b4 = fixed + runout
         values = [ev(x, y, b0, b1, b2, b3, b4) for x, y in pairs]
@@ -282,6 +282,19 @@ def _pot_odds(players: tuple[int, ...], wins: list[int], splits: dict[tuple[int,
     return PotOdds(players, odds)
 
 
+def _one_hand(
+    hand: Sequence[Card], opponents: int, board: Sequence[Card], dead: Sequence[Card], trials: int
+) -> tuple[tuple[int, ...], tuple[int, ...], list[int]]:
+    """Check the arguments of a known hand against unknown ones: (hole, board, deck left) as card numbers."""
+    if not 1 <= opponents <= 9:
+        raise ValueError(f"1 to 9 opponents, got {opponents}")
+    if trials < 1:
+        raise ValueError("trials must be at least 1")
+    hole = _indexes(hand)
+    fixed = _indexes(board)
+    return hole, fixed, _check_cards([hole], fixed, _indexes(dead))
+
+
 def equity_vs_random(
     hand: Sequence[Card],
     opponents: int,
@@ -305,13 +318,7 @@ def equity_vs_random(
     Raises:
         ValueError: bad cards (as `all_in_odds`), `opponents` outside 1..9, `trials` < 1.
     """
-    if not 1 <= opponents <= 9:
-        raise ValueError(f"1 to 9 opponents, got {opponents}")
-    if trials < 1:
-        raise ValueError("trials must be at least 1")
-    hole = _indexes(hand)
-    fixed = _indexes(board)
-    rest = _check_cards([hole], fixed, _indexes(dead))
+    hole, fixed, rest = _one_hand(hand, opponents, board, dead, trials)
     missing = 5 - len(fixed)
     need = 2 * opponents + missing
     if len(rest) < need:
@@ -357,13 +364,7 @@ def equity_vs_range(
         ValueError: bad cards, no opponent or more than 9, a range with no combination that fits the known cards,
             `trials` < 1.
     """
-    if not 1 <= len(ranges) <= 9:
-        raise ValueError(f"1 to 9 opponents, got {len(ranges)}")
-    if trials < 1:
-        raise ValueError("trials must be at least 1")
-    hole = _indexes(hand)
-    fixed = _indexes(board)
-    rest = _check_cards([hole], fixed, _indexes(dead))
+    hole, fixed, rest = _one_hand(hand, len(ranges), board, dead, trials)
     free = set(rest)
     combos: list[list[tuple[int, int]]] = []
     for cards in ranges:
@@ -407,3 +408,183 @@ def equity_vs_range(
             ties += 1
             shared += 1 / (theirs.count(best) + 1)
     return HandOdds(wins / trials, ties / trials, (wins + shared) / trials, margin_for(trials), trials)
+
+
+@dataclass(frozen=True, slots=True)
+class StreetOdds:
+    """The all-in odds of a hand at one point of its run-out.
+
+    Attributes:
+        street: the street just dealt (or where the betting closed, for the first entry).
+        board: the board then.
+        odds: `all_in_odds` of the hands still in, with each `PotOdds.players` given as the hand's player
+            indexes, one entry per pot of the hand (main pot first).
+    """
+
+    street: Street
+    board: tuple[Card, ...]
+    odds: Odds
+
+
+def runout_odds(
+    hand: Hand,
+    *,
+    rng: random.Random | None = None,
+    trials: int = DEFAULT_TRIALS,
+    streets_only: bool = False,
+) -> tuple[StreetOdds, ...]:
+    """The odds of a hand whose betting closed with two or more players in and one of them all-in, with cards
+    to come (the hands are then turned face up, as card rooms do): one `StreetOdds` where the betting closed
+    (preflop: an estimate; also while the players are asked whether to run it twice) and one after each street
+    of the (first) run-out before the river. () for a hand
+    that had no such run-out, or whose hands in contention are not all known.
+
+    Works on a hand being played or complete (e.g. replayed from its record for the hand history).
+    `streets_only`: leave out the point where the betting closed (so every figure is exact, a few
+    milliseconds: what a street message of the run-out needs without blocking the event loop).
+    A preflop point is counted exactly (`all_in_odds`'s default: a few tenths of a second, so callers on an
+    event loop run it in an executor).
+    """
+    if hand.actor is not None:
+        return ()  # the betting is still open
+    events = hand.events
+    last_decision = max((k for k, e in enumerate(events) if isinstance(e, PlayerActed)), default=-1)
+    folded: set[int] = set()
+    for event in events:
+        if isinstance(event, PlayerActed) and event.action is ActionKind.FOLD:
+            folded.add(event.player)
+    contenders = [i for i in range(hand.player_count) if i not in folded]
+    holes = hand.hole_cards
+    if len(contenders) < 2 or any(len(holes[i]) != 2 for i in contenders):
+        return ()
+    streets = [e for e in events[last_decision + 1 :] if isinstance(e, StreetDealt) and e.run == 1]
+    if streets:
+        closed_at = Street(streets[0].street - 1)
+        start_board = streets[0].board[: len(streets[0].board) - len(streets[0].cards)]
+    elif hand.run_twice_pending:  # the players are being asked whether to run it twice: nothing dealt yet
+        closed_at, start_board = hand.street, hand.board
+    else:
+        return ()
+    pot_sets = [[contenders.index(p) for p in pot.eligible if p in contenders] for pot in hand.pots()]
+    pot_sets = [s for s in pot_sets if s]
+    points = [] if streets_only else [(closed_at, start_board)]
+    points += [(e.street, e.board) for e in streets if e.street < Street.RIVER]
+    out: list[StreetOdds] = []
+    for street, board in points:
+        hands = [holes[i] for i in contenders]
+        odds = all_in_odds(hands, board, pots=pot_sets, rng=rng, trials=trials)
+        mapped = tuple(PotOdds(tuple(contenders[i] for i in pot.players), pot.odds) for pot in odds.pots)
+        out.append(StreetOdds(street, tuple(board), Odds(mapped, odds.exact, odds.margin, odds.runouts)))
+    return tuple(out)
+
+
+def _rank_multisets(avail: Sequence[int], size: int) -> list[tuple[tuple[int, ...], int]]:
+    """Every multiset of `size` ranks (0..12, ascending tuples) that the deck can still deal, with the number of
+    ways to deal it: the product over its ranks of C(cards of that rank left, copies)."""
+    out = []
+    for ranks in combinations_with_replacement(range(13), size):
+        ways = 1
+        k = 0
+        while k < size:
+            rank = ranks[k]
+            copies = 1
+            while k + copies < size and ranks[k + copies] == rank:
+                copies += 1
+            ways *= math.comb(avail[rank], copies)
+            if not ways:
+                break
+            k += copies
+        if ways:
+            out.append((ranks, ways))
+    return out
+
+
+def _exact_full_board(
+    holes: Sequence[tuple[int, ...]], rest: Sequence[int], pot_players: Sequence[tuple[int, ...]]
+) -> list[_Tally]:
+    """Exact tallies over every five-card board (preflop) without enumerating the C(n, 5) boards one by one.
+
+    Without a flush a hand's value depends only on the ranks of its seven cards, so the boards are counted by
+    their rank multiset (at most 6,175, each weighted by how many boards have those ranks), each player
+    evaluated once per multiset with suits that make no flush. Then the boards holding three or more cards of
+    one suit s that give someone a flush are counted again, by their s-cards (the set S) and the ranks of the
+    others: for them the flushers' values are their flush (with five or more cards of one suit among seven
+    there is neither four of a kind nor a full house), the others' stay the rank values; the tally moves
+    those boards from the rank outcome to the true one. Checked against plain enumeration (dead cards make
+    it small) in tests/poker/test_equity.py.
+    """
+    ev7 = class7_of_indexes
+    avail = [0] * 13
+    suited = [[False] * 13 for _ in range(4)]
+    for card in rest:
+        rank, suit = divmod(card, 4)
+        avail[rank] += 1
+        suited[suit][rank] = True
+    hole_ranks = [sorted((h[0] // 4, h[1] // 4)) for h in holes]
+
+    def outcome(values: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        """Who wins each pot: the positions (in the pot's players) of its best hands."""
+        key = []
+        for players in pot_players:
+            mine = [values[p] for p in players]
+            best = min(mine)
+            key.append(
+                (mine.index(best),) if mine.count(best) == 1 else tuple(i for i, v in enumerate(mine) if v == best)
+            )
+        return tuple(key)
+
+    single = len(pot_players) == 1
+    counts: dict[tuple[tuple[int, ...], ...], int] = {}
+    by_ranks: dict[tuple[int, ...], tuple[list[int], tuple[tuple[int, ...], ...]]] = {}
+    for ranks, ways in _rank_multisets(avail, 5):
+        values = []
+        for a, b in hole_ranks:
+            seven = sorted((a, b, *ranks))
+            # Suits in turn over the sorted ranks: copies of a rank get different suits, no suit gets 3 cards.
+            values.append(
+                ev7(
+                    seven[0] * 4,
+                    seven[1] * 4 + 1,
+                    seven[2] * 4 + 2,
+                    seven[3] * 4 + 3,
+                    seven[4] * 4,
+                    seven[5] * 4 + 1,
+                    seven[6] * 4 + 2,
+                )
+            )
+        key = outcome(values)
+        by_ranks[ranks] = (values, key)
+        counts[key] = counts.get(key, 0) + ways
+    for suit in range(4):
+        held = [sum(1 for c in h if c % 4 == suit) for h in holes]
+        suit_ranks = [r for r in range(13) if suited[suit][r]]
+        others = [avail[r] - suited[suit][r] for r in range(13)]
+        for count in (3, 4, 5):
+            flushers = [p for p in range(len(holes)) if held[p] + count >= 5]
+            if not flushers:
+                continue
+            rest_ranks = _rank_multisets(others, 5 - count)
+            own = {p: [c for c in holes[p] if c % 4 == suit] for p in flushers}
+            for chosen in combinations(suit_ranks, count):
+                cards = [r * 4 + suit for r in chosen]
+                flush = [(p, 7463 - strength_of_indexes(*own[p], *cards)) for p in flushers]
+                best_flush = min(value for _p, value in flush)
+                for ranks, ways in rest_ranks:
+                    base, base_key = by_ranks[tuple(sorted(chosen + ranks))]
+                    if single and best_flush > min(base):
+                        continue  # one pot, and no flush reaches its best hand: nothing changes
+                    true = list(base)
+                    for p, value in flush:
+                        true[p] = value
+                    key = outcome(true)
+                    if key != base_key:
+                        counts[key] = counts.get(key, 0) + ways
+                        counts[base_key] -= ways
+    tallies: list[_Tally] = [([0] * len(players), {}) for players in pot_players]
+    for key, ways in counts.items():
+        for (wins, splits), winners in zip(tallies, key, strict=True):
+            if len(winners) == 1:
+                wins[winners[0]] += ways
+            else:
+                splits[winners] = splits.get(winners, 0) + ways
+    return tallies

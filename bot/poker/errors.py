@@ -25,6 +25,8 @@ MESSAGES: dict[str, str] = {
     "not_your_turn": "It is not your turn: player {actor} is to act",
     "no_player_to_act": "Nobody is to act now",
     "hand_over": "The hand is over",
+    "no_run_twice_question": "There is no run-it-twice question for you to answer now",
+    "cannot_show": "You can't show these cards now",
     "cannot_check": "You can't check: {to_call} to call",
     "nothing_to_call": "There is nothing to call: you can check",
     "cannot_fold": "There is no bet to fold to: you can check",

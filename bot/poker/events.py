@@ -23,6 +23,9 @@ __all__ = [
     "HoleCardsDealt",
     "PlayerActed",
     "PotAwarded",
+    "RunCountChosen",
+    "RunTwiceAnswered",
+    "ShownByChoice",
     "Street",
     "StreetDealt",
     "UncalledBetReturned",
@@ -96,11 +99,16 @@ class PlayerActed(Event):
 
 @dataclass(frozen=True, slots=True)
 class StreetDealt(Event):
-    """Board cards were dealt (after a burn card, rule book 000 §05). cards: this street's cards; board: all so far."""
+    """Board cards were dealt (after a burn card, rule book 000 §05). cards: this street's cards; board: all so far.
+
+    run: 1 for the board (the first board when it is run twice), 2 for the second board of a hand run twice;
+    `board` is then the second board (the cards both boards share, then this run's).
+    """
 
     street: Street
     cards: tuple[Card, ...]
     board: tuple[Card, ...]
+    run: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +144,9 @@ class PotAwarded(Event):
     when the pot was won uncontested (everyone else folded or mucked). beaten: the best hand shown by a
     player who claimed this pot and lost it (what the winner beat, so that the kicker that decided can be
     named, `deciding_kickers`), or None when nobody shown lost it (uncontested, the others mucked, a split
-    among every claimant).
+    among every claimant). run: 0 when the whole pot was played on one board; 1 or 2 for the half of a pot
+    played on the first or second board of a hand run twice (`amount` is then that half; value and beaten
+    are read on that board).
     """
 
     pot_index: int
@@ -144,6 +154,7 @@ class PotAwarded(Event):
     winners: tuple[tuple[int, int], ...]
     value: HandValue | None
     beaten: HandValue | None = None
+    run: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,3 +162,29 @@ class HandEnded(Event):
     """The hand is over; finishing_stacks[i] is player i's stack now (chips)."""
 
     finishing_stacks: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RunTwiceAnswered(Event):
+    """A player still in the hand answered whether to run the rest of the board twice (rule book 002: by
+    agreement of everyone involved, before the run-out). yes: agreed. A player who does not answer in time,
+    or leaves, counts as a no."""
+
+    player: int
+    yes: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RunCountChosen(Event):
+    """The question is settled: runs is 2 when every player still in agreed, else 1 (the first no ends it)."""
+
+    runs: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShownByChoice(Event):
+    """After the hand, a player who folded, won without a showdown or mucked showed some of their hole cards
+    (rule book 002, showing and mucking). cards: the cards shown this time (one or two)."""
+
+    player: int
+    cards: tuple[Card, ...]

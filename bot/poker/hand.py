@@ -62,6 +62,9 @@ from bot.poker.events import (
     HoleCardsDealt,
     PlayerActed,
     PotAwarded,
+    RunCountChosen,
+    RunTwiceAnswered,
+    ShownByChoice,
     Street,
     StreetDealt,
     UncalledBetReturned,
@@ -126,23 +129,33 @@ class HandRecord:
         starting_stacks: chips of each player before the forced bets (hand index order).
         deck: the deck order used (cards dealt from the front).
         actions: the players' decisions in order: (player, kind, amount for BET/RAISE else None).
+        run_twice: the answers to "run it twice?" in order: (number of `actions` before it, player, yes).
+        shown: the cards shown by choice after the hand, in order: (player, cards).
     """
 
     settings: HandSettings
     starting_stacks: tuple[int, ...]
     deck: tuple[Card, ...]
     actions: tuple[Action, ...]
+    run_twice: tuple[tuple[int, int, bool], ...] = ()
+    shown: tuple[tuple[int, tuple[Card, ...]], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict: {"version": 1, "settings": {...}, "starting_stacks": [...], "deck": "AhKd...",
-        "actions": [[player, "raise", 14], [player, "call", null], ...]}."""
-        return {
+        "actions": [[player, "raise", 14], [player, "call", null], ...]}, and when there are any,
+        "run_twice": [[actions before, player, true], ...] and "shown": [[player, "Ah"], ...]."""
+        out: dict[str, Any] = {
             "version": 1,
             "settings": self.settings.to_json(),
             "starting_stacks": list(self.starting_stacks),
             "deck": format_cards(self.deck),
             "actions": [[p, kind.value, amount] for p, kind, amount in self.actions],
         }
+        if self.run_twice:
+            out["run_twice"] = [[at, p, yes] for at, p, yes in self.run_twice]
+        if self.shown:
+            out["shown"] = [[p, format_cards(cards)] for p, cards in self.shown]
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HandRecord:
@@ -158,11 +171,15 @@ class HandRecord:
                 (int(p), ActionKind(kind), None if amount is None else int(amount))
                 for p, kind, amount in data["actions"]
             )
+            run_twice = tuple((int(at), int(p), bool(yes)) for at, p, yes in data.get("run_twice", ()))
+            shown = tuple((int(p), parse_cards(cards)) for p, cards in data.get("shown", ()))
             return cls(
                 HandSettings.from_json(data["settings"]),
                 tuple(int(s) for s in data["starting_stacks"]),
                 parse_cards(data["deck"]),
                 actions,
+                run_twice,
+                shown,
             )
         except (KeyError, TypeError, ValueError, CardParseError) as exc:
             if isinstance(exc, PokerError):
@@ -198,9 +215,11 @@ class Hand:
         "_awaiting_street",
         "_bets",
         "_board",
+        "_board2",
         "_contrib",
         "_current_bet",
         "_dead",
+        "_dealing_second",
         "_dealt",
         "_decisions",
         "_deck",
@@ -216,8 +235,13 @@ class Hand:
         "_n",
         "_preflop_last_blind",
         "_raise_inc",
+        "_rit_answers",
+        "_rit_pending",
+        "_run_from",
         "_runout",
+        "_runs",
         "_settings",
+        "_shown_by_choice",
         "_stacks",
         "_starting",
         "_street",
@@ -258,6 +282,13 @@ class Hand:
         self._actor: int | None = None
         self._awaiting_street: Street | None = None
         self._runout = False
+        self._rit_pending: list[int] = []
+        self._rit_answers: list[tuple[int, int, bool]] = []
+        self._runs = 1
+        self._run_from = Street.PREFLOP
+        self._board2: list[Card] = []
+        self._dealing_second = False
+        self._shown_by_choice: list[tuple[int, tuple[Card, ...]]] = []
         self._last_aggressor: int | None = None
         self._min_bet = forced.min_bet
         self._explicit = explicit_dealing
@@ -436,12 +467,14 @@ class Hand:
 
     @property
     def awaiting(self) -> str | None:
-        """What the hand waits for: 'action', or with explicit dealing 'hole_cards', 'board' or 'showdown';
-        None when complete."""
+        """What the hand waits for: 'action', 'run_it_twice' (answers to `answer_run_twice`), or with explicit
+        dealing 'hole_cards', 'board' or 'showdown'; None when complete."""
         if self._street is Street.COMPLETE:
             return None
         if self._actor is not None:
             return "action"
+        if self._rit_pending:
+            return "run_it_twice"
         if self._explicit:
             if not all(self._dealt):
                 return "hole_cards"
@@ -720,6 +753,14 @@ class Hand:
         self._events.append(event)
         remaining = [j for j in range(self._n) if not self._folded[j]]
         actor = self._actor
+        if self._rit_pending:
+            # A player who leaves while the table is asked to run it twice does not agree: one run (or nobody
+            # left to contest the pots).
+            self._rit_pending = []
+            if len(remaining) > 1:
+                self._events.append(RunCountChosen(1))
+                self._advance()
+                return event
         if len(remaining) == 1:
             self._actor = None
             self._end_uncontested(remaining[0])
@@ -869,12 +910,17 @@ class Hand:
         can_act = sum(1 for j in range(self._n) if not self._folded[j] and self._stacks[j] > 0)
         if can_act <= 1:
             self._runout = True
+            if self._offer_run_twice():
+                return
         self._advance()
 
     def _advance(self) -> None:
         """Deal the next streets (stopping for a betting round) until the showdown."""
         while True:
             if self._street >= Street.RIVER:
+                if self._explicit and self._runs == 2 and len(self._board2) < 5:
+                    self._await_second_run()
+                    return
                 self._start_showdown()
                 return
             nxt = Street(self._street + 1)
@@ -912,6 +958,8 @@ class Hand:
         if self._explicit:
             self._settle_if_decided()
             return
+        if self._runs == 2 and len(self._board2) < 5:
+            self._deal_second_run()
         board = self._board
         order = self._showdown_order()
         everyone_shows = any(self._stacks[i] == 0 for i in order)
@@ -928,13 +976,22 @@ class Hand:
             else:
                 self._decisions[i] = False
                 shown.append(HandMucked(i))
-        self._award(values, shown)
+        second: dict[int, HandValue] | None = None
+        if self._runs == 2:
+            second = {i: evaluate_distinct((*self._hole[i], *self._board2)) for i in values}
+        self._award(values, shown, second)
 
-    def _award(self, values: Mapping[int, HandValue], shown: Sequence[Event] = ()) -> None:
+    def _award(
+        self,
+        values: Mapping[int, HandValue],
+        shown: Sequence[Event] = (),
+        second: Mapping[int, HandValue] | None = None,
+    ) -> None:
         """Pay every pot among its eligible players still claiming it, side pots first (rule book 002).
 
         `shown` (the showdown's HandShown/HandMucked events) is recorded with the payouts. Every pot
-        is worked out before anything changes, so a DealingError leaves the hand as it was.
+        is worked out before anything changes, so a DealingError leaves the hand as it was. With `second`
+        (the values on the second board of a hand run twice), each pot is paid in two halves (`_halves`).
         """
         live = [c - d for c, d in zip(self._contrib, self._dead, strict=True)]
         pots = build_pots(live, self._folded, sum(self._dead))
@@ -948,21 +1005,14 @@ class Hand:
                     claimants = list(pot.eligible)
                 else:
                     raise DealingError("dealing", detail=f"every player eligible for pot {index} mucked")
-            value: HandValue | None = None
-            beaten: HandValue | None = None
-            if len(claimants) == 1:
-                winners = claimants
-                if len(pot.eligible) > 1:
-                    value = values.get(claimants[0])
-            else:
-                for i in claimants:
-                    if i not in values:
-                        raise DealingError("unknown_hole_cards", player=i)
-                top = max(values[i].strength for i in claimants)
-                winners = [i for i in claimants if values[i].strength == top]
-                value = values[winners[0]]
-                beaten = max((values[i] for i in claimants if values[i].strength < top), default=None)
-            payouts.append(PotAwarded(index, pot.amount, tuple(split_pot(pot.amount, winners)), value, beaten))
+            winners, value, beaten = _pot_winners(pot.eligible, claimants, values)
+            if second is None:
+                payouts.append(PotAwarded(index, pot.amount, tuple(split_pot(pot.amount, winners)), value, beaten))
+                continue
+            winners2, value2, beaten2 = _pot_winners(pot.eligible, claimants, second)
+            first_half, second_half = _halves(pot.amount, winners, winners2)
+            payouts.append(PotAwarded(index, first_half, tuple(split_pot(first_half, winners)), value, beaten, 1))
+            payouts.append(PotAwarded(index, second_half, tuple(split_pot(second_half, winners2)), value2, beaten2, 2))
         for payout in payouts:
             for player, chips in payout.winners:
                 self._stacks[player] += chips
@@ -970,6 +1020,173 @@ class Hand:
         self._events.extend(payouts)
         self._final_pots = tuple(pots)
         self._finish()
+
+    # ------------------------------------------------------------------ run it twice
+
+    def _cards_to_come(self) -> list[tuple[Street, int]]:
+        """The streets still to deal after the current one, with their card counts."""
+        return [(Street(s), 3 if s == Street.FLOP else 1) for s in range(self._street + 1, Street.RIVER + 1)]
+
+    def _offer_run_twice(self) -> bool:
+        """At the close of betting with a player all-in and cards to come, ask the players still in whether to
+        run it twice (when the table offers it and the deck holds both run-outs). True when the question is
+        now open (the hand waits for `answer_run_twice`)."""
+        if not self._settings.run_it_twice or self._explicit or self._street >= Street.RIVER:
+            return False
+        contenders = self._contenders()
+        if len(contenders) < 2:
+            return False
+        needed = sum(1 + count for _street, count in self._cards_to_come())
+        if self._deck_pos + 2 * needed > len(self._deck):
+            return False
+        self._rit_pending = contenders
+        self._actor = None
+        return True
+
+    @property
+    def run_twice_pending(self) -> tuple[int, ...]:
+        """The players who still have to answer whether to run it twice, in hand order; () when no such
+        question is open."""
+        return tuple(self._rit_pending)
+
+    @property
+    def runs(self) -> int:
+        """How many times the rest of the board is (or was) dealt: 2 once everyone agreed to run it twice."""
+        return self._runs
+
+    @property
+    def second_board(self) -> tuple[Card, ...]:
+        """The second board of a hand run twice (the shared cards, then the second run-out); () otherwise."""
+        return tuple(self._board2)
+
+    def verify_answer_run_twice(self, player: int, yes: bool) -> None:
+        """Raise unless `player` may answer the run-it-twice question now.
+
+        Raises:
+            HandOverError: the hand is complete.
+            IllegalActionError ("no_run_twice_question"): no question is open, or this player has answered or is
+                not in the hand.
+        """
+        if self._street is Street.COMPLETE:
+            raise HandOverError("hand_over")
+        if player not in self._rit_pending:
+            raise IllegalActionError("no_run_twice_question")
+
+    def can_answer_run_twice(self, player: int, yes: bool) -> bool:
+        """Whether `answer_run_twice(player, yes)` would be accepted."""
+        try:
+            self.verify_answer_run_twice(player, yes)
+        except PokerError:
+            return False
+        return True
+
+    def answer_run_twice(self, player: int, yes: bool) -> RunTwiceAnswered:
+        """`player` answers whether to deal the rest of the board twice. The first no settles it (one run,
+        dealt at once); when the last player agrees, the rest of the board is dealt twice and each pot is
+        paid in two halves, one per board (rule book 002). Returns the `RunTwiceAnswered` event; the run-out
+        and the showdown follow in `events`. Raises like `verify_answer_run_twice`."""
+        self.verify_answer_run_twice(player, yes)
+        self._rit_answers.append((len(self._actions), player, yes))
+        event = RunTwiceAnswered(player, yes)
+        self._events.append(event)
+        if yes:
+            self._rit_pending.remove(player)
+            if self._rit_pending:
+                return event
+            self._runs = 2
+            self._run_from = self._street
+        else:
+            self._rit_pending = []
+        self._events.append(RunCountChosen(self._runs))
+        self._advance()
+        return event
+
+    def run_twice_agreed(self) -> None:
+        """Explicit dealing (hand-history replay): every player still in agreed to run it twice; the next
+        board cards complete the first board, then the second board's cards follow (`deal_board`).
+
+        Raises:
+            DealingError: not explicit dealing, or the betting is not closed with a player all-in and cards
+                to come.
+        """
+        if not self._explicit or not self._runout or self._actor is not None or self._street >= Street.RIVER:
+            raise DealingError("dealing", detail="running it twice needs an all-in with cards to come")
+        if self._runs == 2:
+            raise DealingError("dealing", detail="the board is already run twice")
+        self._runs = 2
+        self._run_from = self._street
+        self._events.append(RunCountChosen(2))
+
+    def _await_second_run(self) -> None:
+        """Explicit dealing: the first board is complete; wait for the second board's next street."""
+        if not self._dealing_second:
+            shared = {Street.PREFLOP: 0, Street.FLOP: 3, Street.TURN: 4}[self._run_from]
+            self._board2 = list(self._board[:shared])
+            self._dealing_second = True
+        self._awaiting_street = {0: Street.FLOP, 3: Street.TURN, 4: Street.RIVER}[len(self._board2)]
+
+    def _deal_second_run(self) -> None:
+        """Deal the second run-out from the deck (a burn card before each street, as the first) onto a copy of
+        the cards both boards share."""
+        shared = {Street.PREFLOP: 0, Street.FLOP: 3, Street.TURN: 4}[self._run_from]
+        board2 = list(self._board[:shared])
+        street = self._street
+        self._street = self._run_from
+        for nxt, count in self._cards_to_come():
+            burn = self._deck_pos
+            cards = self._deck[burn + 1 : burn + 1 + count]
+            self._deck_pos = burn + 1 + count
+            board2.extend(cards)
+            self._events.append(StreetDealt(nxt, tuple(cards), tuple(board2), 2))
+        self._street = street
+        self._board2 = board2
+
+    # ------------------------------------------------------------------ showing by choice
+
+    def verify_show_by_choice(self, player: int, cards: Sequence[Card]) -> None:
+        """Raise unless `player` may show `cards` now: the hand is complete, the player's hand was not shown
+        at the showdown (they folded, won without a showdown or mucked), and `cards` are one or two of their
+        hole cards not shown yet (rule book 002: showing and mucking).
+
+        Raises:
+            IllegalActionError ("cannot_show"): any of these does not hold.
+        """
+        if self._street is not Street.COMPLETE or not 0 <= player < self._n:
+            raise IllegalActionError("cannot_show")
+        if any(isinstance(e, HandShown) and e.player == player for e in self._events):
+            raise IllegalActionError("cannot_show")
+        already = {c for p, shown in self._shown_by_choice if p == player for c in shown}
+        wanted = [CARDS[c.index] for c in cards]
+        if not wanted or len(wanted) > 2 or len(set(wanted)) != len(wanted) or len(already) + len(wanted) > 2:
+            raise IllegalActionError("cannot_show")
+        if not self._hole_known[player]:
+            # A replayed history that gives this player's cards as unknown (????): the cards shown must be
+            # none of the cards known to be elsewhere.
+            if not self._explicit or set(wanted) & (self._known_cards() | already):
+                raise IllegalActionError("cannot_show")
+            return
+        for card in wanted:
+            if card not in self._hole[player] or card in already:
+                raise IllegalActionError("cannot_show")
+
+    def can_show_by_choice(self, player: int, cards: Sequence[Card]) -> bool:
+        """Whether `show_by_choice(player, cards)` would be accepted."""
+        try:
+            self.verify_show_by_choice(player, cards)
+        except PokerError:
+            return False
+        return True
+
+    def show_by_choice(self, player: int, cards: Sequence[Card]) -> ShownByChoice:
+        """After the hand, `player` shows one or both hole cards their hand did not show (see
+        `verify_show_by_choice`). Recorded in the hand (`record().shown`). Returns the `ShownByChoice` event."""
+        self.verify_show_by_choice(player, cards)
+        wanted = [CARDS[x.index] for x in cards]
+        ordered = tuple(c for c in self._hole[player] if c in wanted) if self._hole_known[player] else tuple(wanted)
+        self._shown_by_choice.append((player, ordered))
+        event = ShownByChoice(player, ordered)
+        self._events.append(event)
+        return event
 
     def _end_uncontested(self, winner: int) -> None:
         """Everyone else folded: the last player takes every pot without showing (rule book 000 §05)."""
@@ -1008,7 +1225,7 @@ class Hand:
     # ------------------------------------------------------------------ explicit dealing (replay)
 
     def _known_cards(self) -> set[Card]:
-        known = set(self._board)
+        known = set(self._board) | set(self._board2)
         for cards in self._hole:
             known.update(cards)
         return known
@@ -1058,6 +1275,12 @@ class Hand:
         if clash:
             raise DealingError("dealing", detail=f"{format_cards(sorted(clash))} already dealt")
         self._awaiting_street = None
+        if self._dealing_second:
+            self._board2.extend(dealt)
+            second = StreetDealt(street, dealt, tuple(self._board2), 2)
+            self._events.append(second)
+            self._advance()
+            return second
         self._deal_street(street, dealt)
         event = self._events[-1]
         assert isinstance(event, StreetDealt)
@@ -1168,7 +1391,10 @@ class Hand:
                     shown.append(HandShown(i, self._hole[i], value))
             else:
                 shown.append(HandMucked(i))
-        self._award(values, shown)
+        second = None
+        if self._runs == 2:
+            second = {i: evaluate((*self._hole[i], *self._board2)) for i in values}
+        self._award(values, shown, second)
 
     # ------------------------------------------------------------------ record and replay
 
@@ -1180,7 +1406,14 @@ class Hand:
         """
         if self._explicit:
             raise InvalidSetupError("invalid_deck", detail="a hand with explicit dealing has no deck to record")
-        return HandRecord(self._settings, self._starting, self._deck, tuple(self._actions))
+        return HandRecord(
+            self._settings,
+            self._starting,
+            self._deck,
+            tuple(self._actions),
+            tuple(self._rit_answers),
+            tuple(self._shown_by_choice),
+        )
 
     @classmethod
     def from_record(cls, record: HandRecord) -> Hand:
@@ -1191,6 +1424,41 @@ class Hand:
             PokerError: a recorded action is refused (the record is not a real hand's history).
         """
         hand = cls(record.settings, record.starting_stacks, deck=record.deck)
-        for player, kind, amount in record.actions:
+        answers = list(record.run_twice)
+        for done, (player, kind, amount) in enumerate(record.actions):
+            while answers and answers[0][0] == done:
+                hand.answer_run_twice(answers[0][1], answers.pop(0)[2])
             hand.replay(player, kind, amount)
+        for _done, player, yes in answers:
+            hand.answer_run_twice(player, yes)
+        for player, cards in record.shown:
+            hand.show_by_choice(player, cards)
         return hand
+
+
+def _pot_winners(
+    eligible: Sequence[int], claimants: Sequence[int], values: Mapping[int, HandValue]
+) -> tuple[list[int], HandValue | None, HandValue | None]:
+    """Who wins a pot among its claimants: (winners, the winning value or None uncontested, the best value
+    beaten or None). Raises DealingError when a contested claimant's hand is unknown."""
+    if len(claimants) == 1:
+        return list(claimants), (values.get(claimants[0]) if len(eligible) > 1 else None), None
+    for i in claimants:
+        if i not in values:
+            raise DealingError("unknown_hole_cards", player=i)
+    top = max(values[i].strength for i in claimants)
+    winners = [i for i in claimants if values[i].strength == top]
+    beaten = max((values[i] for i in claimants if values[i].strength < top), default=None)
+    return winners, values[winners[0]], beaten
+
+
+def _halves(amount: int, first: Sequence[int], second: Sequence[int]) -> tuple[int, int]:
+    """A pot run twice is split in two halves; an odd chip goes, by the rule for odd chips (rule book 000 §07:
+    to the first winner left of the button), with the half won by the winner of either board nearest the
+    button's left (the first board when that player won both). Each half is then split among its board's
+    winners by `split_pot`, odd chips again from the button's left."""
+    half, odd = divmod(amount, 2)
+    if not odd:
+        return half, half
+    nearest = min((*first, *second))
+    return (half + 1, half) if nearest in first else (half, half + 1)

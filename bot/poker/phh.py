@@ -12,6 +12,12 @@ player 0); heads-up p1 is the big blind and `blinds_or_straddles` is still writt
 (check or call), `p2 f` (fold), `p1 sm AcAd` (show), `p1 sm -` (show the dealt cards), `p1 sm`
 (muck).
 
+Two things PHH has no word for are written with its own means, so that PokerKit and other readers still
+parse the file: a hand run twice (rule book 002) carries the no-op action `# run it twice` where everyone
+agreed, then the first board's run-out, then the second board's `d db` lines (commented `# second board`),
+as PokerKit deals several run-outs; cards shown by choice after the hand are `p1 sm Kh # shown by choice`
+lines at the end (one or two cards).
+
 This module reads files (the only engine module besides `__main__` that does I/O).
 """
 
@@ -32,6 +38,8 @@ from bot.poker.events import (
     HandShown,
     HoleCardsDealt,
     PlayerActed,
+    RunCountChosen,
+    ShownByChoice,
     StreetDealt,
 )
 from bot.poker.hand import Hand
@@ -61,7 +69,7 @@ class PhhHand:
         scale: chips per file unit (a power of ten: 100 when amounts have cents).
         settings: forced bets and minimum bet in chips (PHH per-player layout).
         starting_stacks: chips, PHH player order.
-        actions: the action strings, comments removed.
+        actions: the action strings, comments removed (but for the no-op `RUN_TWICE_NOTE`, kept as is).
         finishing_stacks: the file's `finishing_stacks` in chips, or None if absent.
         fields: the section's raw TOML fields (Decimals for decimal numbers).
     """
@@ -157,7 +165,9 @@ def _hand_from_table(data: dict[str, Any], source: str) -> PhhHand:
             dead_antes=not data.get("ante_trimming_status", False),
         )
         finishing = data.get("finishing_stacks")
-        actions = tuple(" ".join(_words(a)) for a in data.get("actions") or [])
+        actions = tuple(
+            RUN_TWICE_NOTE if a.strip() == RUN_TWICE_NOTE else " ".join(_words(a)) for a in data.get("actions") or []
+        )
         return PhhHand(
             source=source,
             scale=scale,
@@ -208,6 +218,10 @@ def load_file(path: str | Path) -> list[PhhHand]:
     except OSError as exc:
         raise PhhError(f"{path}: {exc.strerror or exc}") from exc
     return loads(text, str(path))
+
+
+#: The no-op action (a PHH commentary) that says every player still in agreed to run the board twice.
+RUN_TWICE_NOTE = "# run it twice"
 
 
 def _player(word: str, n: int) -> int:
@@ -267,6 +281,10 @@ def _apply(hand: Hand, action: str, n: int, scale: int) -> None:
             hand.deal_hole(_player(player, n), _cards_or_unknown(cards))
         case ["d", "db", cards]:
             hand.deal_board(parse_cards(cards))
+        case ["#", "run", "it", "twice"]:
+            hand.run_twice_agreed()
+        case [player, "sm", cards] if hand.is_complete:
+            hand.show_by_choice(_player(player, n), parse_cards(cards))
         case [player, "f"]:
             # A fold the rules refuse (out of turn, or with a free check) is a forfeit: a player who left.
             hand.replay(_player(player, n), ActionKind.FOLD)
@@ -311,6 +329,7 @@ def hand_actions(hand: Hand, scale: int = 1) -> list[str]:
     facing = max((amount for _player, amount, _kind in forced.blinds), default=0)
     actions: list[str] = []
     shows: list[str] = []
+    after: list[str] = []
     last_decision = -1
     for event in hand.events_since(0):
         if isinstance(event, HoleCardsDealt):
@@ -326,8 +345,12 @@ def hand_actions(hand: Hand, scale: int = 1) -> list[str]:
             actions.append(f"p{event.player + 1} {word}")
             last_decision = len(actions)
         elif isinstance(event, StreetDealt):
-            actions.append(f"d db {format_cards(event.cards)}")
+            actions.append(f"d db {format_cards(event.cards)}" + (" # second board" if event.run == 2 else ""))
             facing = 0
+        elif isinstance(event, RunCountChosen) and event.runs == 2:
+            actions.append(RUN_TWICE_NOTE)
+        elif isinstance(event, ShownByChoice):
+            after.append(f"p{event.player + 1} sm {format_cards(event.cards)} # shown by choice")
         elif isinstance(event, HandShown):
             shows.append(f"p{event.player + 1} sm {format_cards(event.cards)}")
         elif isinstance(event, HandMucked):
@@ -337,7 +360,7 @@ def hand_actions(hand: Hand, scale: int = 1) -> list[str]:
             actions[last_decision:last_decision] = shows
         else:
             actions += shows
-    return actions
+    return actions + after
 
 
 def dump_hand(hand: Hand, *, scale: int = 1, extra: dict[str, Any] | None = None) -> str:

@@ -43,6 +43,10 @@ class HandSettings:
         dead_antes: antes (the `ante` field or the `antes` layout) are dead money in the main pot
             rather than each player's contribution (PHH `ante_trimming_status = false`). The
             big-blind ante is always dead.
+        run_it_twice: when the betting closes with cards to come and a player all-in, the players still in
+            the hand are asked whether to deal the rest of the board twice; if every one of them agrees, each
+            pot is split in two halves, one per board (rule book 002: "run it twice" by agreement of all
+            involved, before the run-out). Off by default.
 
     Raises (at construction):
         InvalidSetupError: a negative amount, no positive minimum bet, or a non-int amount.
@@ -57,6 +61,7 @@ class HandSettings:
     blinds_or_straddles: tuple[int, ...] | None = None
     antes: tuple[int, ...] | None = None
     dead_antes: bool = False
+    run_it_twice: bool = False
 
     def __post_init__(self) -> None:
         amounts = [self.small_blind, self.big_blind, self.ante, self.big_blind_ante]
@@ -146,6 +151,8 @@ class HandSettings:
             out["antes"] = list(self.antes)
         if self.dead_antes:
             out["dead_antes"] = True
+        if self.run_it_twice:
+            out["run_it_twice"] = True
         return out
 
     @classmethod

@@ -30,22 +30,30 @@ from bot.render.embeds import (
 from bot.render.events import Award, Names, pots_summary, render_awards, street_key
 from bot.render.hands import hand_name
 from bot.render.i18n import ordinal, t
+from bot.render.odds import render_odds
 
 
 def render_street(announcement: Any, locale: object) -> str:
     """The flop, turn or river as a new message: "**Turn**: 2♣ · Board: A♠ K♥ 7♦ 2♣ · Pot: 66", or with side
     pots "... · Main pot: 79 · Side pot 1: 12", as the table message shows them (`pots_summary`).
 
-    announcement: has `street` (1..3), `cards` (this street's), `board` (all), `pots` (`Pot`s or ints).
+    announcement: has `street` (1..3), `cards` (this street's), `board` (all), `pots` (`Pot`s or ints); and
+    optionally `run` (2: the second board of a hand run twice, so said) and `odds` with `names` and `faces`
+    (an all-in run-out: the face-up hands' chances after this street, `render_odds`, on the next lines).
     Several announcements (a run-out when everyone is all-in) can be joined with newlines by the caller,
     or passed at once to `render_streets`.
     """
     key = street_key(announcement.street)
     pots = pots_summary(announcement.pots, locale)
     card = cards_text(announcement.cards)
-    return clamp(
-        t(f"street.announce.{key}", locale, board=cards_text(announcement.board), card=card, pots=pots), CONTENT_MAX
-    )
+    line = t(f"street.announce.{key}", locale, board=cards_text(announcement.board), card=card, pots=pots)
+    if getattr(announcement, "run", 1) == 2:
+        line = f"{t('street.second_board', locale)} · {line}"
+    odds = getattr(announcement, "odds", None)
+    if odds is not None:
+        faces = dict(enumerate(announcement.faces))
+        line = "\n".join([line, *render_odds(odds, announcement.names, faces, locale)])
+    return clamp(line, CONTENT_MAX)
 
 
 def render_streets(announcements: Iterable[Any], locale: object) -> str:

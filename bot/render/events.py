@@ -136,6 +136,21 @@ def _mucked(event: Any, names: Names, locale: object, ctx: _Context) -> str:
     return t("event.mucks", locale, name=player_name(names, event.player, locale))
 
 
+def _shown_by_choice(event: Any, names: Names, locale: object, ctx: _Context) -> str:
+    return t(
+        "event.shows_by_choice", locale, name=player_name(names, event.player, locale), cards=cards_text(event.cards)
+    )
+
+
+def _run_twice_answer(event: Any, names: Names, locale: object, ctx: _Context) -> str:
+    key = "event.run_twice_yes" if event.yes else "event.run_twice_no"
+    return t(key, locale, name=player_name(names, event.player, locale))
+
+
+def _runs(event: Any, names: Names, locale: object, ctx: _Context) -> str:
+    return t("event.runs_twice" if event.runs == 2 else "event.runs_once", locale)
+
+
 @dataclass(frozen=True)
 class Award:
     """A pot paid, for `render_awards`: pot index (0 = main), chips, winners as (escaped name, chips won), the
@@ -224,6 +239,9 @@ _RENDERERS: dict[str, Callable[[Any, Names, object, _Context], str]] = {
     "HandShown": _shown,
     "HandMucked": _mucked,
     "PotAwarded": _awarded,
+    "ShownByChoice": _shown_by_choice,
+    "RunTwiceAnswered": _run_twice_answer,
+    "RunCountChosen": _runs,
 }
 
 

@@ -4,7 +4,7 @@ viewer's own seat when the caller passes it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -32,6 +32,7 @@ from bot.render.events import (
     street_key,
 )
 from bot.render.i18n import ENGLISH, format_percent, format_signed_chips, locale_language, t
+from bot.render.odds import render_odds
 
 LEADERBOARD_BY = ("balance", "net", "wins")
 
@@ -218,32 +219,54 @@ def render_audit(report: Any, locale: object) -> EmbedSpec:
     return make_embed(t("audit.title", locale), description, color=COLOR_INFO if report.ok else COLOR_ERROR)
 
 
-def _history_sections(events: Sequence[Any], names: Names, locale: object) -> list[tuple[str, list[str]]]:
-    """(street heading, lines) pairs: preflop, then one per dealt street, then the result."""
+def _history_sections(
+    events: Sequence[Any],
+    names: Names,
+    locale: object,
+    odds: Sequence[Any] = (),
+    faces: Mapping[int, Sequence[Any]] | None = None,
+) -> list[tuple[str, list[str]]]:
+    """(street heading, lines) pairs: preflop, then one per dealt street (a second board's named so), then the
+    result. `odds` (`bot.poker.equity.StreetOdds`, of an all-in run-out) go at the end of the section of the
+    board they were worked out on, with `faces` (the face-up hole cards by hand player index)."""
     pot_count = pot_count_of(events)
     shown = shown_values(events)
+    by_board = {len(point.board): point.odds for point in odds}
     sections: list[tuple[str, list[str]]] = [(t("street.preflop", locale), [])]
     result: list[str] = []
+    pending: list[str] = []
+
+    def odds_lines(board_size: int) -> list[str]:
+        point = by_board.get(board_size)
+        return [] if point is None else render_odds(point, names, faces or {}, locale)
+
+    pending = odds_lines(0)
     for event in events:
         kind = type(event).__name__
         if kind == "StreetDealt":
+            sections[-1][1].extend(pending)
+            second = getattr(event, "run", 1) == 2
             heading = t(
                 "history.street_cards",
                 locale,
                 street=t(f"street.{street_key(event.street)}", locale),
                 cards=cards_text(event.board),
             )
+            if second:
+                heading = f"{t('street.second_board', locale)} · {heading}"
             sections.append((heading, []))
+            pending = [] if second else odds_lines(len(event.board))
             continue
         if kind == "PotAwarded":
             continue  # after the loop, grouped as at the showdown
         line = render_event_line(event, names, locale, pot_count=pot_count, shown=shown)
         if line is None:
             continue
-        if kind in ("HandShown", "HandMucked", "UncalledBetReturned"):
+        if kind in ("HandShown", "HandMucked", "UncalledBetReturned", "ShownByChoice"):
             result.append(line)
         else:
             sections[-1][1].append(line)
+    sections[-1][1].extend(pending)
     result += render_event_lines([e for e in events if type(e).__name__ == "PotAwarded"], names, locale)
     sections.append((t("history.result", locale), result))
     return sections
@@ -258,13 +281,17 @@ def render_hand_history(
     table: str | None = None,
     viewer: int | None = None,
     starting_stacks: Sequence[int] = (),
+    odds: Sequence[Any] = (),
+    faces: Mapping[int, Sequence[Any]] | None = None,
 ) -> EmbedSpec:
     """One hand street by street, for `/history hand`: players and starting stacks, then preflop, flop, turn,
     river (board shown at each street) with every action, then the shown hands, pots won and uncalled bets.
 
     events: the hand's engine events (e.g. `Hand.from_record(record).events`); names: display names by hand
     player index; viewer: the hand player index of the member asking, whose own hole cards are added
-    (everyone else's appear only if shown at showdown); starting_stacks: chips by player index.
+    (everyone else's appear only if shown at showdown); starting_stacks: chips by player index; odds and
+    faces: an all-in run-out's figures (`bot.poker.equity.runout_odds`) and the face-up hands, shown at the
+    end of each street they were worked out on (issue 15).
     """
     title = (
         t("history.title_table", locale, number=number, table=clamp(table, 100))
@@ -284,7 +311,7 @@ def render_hand_history(
                 "history.your_cards", locale, cards=cards_text(own)
             )
     fields = []
-    for heading, lines in _history_sections(events, names, locale):
+    for heading, lines in _history_sections(events, names, locale, odds, faces):
         lines = lines or [t("history.none_this_street", locale)]
         fields.append(EmbedField(clamp(heading, 256), clamp_lines(lines, FIELD_VALUE_MAX, locale)))
     return make_embed(title, clamp(description, DESCRIPTION_MAX), fields, color=COLOR_INFO)

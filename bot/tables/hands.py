@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import logging
 
-from bot.poker import ActionKind, Hand, HandEnded, PlayerActed, PokerError, StreetDealt
+from bot.poker import ActionKind, Hand, HandEnded, PlayerActed, PokerError
 from bot.storage import is_computer_player
+from bot.tables.allin import street_announcements
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.errors import ServiceError
 from bot.tables.host import Host
 from bot.tables.kinds import ActionBy, Departure
-from bot.tables.notifier import LevelAnnouncement, PlayerAnnouncement, StreetAnnouncement
+from bot.tables.notifier import LevelAnnouncement, PlayerAnnouncement
 from bot.tables.options import CASH, TOURNAMENT
 from bot.tables.outbox import Owed, encode_cards, new_key
 from bot.tables.places import places_of_busts
@@ -253,10 +254,9 @@ class Hands:
         await core.commit(lambda _data, _rows: core.storage.append_action(hand_id, action), carries=False)
         before = len(hand.events)
         acted = hand.forfeit(player) if forfeit else hand.act(kind, amount)
-        for event in hand.events[before:]:
-            if isinstance(event, StreetDealt):  # a street is dealt
-                street = StreetAnnouncement(state.hand_number, event.street, event.cards, event.board, hand.pots())
-                core.announce(street)
+        names = [state.name(user) for user in state.hand_users]
+        for street in street_announcements(hand, hand.events[before:], state.hand_number, names):
+            core.announce(street)  # a street is dealt (with the odds of an all-in run-out)
         core.release_derived()
         if hand.is_complete:
             await self.finish_hand()

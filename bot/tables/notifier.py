@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
 from bot.poker import Card, Event, LegalActions, Pot, Street
+from bot.poker.equity import Odds
 from bot.render.announce import HandResult
 
 
@@ -105,13 +106,23 @@ class TableSnapshot:
 
 @dataclass(frozen=True)
 class StreetAnnouncement:
-    """The flop, turn or river was dealt: `cards` new, `board` all; pots as they stand (main first)."""
+    """The flop, turn or river was dealt: `cards` new, `board` all; pots as they stand (main first).
+
+    In an all-in run-out (issue 15): `run` 2 for the second board of a hand run twice; `odds` the chances of
+    the hands turned face up after this street (`bot.poker.equity.runout_odds`; None on the river and when
+    nobody is all-in), with `names` and `faces` (the players' names and face-up cards by hand player index).
+    Derived from the hand, never stored (docs/outbox.md).
+    """
 
     hand_number: int
     street: Street
     cards: tuple[Card, ...]
     board: tuple[Card, ...]
     pots: tuple[Pot, ...]
+    run: int = 1
+    odds: Odds | None = None
+    names: tuple[str, ...] = ()
+    faces: tuple[tuple[Card, ...], ...] = ()
 
 
 # How a hand ended: the render layer's shapes, built by `bot.render.hand_result_from_events` (one definition

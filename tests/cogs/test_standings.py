@@ -206,7 +206,10 @@ async def test_a_tournament_played_to_the_end_ranks_its_players(world: World) ->
     # The board is run out: flop, turn and river share one message with the showdown (no message storm).
     showdown = next(m for m in world.messages() if m.embeds and m.embeds[0].title == "Showdown — hand #1")
     assert showdown.content.splitlines()[0].startswith("**Flop**: " + " ".join(cards_of("Kc9d4s")))
-    assert [line.split(":")[0] for line in showdown.content.splitlines()] == ["**Flop**", "**Turn**", "**River**"]
+    streets = [line.split(":")[0] for line in showdown.content.splitlines() if line.startswith("**")]
+    assert streets == ["**Flop**", "**Turn**", "**River**"]
+    # The all-in turned the hands face up: the flop and the turn carry each player's exact chances (issue 15).
+    assert showdown.content.count("chances over every run-out") == 2
     assert not any(m.content.startswith("**Flop**") for m in world.messages() if m.id != showdown.id)
     texts = [m.content for m in world.messages()] + [embed_text(e) for m in world.messages() for e in m.embeds]
     joined = "\n".join(texts)
@@ -288,3 +291,26 @@ async def test_history_lists_a_hand_cancelled_by_the_end_of_the_table_as_cancell
     world.speaks("chloe", "fr")
     french = await world.slash("chloe", "history")
     assert f"n° 1 · {board} · annulée, toutes les mises rendues" in embed_text(french.response.embeds[0])
+
+
+async def test_history_of_an_all_in_hand_shows_the_odds_street_by_street(world: World) -> None:
+    """Issue 15: the same figures as the run-out's street messages, plus those where the betting closed."""
+    world.decks.queue(["AhAd", "7c2d"], "Kc9d4s2h3c")  # button bob: alice is player 0 (BB)
+    await world.seat({"alice": 100, "bob": 100})
+    await world.slash("alice", "poker start")
+    await world.slash("bob", "allin")
+    await world.slash("alice", "call")
+    await world.advance(6)
+    shown = await world.slash("bob", "history", hand=1)
+    embed = shown.response.embeds[0]
+    fields = {f.name.split(" ")[0]: f.value for f in embed.fields}
+    aces, junk = " ".join(cards_of("AhAd")), " ".join(cards_of("7c2d"))
+    # Heads-up preflop is counted exactly too (every one of the 1,712,304 boards, by rank patterns).
+    for street in ("Preflop", "Flop", "Turn"):
+        assert "chances over every run-out" in fields[street]
+    assert f"alice {aces}: " in fields["Preflop"] and f"bob {junk}: " in fields["Preflop"]
+    assert "≈" not in fields["Preflop"] and "chances" not in fields["River"]
+    world.speaks("alice", "fr")
+    french = await world.slash("alice", "history", hand=1)
+    text = embed_text(french.response.embeds[0])
+    assert text.count("chances sur tous les tirages") == 3 and "de gagner" in text

@@ -50,7 +50,7 @@ def cards(*texts: str) -> list[tuple[Card, ...]]:
 
 def test_aces_against_kings_preflop_exact_reference() -> None:
     """A♠A♥ against K♠K♥: 1,410,336 boards win, 292,660 lose, 9,308 split (82.36 % / 17.09 % / 0.54 %)."""
-    odds = all_in_odds(cards("AsAh", "KsKh"), max_exact=ALL_BOARDS)
+    odds = all_in_odds(cards("AsAh", "KsKh"), max_exact=ALL_BOARDS)  # every board, one by one
     assert odds.exact and odds.margin == 0.0 and odds.runouts == ALL_BOARDS
     aces, kings = odds.pots[0].odds
     assert aces.win * ALL_BOARDS == pytest.approx(1_410_336)
@@ -60,7 +60,7 @@ def test_aces_against_kings_preflop_exact_reference() -> None:
 
 
 def test_preflop_is_an_estimate_within_its_margin_of_the_exact_figures() -> None:
-    odds = all_in_odds(cards("AsAh", "KsKh"), rng=random.Random(7))
+    odds = all_in_odds(cards("AsAh", "KsKh"), rng=random.Random(7), exact_preflop=False)
     assert not odds.exact and odds.runouts == DEFAULT_TRIALS
     assert odds.margin == pytest.approx(margin_for(DEFAULT_TRIALS)) and odds.margin <= 0.005
     aces, kings = odds.pots[0].odds
@@ -68,7 +68,7 @@ def test_preflop_is_an_estimate_within_its_margin_of_the_exact_figures() -> None
     assert abs(kings.win - 292_660 / ALL_BOARDS) <= odds.margin
     assert abs(aces.tie - 9_308 / ALL_BOARDS) <= odds.margin
     # Seeded: the same figures again.
-    assert all_in_odds(cards("AsAh", "KsKh"), rng=random.Random(7)) == odds
+    assert all_in_odds(cards("AsAh", "KsKh"), rng=random.Random(7), exact_preflop=False) == odds
 
 
 def test_known_flop_spot_is_exact() -> None:
@@ -184,3 +184,65 @@ def test_exact_odds_agree_with_a_slow_brute_force(deck: list[Card], players: int
             assert got.win == pytest.approx(wins / runouts)
             assert got.tie == pytest.approx(ties / runouts)
             assert got.share == pytest.approx(share / runouts)
+
+
+def test_runout_odds_of_an_all_in_on_the_flop_with_a_side_pot() -> None:
+    """Player 0 all-in short on the flop; players 1 and 2 all-in for more: the flop and turn figures, per pot."""
+    from bot.poker import Hand, HandSettings
+    from bot.poker.equity import runout_odds
+    from bot.poker.events import Street
+    from tests.poker.helpers import play, stacked_deck
+
+    holes = ["QcQd", "AsAh", "KsKh", "7c2d"]
+    hand = Hand(HandSettings(), [50, 200, 200, 200], deck=stacked_deck(holes, "2c7d9hJc3s"))
+    play(hand, "p2 call", "p3 fold", "p0 call", "p1 check")
+    assert runout_odds(hand) == ()  # betting still open
+    play(hand, "p0 all_in", "p1 all_in", "p2 call")
+    assert hand.is_complete
+    points = runout_odds(hand)
+    assert [p.street for p in points] == [Street.FLOP, Street.TURN]
+    flop = points[0]
+    assert flop.odds.exact and [str(c) for c in flop.board] == ["2c", "7d", "9h"]
+    main, side = flop.odds.pots
+    assert main.players == (0, 1, 2) and side.players == (1, 2)
+    expected = all_in_odds(cards("QcQd", "AsAh", "KsKh"), parse_cards("2c7d9h"), pots=[(0, 1, 2), (1, 2)])
+    assert main.odds == expected.pots[0].odds and side.odds == expected.pots[1].odds
+    # The folded hand's cards are not known to anyone: they stay in the deck.
+    assert flop.odds.runouts == 903
+
+
+def test_runout_odds_preflop_is_exact() -> None:
+    from bot.poker import Hand, HandSettings
+    from bot.poker.equity import runout_odds
+    from tests.poker.helpers import play, stacked_deck
+
+    hand = Hand(HandSettings(), [100, 100], deck=stacked_deck(["KsKh", "AsAh"], "2c7d9hJc3s"))
+    play(hand, "p1 all_in", "p0 call")
+    before, flop, turn = runout_odds(hand)
+    assert before.odds.exact and before.board == () and before.odds.runouts == ALL_BOARDS
+    assert flop.odds.exact and turn.odds.exact and turn.odds.runouts == 44
+
+
+def test_exact_preflop_by_rank_patterns_gives_the_reference_counts() -> None:
+    odds = all_in_odds(cards("AsAh", "KsKh"), exact_preflop=True)
+    assert odds.exact and odds.runouts == ALL_BOARDS and odds.margin == 0.0
+    aces, kings = odds.pots[0].odds
+    assert round(aces.win * ALL_BOARDS) == 1_410_336 and round(kings.win * ALL_BOARDS) == 292_660
+    assert round(aces.tie * ALL_BOARDS) == 9_308
+
+
+@settings(max_examples=12, deadline=None)
+@given(deck=st.permutations(CARDS), players=st.integers(2, 4), side=st.booleans())
+def test_exact_preflop_by_rank_patterns_agrees_with_enumerating_every_board(
+    deck: list[Card], players: int, side: bool
+) -> None:
+    """Dead cards make plain enumeration cheap: both ways must give the same counts, pot by pot."""
+    hands = [tuple(deck[2 * i : 2 * i + 2]) for i in range(players)]
+    dead = deck[2 * players : 2 * players + 24]
+    pots = [tuple(range(players))] + ([tuple(range(1, players))] if side else [])
+    by_ranks = all_in_odds(hands, (), dead, pots=pots, max_exact=0, exact_preflop=True)
+    enumerated = all_in_odds(hands, (), dead, pots=pots, max_exact=10**7)
+    assert by_ranks.exact and enumerated.exact and by_ranks.runouts == enumerated.runouts
+    for mine, theirs in zip(by_ranks.pots, enumerated.pots, strict=True):
+        for a, b in zip(mine.odds, theirs.odds, strict=True):
+            assert a.win == pytest.approx(b.win) and a.tie == pytest.approx(b.tie) and a.share == pytest.approx(b.share)
