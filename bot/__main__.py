@@ -16,6 +16,7 @@ import discord
 from bot.app import PokerBot, default_table_service_factory
 from bot.config import ConfigError, load_settings
 from bot.storage import StorageError
+from bot.storage.backends import redact
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +84,12 @@ def _fail(message: str, code: int) -> None:
 
 
 def main() -> None:
-    """Start the bot. Exit code 2 with one line on stderr for a missing/malformed setting or a refused token."""
+    """Start the bot (or `poker-bot db ...`: bot.storage.copy). Exit code 2 with one line on stderr for a
+    missing/malformed setting or a refused token."""
+    if sys.argv[1:2] == ["db"]:  # the database tools need no token nor settings
+        from bot.storage.copy import main as db_main
+
+        raise SystemExit(db_main(sys.argv[2:]))
     try:
         settings = load_settings()
     except ConfigError as exc:
@@ -91,7 +97,7 @@ def main() -> None:
         return
     discord.utils.setup_logging(level=settings.log_level_number)
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
-    log.info("starting; database at %s", settings.database_path)
+    log.info("starting; database at %s", redact(settings.database))
     bot = PokerBot(settings, table_service_factory=default_table_service_factory())
     try:
         asyncio.run(run(bot, settings.discord_token.get_secret_value()), **event_loop_options())

@@ -108,7 +108,7 @@ class PokerBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Runs once, after login and before the gateway connects (discord.py calls it from `start`)."""
-        self._storage = await Storage.open(self.settings.database_path, defaults=guild_defaults(self.settings))
+        self._storage = await Storage.open(self.settings.database, defaults=guild_defaults(self.settings))
         if self._table_service_factory is not None:
             service = self._table_service_factory(self)
             self.tables = await service if inspect.isawaitable(service) else service

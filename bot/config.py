@@ -20,6 +20,7 @@ LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 _DURATION = re.compile(r"^\s*(\d+)\s*([smhd]?)\s*$", re.IGNORECASE)
 _DURATION_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+_DATABASE_SCHEMES = ("sqlite:///", "postgresql://", "postgres://")
 
 
 class ConfigError(Exception):
@@ -59,6 +60,9 @@ class Settings(BaseSettings):
     )
 
     discord_token: SecretStr
+    #: sqlite:///path/to/file.sqlite3 or postgresql://user:pass@host:5432/db (a secret: it may hold a password).
+    database_url: SecretStr | None = None
+    #: The SQLite file when DATABASE_URL is not set (shorthand for sqlite:///DATABASE_PATH).
     database_path: Path = Path("data/poker.sqlite3")
     dev_guild_id: int | None = Field(default=None, gt=0)
     log_level: LogLevel = "INFO"
@@ -83,6 +87,13 @@ class Settings(BaseSettings):
     def _duration(cls, value: Any) -> int:
         return parse_duration(value)
 
+    @field_validator("database_url")
+    @classmethod
+    def _database_scheme(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith(_DATABASE_SCHEMES):
+            raise ValueError("expected sqlite:///path or postgresql://user:password@host:5432/database")
+        return value
+
     @field_validator("discord_token")
     @classmethod
     def _token_not_blank(cls, value: SecretStr) -> SecretStr:
@@ -99,6 +110,13 @@ class Settings(BaseSettings):
         if self.min_buy_in < self.big_blind:
             raise ValueError("MIN_BUY_IN must be at least BIG_BLIND")
         return self
+
+    @property
+    def database(self) -> str:
+        """The database URL the bot opens: DATABASE_URL, else sqlite:///DATABASE_PATH."""
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return f"sqlite:///{self.database_path}"
 
     @property
     def log_level_number(self) -> int:
@@ -129,7 +147,7 @@ def _describe(error: Any) -> str:
     if not key:
         return message
     text = f"{key}: {message}"
-    if key != "DISCORD_TOKEN" and "input" in error and not isinstance(error["input"], dict):
+    if key not in ("DISCORD_TOKEN", "DATABASE_URL") and "input" in error and not isinstance(error["input"], dict):
         shown = str(error["input"])
         text += f" (got {shown[:40]!r})"
     return text

@@ -8,6 +8,7 @@ the table's language; answers seen by one person use `interaction.locale`.
 
 from __future__ import annotations
 
+import io
 import logging
 import time
 from typing import Any
@@ -22,7 +23,7 @@ from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
 from bot.discord_ui.notifier import to_embed
 from bot.discord_ui.options import CheckedCog
 from bot.discord_ui.puzzles import PuzzleButton, Puzzles
-from bot.discord_ui.standings import PageButton
+from bot.discord_ui.standings import PageButton, verify_answer
 from bot.discord_ui.table_settings import (
     changed_defaults,
     levels_text,
@@ -42,8 +43,9 @@ from bot.discord_ui.texts import choice, en
 from bot.poker.settings import MAX_PLAYERS, MIN_PLAYERS
 from bot.render import discord_timestamp, escape_name, render_audit, render_settings, t
 from bot.storage import RefillCooldown, RefillDisabled, RefillNotNeeded, Storage
-from bot.tables import CASH, TOURNAMENT, InteractionReply, TableSnapshot
+from bot.tables import CASH, TOURNAMENT, InteractionReply, ServiceError, TableSnapshot
 from bot.tables.options import LEARNING, MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
+from bot.tables.pictures import table_picture
 from bot.tables.puzzle_board import PuzzleBoard
 
 log = logging.getLogger(__name__)
@@ -127,6 +129,8 @@ class TableCog(CheckedCog):
         ante=en("cmd.poker.create.opt.ante.desc"),
         big_blind_ante=en("cmd.poker.create.opt.big_blind_ante.desc"),
         straddle=en("cmd.poker.create.opt.straddle.desc"),
+        pictures=en("cmd.poker.create.opt.pictures.desc"),
+        four_colour=en("cmd.poker.create.opt.four_colour.desc"),
     )
     @app_commands.choices(kind=[choice(CASH), choice(TOURNAMENT), choice(LEARNING)])
     async def create(
@@ -143,6 +147,8 @@ class TableCog(CheckedCog):
         ante: Range[int, 0, BLIND_MAX] | None = None,
         big_blind_ante: Range[int, 0, BLIND_MAX] | None = None,
         straddle: bool | None = None,
+        pictures: bool | None = None,
+        four_colour: bool | None = None,
     ) -> None:
         """Open a table here; the channel sees who opened it and the table message."""
         guild_id, channel_id = _ids(interaction)
@@ -162,6 +168,8 @@ class TableCog(CheckedCog):
             ante=ante,
             big_blind_ante=big_blind_ante,
             straddle=straddle,
+            pictures=pictures,
+            four_colour=four_colour,
         )
         if learning:
             options = options.with_changes(learning=True)
@@ -249,10 +257,28 @@ class TableCog(CheckedCog):
 
     @poker.command(name="table", description=en("cmd.poker.table.desc"))
     async def table(self, interaction: discord.Interaction[Any]) -> None:
-        """Post the table message again at the bottom of the channel."""
+        """Post the table message again at the bottom of the channel; the answer (private) carries the picture of
+        the table now (unless the table's pictures are off): the table message itself is edited after every action,
+        and a picture there would soon be out of date."""
         _guild_id, channel_id = _ids(interaction)
-        await table_service(interaction).get(channel_id).repost()
-        await send_private(interaction, t("action.done", interaction.locale))
+        runner = table_service(interaction).get(channel_id)
+        await runner.repost()
+        picture = await table_picture(runner.snapshot(), runner.view().options)
+        file = None if picture is None else discord.File(io.BytesIO(picture.data), filename=picture.filename)
+        await send_private(interaction, t("action.done", interaction.locale), file=file)
+
+    @poker.command(name="verify", description=en("cmd.poker.verify.desc"))
+    @app_commands.describe(hand=en("cmd.poker.verify.opt.hand.desc"))
+    async def verify(self, interaction: discord.Interaction[Any], hand: Range[int, 1, 1_000_000_000]) -> None:
+        """Whether hand N's revealed cards match the deck sealed before its first action (bot.poker.seal), with its
+        PHH file and proofs once it is over."""
+        _guild_id, channel_id = _ids(interaction)
+        table = await _storage(interaction).latest_table_for_channel(channel_id)
+        if table is None:
+            raise ServiceError("no_table")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        text, file = await verify_answer(interaction.client, table, hand, interaction.user.id, interaction.locale)
+        await send_private(interaction, text, file=file)
 
     @poker.command(name="end", description=en("cmd.poker.end.desc"))
     async def end(self, interaction: discord.Interaction[Any]) -> None:
@@ -406,6 +432,7 @@ class TableCog(CheckedCog):
         big_blind=en("cmd.poker-admin.settings.opt.big_blind.desc"),
         stack=en("cmd.poker-admin.settings.opt.stack.desc"),
         timer=en("cmd.poker-admin.settings.opt.timer.desc"),
+        pictures=en("cmd.poker-admin.settings.opt.pictures.desc"),
     )
     @app_commands.choices(language=[choice("en"), choice("fr")])
     async def settings(
@@ -418,13 +445,20 @@ class TableCog(CheckedCog):
         big_blind: Range[int, 1, BLIND_MAX] | None = None,
         stack: Range[int, 1, CHIPS_MAX] | None = None,
         timer: TIMER | None = None,
+        pictures: bool | None = None,
     ) -> None:
-        """Show the server's settings, changing those given first (Manage Server). New tables use them."""
+        """Show the server's settings, changing those given first (Manage Server). New tables use them; `pictures`
+        applies to the server's open tables too."""
         guild_id, _channel_id = _ids(interaction)
         storage = _storage(interaction)
         current = await storage.guild_settings(guild_id)
         table_changes = changed_defaults(
-            current.table_defaults, small_blind=small_blind, big_blind=big_blind, stack=stack, timer=timer
+            current.table_defaults,
+            small_blind=small_blind,
+            big_blind=big_blind,
+            stack=stack,
+            timer=timer,
+            pictures=pictures,
         )
         changed = bool(table_changes) or any(v is not None for v in (language, starting_grant, refill_cooldown))
         if changed:
@@ -437,6 +471,8 @@ class TableCog(CheckedCog):
             )
             if language is not None:
                 await table_service(interaction).set_language(guild_id, language)
+            if pictures is not None:
+                await table_service(interaction).set_pictures(guild_id, pictures)
         content = t("settings.updated", interaction.locale) if changed else None
         spec = render_settings(current, interaction.locale, guild_locale=interaction.guild_locale)
         await send_private(interaction, content, embed=to_embed(spec))

@@ -12,7 +12,7 @@ import pytest
 from bot.config import ConfigError, Settings, load_settings, parse_duration
 
 KEYS = (
-    "DISCORD_TOKEN DATABASE_PATH DEV_GUILD_ID LOG_LEVEL SMALL_BLIND BIG_BLIND STARTING_STACK TURN_TIMEOUT "
+    "DISCORD_TOKEN DATABASE_URL DATABASE_PATH DEV_GUILD_ID LOG_LEVEL SMALL_BLIND BIG_BLIND STARTING_STACK TURN_TIMEOUT "
     "MIN_BUY_IN MAX_BUY_IN STARTING_GRANT REFILL_COOLDOWN"
 ).split()
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +38,7 @@ def test_defaults_follow_the_rule_book_and_the_issue() -> None:
     assert (s.small_blind, s.big_blind, s.starting_stack, s.turn_timeout) == (1, 2, 100, 60)
     assert (s.starting_grant, s.refill_cooldown) == (1000, 86400)
     assert s.database_path == Path("data/poker.sqlite3")
+    assert s.database == "sqlite:///data/poker.sqlite3"
     assert s.dev_guild_id is None and s.log_level == "INFO"
 
 
@@ -115,3 +116,20 @@ def test_env_example_lists_every_setting() -> None:
     listed = {line.split("=", 1)[0].lstrip("# ").strip() for line in example.splitlines() if "=" in line}
     assert set(KEYS) <= listed
     assert {name.upper() for name in Settings.model_fields} == set(KEYS)
+
+
+def test_database_url_selects_the_backend_and_database_path_is_its_shorthand(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_PATH", "/srv/poker/poker.sqlite3")
+    assert load_settings(discord_token="t").database == "sqlite:////srv/poker/poker.sqlite3"
+    monkeypatch.setenv("DATABASE_URL", "postgresql://poker:hunter2@db.example:5432/poker")
+    s = load_settings(discord_token="t")
+    assert s.database == "postgresql://poker:hunter2@db.example:5432/poker"
+    assert "hunter2" not in repr(s)  # the URL may hold a password: a secret
+
+
+def test_a_database_url_of_another_scheme_is_one_clear_line_without_its_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "mysql://root:hunter2@localhost/poker")
+    with pytest.raises(ConfigError) as caught:
+        load_settings(discord_token="t")
+    assert "DATABASE_URL" in str(caught.value) and "postgresql://" in str(caught.value)
+    assert "hunter2" not in str(caught.value)

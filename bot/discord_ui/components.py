@@ -63,7 +63,7 @@ async def guarded_component(
 
     async def checked() -> None:
         runner = getattr(getattr(interaction.client, "tables", None), "runners", {}).get(channel_id)
-        at_table(interaction, channel_id, getattr(runner, "guild_id", None))
+        at_table(interaction, channel_id, runner.ids.guild_id if runner is not None else None)
         await handler()
 
     await guarded(interaction, checked)

@@ -8,11 +8,17 @@ deck order, i.e. cards nobody has seen yet.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 
-from bot.poker import Event, Hand, HandShown, HoleCardsDealt
+from bot.poker import Card, Event, Hand, HandShown, HoleCardsDealt
 from bot.poker.phh import dump_hand
+from bot.poker.seal import CardProof, DeckSeal, SealError, Verification, phh_fields, verify_hand
+from bot.storage import HandRow
+from bot.tables.record import stored_hand
+
+log = logging.getLogger(__name__)
 
 _HOLE_CARDS_LINE = re.compile(r'"d dh p(?P<player>[0-9]+) (?P<cards>[^"]*)"')
 
@@ -27,10 +33,48 @@ def visible_events(hand: Hand, viewer: int | None) -> list[Event]:
     return [e for e in hand.events if not isinstance(e, HoleCardsDealt) or e.player == viewer]
 
 
-def phh_for(hand: Hand, viewer: int | None, *, players: Sequence[str] = (), table: str = "", number: int = 0) -> str:
+def seal_of(row: HandRow) -> DeckSeal | None:
+    """The hand's sealed deck (bot.poker.seal) from its stored record, or None for a hand dealt before decks were
+    sealed (or whose stored seal is unreadable: logged)."""
+    try:
+        return stored_hand(row).seal
+    except SealError:
+        log.exception("hand %s has an unreadable seal", row.id)
+        return None
+
+
+def published_proofs(hand: Hand, seal: DeckSeal, viewer: int | None) -> tuple[CardProof, ...]:
+    """The proofs a member may have: every board card dealt so far and every hand shown (public), and the
+    viewer's own hole cards (theirs, as in their DM). Folded and mucked cards' proofs are never given."""
+    shown = sorted(shown_players(hand))
+    proofs = seal.public_proofs(hand.player_count, len(hand.board), shown)
+    if viewer is not None and viewer not in shown:
+        proofs += seal.hole_proofs(hand.player_count, viewer)
+    return proofs
+
+
+def verify_for(hand: Hand, seal: DeckSeal, viewer: int | None) -> Verification:
+    """Check what `viewer` has seen of the hand (board, shown hands, their own cards) against the seal."""
+    seen: dict[int, tuple[Card, ...]] = {e.player: tuple(e.cards) for e in hand.events if isinstance(e, HandShown)}
+    if viewer is not None:
+        seen.setdefault(viewer, tuple(hand.hole_cards[viewer]))
+    proofs = published_proofs(hand, seal, viewer)
+    return verify_hand(seal.root, hand.player_count, hand.board, seen, proofs)
+
+
+def phh_for(
+    hand: Hand,
+    viewer: int | None,
+    *,
+    players: Sequence[str] = (),
+    table: str = "",
+    number: int = 0,
+    seal: DeckSeal | None = None,
+) -> str:
     """The hand as PHH text for one member: hole cards of players neither shown at the showdown nor the viewer
     written as `????` (PHH's unknown cards), so the file replays (`python -m bot.poker replay`) without revealing
-    them. players: display names by player index (PHH `players` field)."""
+    them. players: display names by player index (PHH `players` field). seal: the hand's sealed deck: the root
+    and the proofs the viewer may have (`published_proofs`) are added, for `python -m bot.poker verify`."""
     extra: dict[str, object] = {}
     if players:
         extra["players"] = list(players)
@@ -38,6 +82,8 @@ def phh_for(hand: Hand, viewer: int | None, *, players: Sequence[str] = (), tabl
         extra["table"] = table
     if number:
         extra["hand"] = number
+    if seal is not None:
+        extra.update(phh_fields(seal, published_proofs(hand, seal, viewer)))
     text = dump_hand(hand, extra=extra)
     visible = shown_players(hand) | ({viewer} if viewer is not None else set())
 

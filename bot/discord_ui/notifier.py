@@ -9,8 +9,11 @@ locale. Messages are sent through `Client.get_partial_messageable`, so nothing d
 
 from __future__ import annotations
 
+import io
+import json
 import logging
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -30,10 +33,12 @@ from bot.render import (
     render_table_closed,
 )
 from bot.render.embeds import EmbedSpec
+from bot.render.events import street_key
 from bot.tables import (
     Announcement,
     HandResultAnnouncement,
     LevelAnnouncement,
+    Picture,
     PlayerAnnouncement,
     StreetAnnouncement,
     TableClosedAnnouncement,
@@ -59,8 +64,10 @@ class DiscordNotifier:
         self.client = client
         self.people = people if people is not None else People()
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
-        # Streets waiting to be posted, by channel: a board run out after an all-in goes out as one message.
+        # Streets waiting to be posted, by channel: a board run out after an all-in goes out as one message, with
+        # the pictures of those streets (`_attached`).
         self._streets: dict[int, list[StreetAnnouncement]] = {}
+        self._street_pictures: dict[int, list[tuple[StreetAnnouncement, Picture]]] = {}
         # Channel names by id, for table titles when the channel cache misses (after a restart).
         self._channel_names: dict[int, str | None] = {}
 
@@ -86,33 +93,79 @@ class DiscordNotifier:
             self._channel_names[channel_id] = name  # a failure too: one try per channel, not one per edit
         return f"#{name}" if name else None
 
-    async def _send(self, snapshot: TableSnapshot, what: str, nonce: str | None = None, **kwargs: Any) -> None:
+    async def _send(
+        self,
+        snapshot: TableSnapshot,
+        what: str,
+        nonce: str | None = None,
+        pictures: Sequence[Picture] = (),
+        **kwargs: Any,
+    ) -> None:
         try:
-            if nonce is None:
+            if nonce is None and not pictures:
                 await self._channel(snapshot).send(allowed_mentions=NO_MENTIONS, **kwargs)
             else:
-                await self._post_once(snapshot.channel_id, nonce, **kwargs)
+                await self._post_once(snapshot.channel_id, nonce, pictures=pictures, **kwargs)
         except discord.HTTPException as exc:
             log.warning("could not post %s at table %s: %s", what, snapshot.table_id, exc)
 
     async def _post_once(
-        self, channel_id: int, nonce: str, content: str | None = None, embed: discord.Embed | None = None
+        self,
+        channel_id: int,
+        nonce: str | None,
+        content: str | None = None,
+        embed: discord.Embed | None = None,
+        pictures: Sequence[Picture] = (),
     ) -> None:
         """Post with Discord's `nonce` and `enforce_nonce` (discord.py's `send` has no `enforce_nonce`): a post
-        repeated with the same nonce (an outbox row delivered again after a restart) makes no second message."""
-        payload: dict[str, Any] = {"allowed_mentions": NO_MENTIONS.to_dict(), "nonce": nonce, "enforce_nonce": True}
+        repeated with the same nonce (an outbox row delivered again after a restart) makes no second message.
+        `pictures`: attached as the message's files, in order (a multipart body, as discord.py sends files)."""
+        payload: dict[str, Any] = {"allowed_mentions": NO_MENTIONS.to_dict()}
+        if nonce is not None:
+            payload.update(nonce=nonce, enforce_nonce=True)
         if content is not None:
             payload["content"] = content
         if embed is not None:
             payload["embeds"] = [embed.to_dict()]
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
-        await self.client.http.request(route, json=payload)
+        if not pictures:
+            await self.client.http.request(route, json=payload)
+            return
+        payload["attachments"] = [{"id": i, "filename": p.filename} for i, p in enumerate(pictures)]
+        files = [discord.File(io.BytesIO(p.data), filename=p.filename) for p in pictures]
+        form: list[dict[str, Any]] = [
+            {"name": "payload_json", "value": json.dumps(payload, separators=(",", ":"), ensure_ascii=True)}
+        ]
+        form += [
+            {"name": f"files[{i}]", "value": f.fp, "filename": f.filename, "content_type": "image/png"}
+            for i, f in enumerate(files)
+        ]
+        try:
+            await self.client.http.request(route, form=form, files=files)
+        finally:
+            for file in files:
+                file.close()
+
+    def _attached(self, channel_id: int, last: Picture | None = None) -> list[Picture]:
+        """The pictures of a message that posts the streets buffered for `channel_id` (and `last`, a showdown's):
+        the pictures of the run-out streets that carry odds, named after their street ("turn.png"), then the
+        message's own picture, "table.png" (`last`, else the last street's)."""
+        buffered = self._street_pictures.pop(channel_id, [])
+        own = last if last is not None else (buffered[-1][1] if buffered else None)
+        odds = [
+            Picture(p.data, f"{street_key(a.street)}{'-2' if getattr(a, 'run', 1) == 2 else ''}.png")
+            for a, p in (buffered if last is not None else buffered[:-1])
+            if getattr(a, "odds", None) is not None
+        ]
+        return odds + ([own] if own is not None else [])
 
     async def _flush_streets(self, snapshot: TableSnapshot) -> None:
         """Post the streets announced since the last call (one message, one line each)."""
         streets = self._streets.pop(snapshot.channel_id, None)
+        pictures = self._attached(snapshot.channel_id)
         if streets:
-            await self._send(snapshot, "streets", content=render_streets(streets, snapshot.language))
+            content = render_streets(streets, snapshot.language)
+            await self._send(snapshot, "streets", pictures=pictures, content=content)
 
     async def post_table(self, snapshot: TableSnapshot) -> int | None:
         """Post a new table message (embed + buttons); its id, or None when the channel refused it."""
@@ -167,23 +220,34 @@ class DiscordNotifier:
         except discord.HTTPException as exc:
             log.warning("could not retire table message %s of table %s: %s", message_id, snapshot.table_id, exc)
 
-    async def announce(self, snapshot: TableSnapshot, announcement: Announcement, nonce: str | None = None) -> None:
+    async def announce(
+        self,
+        snapshot: TableSnapshot,
+        announcement: Announcement,
+        nonce: str | None = None,
+        picture: Picture | None = None,
+    ) -> None:
         """Post a new public message: a street, the showdown, a notice about a player, the table's end.
 
         A street waits for the service's next call (the table edit that follows every action), so that the
         flop, turn and river of a run-out share one message — with the showdown, when it comes next. `nonce`: an
-        outbox row's key (posted once however often it is delivered)."""
+        outbox row's key (posted once however often it is delivered). `picture`: the table's picture, attached
+        to the message (a run-out's message carries the pictures of its streets with odds, then the showdown's)."""
         language = snapshot.language
         if isinstance(announcement, StreetAnnouncement):
             self._streets.setdefault(snapshot.channel_id, []).append(announcement)
+            if picture is not None:
+                self._street_pictures.setdefault(snapshot.channel_id, []).append((announcement, picture))
             return
         if isinstance(announcement, HandResultAnnouncement):
             streets = self._streets.pop(snapshot.channel_id, None)
+            pictures = self._attached(snapshot.channel_id, picture)
             embed = to_embed(render_showdown(announcement, language))
             if streets:
-                await self._send(snapshot, "showdown", nonce, content=render_streets(streets, language), embed=embed)
+                content = render_streets(streets, language)
+                await self._send(snapshot, "showdown", nonce, pictures=pictures, content=content, embed=embed)
             else:
-                await self._send(snapshot, "showdown", nonce, embed=embed)
+                await self._send(snapshot, "showdown", nonce, pictures=pictures, embed=embed)
             return
         await self._flush_streets(snapshot)
         if isinstance(announcement, PlayerAnnouncement):
@@ -219,13 +283,19 @@ class DiscordNotifier:
             log.warning("could not post busted at table %s: %s", snapshot.table_id, exc)
 
     async def send_hole_cards(
-        self, snapshot: TableSnapshot, user_id: int, cards: tuple[Card, ...], nonce: str | None = None
+        self,
+        snapshot: TableSnapshot,
+        user_id: int,
+        cards: tuple[Card, ...],
+        nonce: str | None = None,
+        proofs: tuple[str, ...] = (),
     ) -> bool:
-        """DM the player their cards with a link to the table's channel; False when the DM is refused
-        (closed DMs: 403/50007) or fails, so that the table can point them to My cards. `nonce`: as `announce`."""
+        """DM the player their cards with a link to the table's channel (and the proofs of the cards against the
+        sealed deck); False when the DM is refused (closed DMs: 403/50007) or fails, so that the table can point
+        them to My cards. `nonce`: as `announce`."""
         await self._flush_streets(snapshot)
         locale = self.people.locale(user_id, snapshot.language)
-        content = render_hole_cards_dm(cards, snapshot.hand_number, f"<#{snapshot.channel_id}>", locale)
+        content = render_hole_cards_dm(cards, snapshot.hand_number, f"<#{snapshot.channel_id}>", locale, proofs)
         try:
             channel = await self._dm_channel(user_id)
             if nonce is None:

@@ -15,12 +15,13 @@ from typing import Any
 import discord
 
 from bot.discord_ui.errors import CommandRefused, guarded
-from bot.discord_ui.history import phh_for, visible_events
+from bot.discord_ui.history import phh_for, seal_of, verify_for, visible_events
 from bot.discord_ui.notifier import to_embed
 from bot.discord_ui.people import People
 from bot.poker.equity import runout_odds
 from bot.render import (
     LeaderboardEntry,
+    cards_text,
     render_hand_history,
     render_history_line,
     render_history_list,
@@ -182,9 +183,43 @@ async def history_hand(
             faces=faces,
         )
     )
-    text = phh_for(hand, viewer, players=players, table=title, number=number)
+    text = phh_for(hand, viewer, players=players, table=title, number=number, seal=seal_of(row))
     file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"table{table.id}-hand{number}.phh")
     return embed, file
+
+
+async def verify_answer(
+    client: discord.Client, table: TableRow, number: int, viewer_id: int, locale: object
+) -> tuple[str, discord.File | None]:
+    """`/poker verify hand:N`: whether the cards of hand N that the viewer has seen (the board so far, the hands
+    shown, their own) match the deck sealed before its first action, and — once the hand is over — its PHH file
+    with the proofs, to check with `python -m bot.poker verify`. Raises CommandRefused: history.not_found."""
+    row: HandRow | None = await _storage(client).hand_by_number(table.id, number)
+    if row is None:
+        raise CommandRefused("history.not_found", number=number)
+    hand = replay(row)
+    seal = seal_of(row)
+    if seal is None:
+        return t("verify.unsealed", locale, number=number), None
+    users = hand_users(row)
+    viewer = users.index(viewer_id) if viewer_id in users else None
+    result = verify_for(hand, seal, viewer)
+    fingerprint = seal.fingerprint()
+    if result.problems:
+        text = t("verify.failed", locale, number=number, fingerprint=fingerprint, cards=cards_text(result.failed))
+    elif not result.checked:
+        key = "verify.nothing_yet" if row.ended_at is None else "verify.nothing"
+        text = t(key, locale, number=number, fingerprint=fingerprint)
+    else:
+        text = t("verify.ok", locale, number=number, count=result.checked, fingerprint=fingerprint)
+    if row.ended_at is None:
+        return text, None
+    names = await _people(client).names(client, table.guild_id, users)
+    phh = phh_for(
+        hand, viewer, players=[names[u] for u in users], table=_channel_name(client, table), number=number, seal=seal
+    )
+    file = discord.File(io.BytesIO(phh.encode("utf-8")), filename=f"table{table.id}-hand{number}.phh")
+    return text + "\n" + t("verify.file", locale), file
 
 
 def _channel_name(client: discord.Client, table: TableRow) -> str:

@@ -64,9 +64,12 @@ def table_options(
     ante: int | None = None,
     big_blind_ante: int | None = None,
     straddle: bool | None = None,
+    pictures: bool | None = None,
+    four_colour: bool | None = None,
 ) -> TableOptions:
     """Validated `TableOptions` for `/poker create`: each option given wins, the server's defaults fill the
-    rest (stacks scaled to the blinds). Only one blind given: the other is half / double it. `stack` is the
+    rest (stacks scaled to the blinds; pictures on unless the server turned them off). Only one blind given:
+    the other is half / double it. `stack` is the
     tournament's starting stack or the cash table's default buy-in (the buy-in range widens to include it
     unless given). Raises ServiceError("bad_option") naming the first setting out of range."""
     sb, bb = _blinds(defaults, small_blind, big_blind)
@@ -95,6 +98,8 @@ def table_options(
         "ante": ante or 0,
         "big_blind_ante": big_blind_ante or 0,
         "straddle": bool(straddle),
+        "pictures": pictures if pictures is not None else defaults.get("pictures") is not False,
+        "four_colour": bool(four_colour),
     }
     if seats is not None:
         settings["seats"] = seats
@@ -108,11 +113,15 @@ def changed_defaults(
     big_blind: int | None = None,
     stack: int | None = None,
     timer: int | None = None,
+    pictures: bool | None = None,
 ) -> dict[str, Any]:
     """The table defaults to store after `/poker-admin settings` (only the keys that change). New blinds scale the
-    buy-in range (and the stack, unless given) so they keep their size in big blinds. Raises
-    ServiceError("bad_option") when the result would not make a valid table."""
+    buy-in range (and the stack, unless given) so they keep their size in big blinds; `pictures` False turns the
+    table pictures off for the server's tables. Raises ServiceError("bad_option") when the result would not make
+    a valid table."""
     changes: dict[str, Any] = {}
+    if pictures is not None:
+        changes["pictures"] = pictures
     if small_blind is not None or big_blind is not None:
         sb, bb = _blinds(defaults, small_blind, big_blind)
         old_bb = _stored_or(defaults, "big_blind", 2)

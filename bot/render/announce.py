@@ -272,10 +272,17 @@ def render_table_closed(announcement: Any, locale: object) -> EmbedSpec:
     )
 
 
-def render_hole_cards_dm(cards: Sequence[Any], hand_number: int, table: str, locale: object) -> str:
+def render_hole_cards_dm(
+    cards: Sequence[Any], hand_number: int, table: str, locale: object, proofs: Sequence[str] = ()
+) -> str:
     """The private message with a player's hole cards: "Your cards for hand #12 at <#123>: **A♠ K♥**".
-    table: how to point at the table (a channel mention or jump link). Private: never post it publicly."""
-    return clamp(t("dm.hole_cards", locale, number=hand_number, table=table, cards=cards_text(cards)), CONTENT_MAX)
+    table: how to point at the table (a channel mention or jump link). proofs: the tokens that prove these cards
+    against the hand's sealed deck (bot.poker.seal), one per card, added under the cards. Private: never post it
+    publicly."""
+    text = t("dm.hole_cards", locale, number=hand_number, table=table, cards=cards_text(cards))
+    if proofs:
+        text += "\n" + t("dm.seal_proofs", locale, tokens="\n".join(f"`{token}`" for token in proofs))
+    return clamp(text, CONTENT_MAX)
 
 
 def render_my_cards(cards: Sequence[Any], locale: object, value: Any = None) -> str:

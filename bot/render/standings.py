@@ -188,7 +188,8 @@ def render_settings(settings: Any, locale: object, *, guild_locale: object = Non
     """`/poker-admin settings`: the language in force and why (`language_in_force`: "French — the server's Discord
     language"), starting grant, refill cooldown and the defaults of new tables. settings: the storage's
     `GuildSettings` (chosen_language, starting_grant, refill_cooldown_s, table_defaults mapping with
-    small_blind, big_blind, buy_in or starting_stack, turn_timeout); guild_locale: the server's Discord language."""
+    small_blind, big_blind, buy_in or starting_stack, turn_timeout, pictures); guild_locale: the server's Discord
+    language."""
     defaults = getattr(settings, "table_defaults", {}) or {}
     language, source = language_in_force(getattr(settings, "chosen_language", None), guild_locale, settings.language)
     shown = t(f"settings.language_value.{source.value}", locale, language=t(f"language.{language}", locale))
@@ -206,6 +207,10 @@ def render_settings(settings: Any, locale: object, *, guild_locale: object = Non
     if "turn_timeout" in defaults:
         timer = format_duration(int(defaults["turn_timeout"]), locale)
         fields.append(EmbedField(t("settings.default_timer", locale), timer, True))
+    pictures = defaults.get("pictures") is not False  # on unless the server turned them off
+    fields.append(
+        EmbedField(t("settings.pictures", locale), t(f"settings.pictures_{'on' if pictures else 'off'}", locale), True)
+    )
     return make_embed(t("settings.title", locale), "", fields, color=COLOR_INFO)
 
 

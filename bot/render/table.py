@@ -198,11 +198,11 @@ def _turn_line(view: Any, locale: object) -> str | None:
 
 
 def render_table(view: Any, locale: object, table_name: str | None = None) -> EmbedSpec:
-    """The table message: title with the hand number; blinds, kind and level; the board and pots; one line
-    per seat (▶ actor, Ⓓ button, SB / BB, stack, bet this street, folded / all-in / sitting out / waiting for
-    the next hand: seated during it); whose turn it is with a relative Discord timestamp of the deadline and the
-    amount to call; the last actions, each with the pot it left. Between hands: when the next hand is dealt, or
-    what the table waits for.
+    """The table message: title with the hand number; blinds, kind and level; the board and pots; the sealed
+    deck's fingerprint (`view.seal`, when there is one); one line per seat (▶ actor, Ⓓ button, SB / BB, stack,
+    bet this street, folded / all-in / sitting out / waiting for the next hand: seated during it); whose turn it
+    is with a relative Discord timestamp of the deadline and the amount to call; the last actions, each with the
+    pot it left. Between hands: when the next hand is dealt, or what the table waits for.
 
     view: a `TableView` or the service's `TableSnapshot`. table_name: shown in the title (plain text:
     embed titles do not render mentions); default "Poker table". Fits Discord's limits for 10 seats with
@@ -225,6 +225,9 @@ def render_table(view: Any, locale: object, table_name: str | None = None) -> Em
     if in_hand:
         lines.append(t("table.board", locale, board=cards_text(view.board)))
         lines.append(_pots_line(view.pots, locale, sum(s.bet for s in view.seats)))
+        seal = getattr(view, "seal", None)
+        if seal:  # the fingerprint of the hand's sealed deck (bot.poker.seal), shown from before the first action
+            lines.append(t("table.sealed", locale, fingerprint=seal))
     lines.append("")
     seats = sorted(view.seats, key=lambda s: s.seat)
     lines.extend(_seat_line(seat, locale, in_hand) for seat in seats)

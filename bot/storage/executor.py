@@ -10,6 +10,7 @@ on a pooled connection. Either way `Executor.write` runs the body as one transac
 from __future__ import annotations
 
 import abc
+import asyncio
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -85,6 +86,11 @@ class Executor(abc.ABC):
         raised here. A caller cancelled meanwhile does not stop it: the transaction is done whole or not at all.
         Raises StorageError once the executor is closed."""
 
+    async def write_ahead(self, body: Body[T]) -> T:
+        """As `write`, for a write on the path of every action's announcement (the hand-action log's batches): a
+        backend whose writes queue for connections gives these one of their own (PostgreSQL)."""
+        return await self.write(body)
+
     @property
     def can_write_now(self) -> bool:
         """Whether `write_now` may succeed on this backend (False: it always raises WouldWait)."""
@@ -100,9 +106,18 @@ class Executor(abc.ABC):
     async def read(self, body: Body[T]) -> T:
         """Run the reads of `body` on one consistent committed state and return its result."""
 
-    @abc.abstractmethod
+    _closing: asyncio.Future[None] | None = None
+
     async def close(self) -> None:
-        """Wait for the running transactions, then close the connections (idempotent)."""
+        """Wait for the running transactions, then close the connections (idempotent: a second call waits for the
+        first to finish)."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._closing)
+
+    @abc.abstractmethod
+    async def _close(self) -> None:
+        """The work of `close`, done once."""
 
     @property
     @abc.abstractmethod

@@ -1,7 +1,7 @@
 """Hands and their action log: a hand's start, its actions appended one by one (write-ahead), its end.
 
 `Hands` holds the transaction bodies; `ActionLog` commits the appends of one turn of the event loop together
-(group commit) and is the only one to number actions.
+(group commit); the database numbers the actions.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.storage.errors import HandInProgress, HandNotFound, StorageError
+from bot.storage.errors import HandInProgress, HandNotFound, StorageError, TableNotFound
 from bot.storage.executor import Executor, Tx, WouldWait
-from bot.storage.models import Clock, HandRow, PlayerOutcome, Row, dumps
+from bot.storage.models import Clock, HandRow, PlayerOutcome, TableStatus, dumps
 from bot.storage.outbox import Outbox, Owed
 from bot.storage.tables import Tables
 
@@ -73,15 +73,23 @@ class Hands:
         outbox: Owed,
     ) -> None:
         """Body of `Storage.finish_hand`."""
-        hand = await tx.one("SELECT table_id, ended_at FROM hands WHERE id = ?", (hand_id,))
-        if hand is None or hand["ended_at"] is not None:
+        hand = await tx.one("SELECT table_id FROM hands WHERE id = ?", (hand_id,))
+        if hand is None:
             raise HandNotFound(f"no unfinished hand {hand_id}")
         table_id = hand["table_id"]
-        await self._tables.open_table(tx, table_id)
-        await self._tables.set_stacks(tx, table_id, stacks)
-        await tx.execute(
-            "UPDATE hands SET ended_at = ?, result = ? WHERE id = ?", (self._clock(), dumps(dict(result)), hand_id)
+        # The table's row first (every write of a table does), then whether the hand is still unfinished: another
+        # process's finish_hand or close_table of the same hand may have committed while this one waited. (A
+        # closed table's hands are all ended: HandNotFound, as before the lock.)
+        table = await tx.one(f"SELECT status FROM poker_tables WHERE id = ?{tx.dialect.for_update}", (table_id,))
+        ended = await tx.execute(
+            "UPDATE hands SET ended_at = ?, result = ? WHERE id = ? AND ended_at IS NULL",
+            (self._clock(), dumps(dict(result)), hand_id),
         )
+        if not ended:
+            raise HandNotFound(f"no unfinished hand {hand_id}")
+        if table is None or table["status"] != TableStatus.OPEN:
+            raise TableNotFound(f"no open table {table_id}")
+        await self._tables.set_stacks(tx, table_id, stacks)
         outcomes = players or {}
         rows = await tx.all("SELECT user_id, seat, starting_stack FROM hand_players WHERE hand_id = ?", (hand_id,))
         seated = {
@@ -151,7 +159,8 @@ class ActionLog:
     database thread and back through a busy loop (which was most of a slash command's latency at 100 tables).
     While that thread holds the write lock, the batch is tried again a few times within milliseconds, then waits in
     line in the thread; later batches wait behind it (`_write_backlog`). Where `write_now` cannot be used
-    (PostgreSQL, an in-memory SQLite database) every batch goes through `Executor.write`, one at a time. Each
+    (PostgreSQL, an in-memory SQLite database) every batch goes through `Executor.write_ahead`, one at a time
+    (PostgreSQL: on a connection kept for them, never queued behind the other writes). Each
     caller returns only once its own row is committed; a refused row (hand not open) refuses only its caller."""
 
     def __init__(self, executor: Executor, clock: Clock) -> None:
@@ -161,7 +170,6 @@ class ActionLog:
         self._pending: list[_Pending] = []
         self._writes: set[asyncio.Task[None]] = set()  # the backlog's task, while it runs
         self._backlog: list[_Pending] | None = None  # batches waiting, oldest first
-        self._next_seq: dict[int, int] = {}  # next action number of unfinished hands, filled on first append
 
     async def append(self, hand_id: int, action: Mapping[str, Any]) -> int:
         """Body of `Storage.append_action`."""
@@ -171,13 +179,6 @@ class ActionLog:
         if len(self._pending) == 1:
             loop.call_soon(self._send)
         return await future
-
-    def forget(self, hand_id: int | None = None) -> None:
-        """A hand ends (None: one hand of a table being closed): its next number is read again if it is needed."""
-        if hand_id is None:
-            self._next_seq.clear()
-        else:
-            self._next_seq.pop(hand_id, None)
 
     async def close(self) -> None:
         """Commit the queued appends and wait for the backlog; later appends are refused."""
@@ -221,7 +222,6 @@ class ActionLog:
         except WouldWait:
             raise
         except Exception as exc:
-            self._next_seq.clear()  # numbers handed out in this transaction are void
             return [_as_storage_error(exc)] * len(rows)
 
     async def _write_backlog(self) -> None:
@@ -238,7 +238,6 @@ class ActionLog:
                 try:
                     outcomes = await self._store_backlog(rows)
                 except Exception as exc:
-                    self._next_seq.clear()  # a failed batch's numbers are void (no other batch ran meanwhile)
                     outcomes = [_as_storage_error(exc)] * len(rows)
                 _settle(batch, outcomes)
         finally:
@@ -258,73 +257,41 @@ class ActionLog:
         async def store(tx: Tx) -> list[int | StorageError]:
             return await self._store(tx, rows)
 
-        return await self._executor.write(store)
+        return await self._executor.write_ahead(store)
 
-    async def _store(self, tx: Tx, rows: list[tuple[int, str, float]]) -> list[int | StorageError]:
-        """Insert a batch of actions [(hand id, JSON text, time)] in the caller's transaction and return, per
-        row, its sequence number or the HandNotFound its caller gets.
+    @staticmethod
+    async def _store(tx: Tx, rows: list[tuple[int, str, float]]) -> list[int | StorageError]:
+        """Insert a batch of actions [(hand id, JSON text, time)] in the caller's transaction and return, per row,
+        its sequence number or the HandNotFound its caller gets.
 
-        Sequence numbers come from a cache (`_next_seq`, read once per hand); this batch works on its own copy of
-        the entries it needs and writes them back at the end, so that a concurrent forgetting (a hand's end) never
-        makes a live hand look unknown. Each insert is guarded by "the hand is still unfinished" and a guard that
-        stored nothing (the hand ended behind the cache) refuses its row and forgets that hand. A failed
-        transaction makes its caller clear the cache."""
-        hands = {hand_id for hand_id, _, _ in rows}
-        known = {hand_id: self._next_seq[hand_id] for hand_id in hands if hand_id in self._next_seq}
-        unknown = sorted(hands - known.keys())
-        if unknown:
-            marks = ", ".join("?" * len(unknown))
-            found = await tx.all(
-                f"""
-                SELECT h.id, (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM hand_actions a WHERE a.hand_id = h.id) AS n
-                FROM hands h WHERE h.id IN ({marks}) AND h.ended_at IS NULL
-                """,
-                unknown,
-            )
-            known.update({row["id"]: int(row["n"]) for row in found})
+        The numbers are read in the batch's own transaction, once per batch: each unfinished hand's last number
+        (one probe of the primary key's index per hand), its row locked until the commit (PostgreSQL: a hand
+        cannot end between this read and the inserts; SQLite's writer is alone anyway). No number is kept
+        anywhere between two batches, so a rolled-back batch leaves no gap and a hand ended by anyone refuses the
+        rows that come after. (This replaced a cache of next numbers shared by the event loop's thread and the
+        database thread: the same cost, measured in docs/storage.md, "The hand-action log".)"""
+        hands = sorted({hand_id for hand_id, _, _ in rows})
+        marks = ", ".join("?" * len(hands))
+        found = await tx.all(
+            f"""
+            SELECT h.id, (SELECT MAX(a.seq) FROM hand_actions a WHERE a.hand_id = h.id) AS last
+            FROM hands h WHERE h.id IN ({marks}) AND h.ended_at IS NULL{tx.dialect.for_update}
+            """,
+            hands,
+        )
+        next_seq = {int(r["id"]): 0 if r["last"] is None else int(r["last"]) + 1 for r in found}
         outcomes: list[int | StorageError] = []
-        inserts: list[tuple[int, int, str, float, int]] = []
+        inserts: list[tuple[int, int, str, float]] = []
         for hand_id, text, at in rows:
-            seq = known.get(hand_id)
+            seq = next_seq.get(hand_id)
             if seq is None:
                 outcomes.append(HandNotFound(f"no unfinished hand {hand_id}"))
                 continue
-            known[hand_id] = seq + 1
-            inserts.append((hand_id, seq, text, at, hand_id))
+            next_seq[hand_id] = seq + 1
+            inserts.append((hand_id, seq, text, at))
             outcomes.append(seq)
-        self._next_seq.update(known)
-        stored = 0
-        for insert in inserts:
-            stored += await tx.execute(
-                """
-                INSERT INTO hand_actions (hand_id, seq, action, created_at)
-                SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM hands WHERE id = ? AND ended_at IS NULL)
-                """,
-                insert,
+        if inserts:
+            await tx.executemany(
+                "INSERT INTO hand_actions (hand_id, seq, action, created_at) VALUES (?, ?, ?, ?)", inserts
             )
-        if stored != len(inserts):
-            outcomes = await self._recheck(tx, outcomes, inserts)
         return outcomes
-
-    async def _recheck(
-        self, tx: Tx, outcomes: list[int | StorageError], inserts: list[tuple[int, int, str, float, int]]
-    ) -> list[int | StorageError]:
-        """Some guarded inserts stored nothing (their hand ended meanwhile): find which, refuse those rows
-        with HandNotFound and forget those hands' cached sequence numbers."""
-        ids = sorted({row[0] for row in inserts})
-        marks = ", ".join("?" * len(ids))
-        found: list[Row] = await tx.all(f"SELECT hand_id, seq FROM hand_actions WHERE hand_id IN ({marks})", ids)
-        stored = {(row["hand_id"], row["seq"]) for row in found}
-        checked: list[int | StorageError] = []
-        rows_by_outcome = iter(inserts)
-        for outcome in outcomes:
-            if isinstance(outcome, StorageError):
-                checked.append(outcome)
-                continue
-            hand_id, seq, _, _, _ = next(rows_by_outcome)
-            if (hand_id, seq) in stored:
-                checked.append(outcome)
-            else:
-                self._next_seq.pop(hand_id, None)
-                checked.append(HandNotFound(f"no unfinished hand {hand_id}"))
-        return checked

@@ -210,7 +210,7 @@ class Ledger:
             """
             SELECT * FROM (
                 SELECT id, user_id, delta, balance_after,
-                       LAG(balance_after, 1, 0) OVER (PARTITION BY user_id ORDER BY id) AS prev
+                       LAG(balance_after, 1, CAST(0 AS BIGINT)) OVER (PARTITION BY user_id ORDER BY id) AS prev
                 FROM ledger WHERE guild_id = ?
             ) AS chain WHERE prev + delta != balance_after
             ORDER BY id

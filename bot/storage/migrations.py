@@ -1,4 +1,10 @@
-"""Schema migrations: numbered SQL files in bot/storage/migrations/, tracked by PRAGMA user_version."""
+"""Schema migrations: numbered SQL files, one folder per dialect (bot/storage/migrations/sqlite/, .../postgresql/).
+
+Both folders hold the same numbers and names: migration N makes the same tables, columns and rules in each
+dialect's words. SQLite records the version in PRAGMA user_version; PostgreSQL in the one-row table
+`schema_version`. Either way all pending migrations apply in one transaction, and two processes starting at once
+migrate once (SQLite: the write lock; PostgreSQL: an advisory lock).
+"""
 
 from __future__ import annotations
 
@@ -7,10 +13,15 @@ import re
 import sqlite3
 from dataclasses import dataclass
 from importlib import resources
+from typing import TYPE_CHECKING
 
 import aiosqlite
 
 from bot.storage.errors import SchemaTooNew, StorageError
+from bot.storage.executor import Dialect
+
+if TYPE_CHECKING:
+    import asyncpg
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +35,7 @@ class Migration:
     version: int
     name: str
     statements: tuple[str, ...]
+    script: str = ""
 
 
 def split_statements(script: str) -> tuple[str, ...]:
@@ -44,18 +56,34 @@ def split_statements(script: str) -> tuple[str, ...]:
     return tuple(statements)
 
 
-def load_migrations() -> tuple[Migration, ...]:
-    """Every migration shipped with the package, in order; their numbers must run 1, 2, 3... without gaps."""
-    folder = resources.files("bot.storage").joinpath("migrations")
+def load_migrations(dialect: Dialect = Dialect.SQLITE) -> tuple[Migration, ...]:
+    """Every migration shipped with the package for `dialect`, in order; their numbers must run 1, 2, 3... without
+    gaps. A SQLite migration is split into statements; a PostgreSQL one runs as one script (its function bodies
+    hold semicolons)."""
+    root = resources.files("bot.storage").joinpath("migrations")
+    stray = sorted(entry.name for entry in root.iterdir() if entry.name.endswith(".sql"))
+    if stray:  # a migration written before the dialect folders: it would silently never run
+        raise StorageError(f"migrations {stray} must be in migrations/sqlite/ and migrations/postgresql/ (one each)")
+    folder = root.joinpath(dialect.value)
     found: list[Migration] = []
     for entry in folder.iterdir():
         match = _NAME.match(entry.name)
         if match:
-            found.append(Migration(int(match.group(1)), entry.name, split_statements(entry.read_text("utf-8"))))
+            text = entry.read_text("utf-8")
+            statements = split_statements(text) if dialect is Dialect.SQLITE else ()
+            found.append(Migration(int(match.group(1)), entry.name, statements, text))
     found.sort(key=lambda m: m.version)
     if [m.version for m in found] != list(range(1, len(found) + 1)):
         raise StorageError(f"migration files are not numbered 1..n: {[m.name for m in found]}")
     return tuple(found)
+
+
+def _pending(migrations: tuple[Migration, ...], current: int) -> list[Migration]:
+    """The migrations above version `current`, in order; each is logged as it is about to apply."""
+    pending = [m for m in migrations if m.version > current]
+    for migration in pending:
+        log.info("applying migration %s", migration.name)
+    return pending
 
 
 async def user_version(db: aiosqlite.Connection) -> int:
@@ -66,7 +94,7 @@ async def user_version(db: aiosqlite.Connection) -> int:
 
 
 async def migrate(db: aiosqlite.Connection, migrations: tuple[Migration, ...] | None = None) -> int:
-    """Apply the pending migrations in one transaction and return the resulting version.
+    """Apply the pending SQLite migrations in one transaction and return the resulting version.
 
     `db` must be in autocommit mode (isolation_level=None). Raises SchemaTooNew, leaving the file
     untouched, when the database is newer than the newest migration. Re-running is a no-op.
@@ -79,10 +107,7 @@ async def migrate(db: aiosqlite.Connection, migrations: tuple[Migration, ...] | 
         current = await user_version(db)
         if current > latest:
             raise SchemaTooNew(current, latest)
-        for migration in migrations:
-            if migration.version <= current:
-                continue
-            log.info("applying migration %s", migration.name)
+        for migration in _pending(migrations, current):
             for statement in migration.statements:
                 await db.execute(statement)
         if latest != current:
@@ -92,4 +117,29 @@ async def migrate(db: aiosqlite.Connection, migrations: tuple[Migration, ...] | 
         await db.execute("ROLLBACK")
         raise
     await db.execute("COMMIT")
+    return max(current, latest)
+
+
+#: The advisory lock that serializes PostgreSQL migrations (any constant: the bot's own).
+_MIGRATION_LOCK = 0x706F6B6572
+
+
+async def migrate_postgresql(conn: asyncpg.Connection, migrations: tuple[Migration, ...] | None = None) -> int:
+    """Apply the pending PostgreSQL migrations in one transaction and return the resulting version.
+
+    Raises SchemaTooNew, leaving the database untouched, when it is newer than the newest migration. Re-running is
+    a no-op; two processes running it at once wait for each other (an advisory lock held to the commit)."""
+    migrations = load_migrations(Dialect.POSTGRESQL) if migrations is None else migrations
+    latest = migrations[-1].version if migrations else 0
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+        await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        current = await conn.fetchval("SELECT MAX(version) FROM schema_version") or 0
+        if current > latest:
+            raise SchemaTooNew(current, latest)
+        for migration in _pending(migrations, current):
+            await conn.execute(migration.script)
+        if latest > current:
+            await conn.execute("DELETE FROM schema_version")
+            await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", latest)
     return max(current, latest)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -13,6 +13,14 @@ class Row(Protocol):
     """A result row, by column name or position (sqlite3.Row and asyncpg.Record both are)."""
 
     def __getitem__(self, key: str | int, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]:
+        """The column names, in order."""
+        ...
+
+    def __iter__(self) -> Iterator[Any]:
+        """The values, in column order."""
+        ...
 
 
 #: Unix seconds now (tests inject one).

@@ -10,7 +10,6 @@ to queue a function: `_run_in_worker` is the one place that uses its private `Co
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import sqlite3
@@ -130,7 +129,6 @@ class SQLiteExecutor(Executor):
         self.path = path
         self.actions_connection: sqlite3.Connection | None = None
         self._closed = False
-        self._closing: asyncio.Future[None] | None = None
 
     @classmethod
     async def open(cls, path: str | Path) -> SQLiteExecutor:
@@ -210,11 +208,6 @@ class SQLiteExecutor(Executor):
             return run_now(body(SQLiteTx(db)))
 
         return await self.in_thread(work)
-
-    async def close(self) -> None:
-        if self._closing is None:
-            self._closing = asyncio.ensure_future(self._close())
-        await asyncio.shield(self._closing)
 
     async def _close(self) -> None:
         self._closed = True

@@ -15,10 +15,10 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.storage.backends import open_executor
 from bot.storage.executor import Executor
 from bot.storage.hands import ActionLog, Hands
 from bot.storage.ledger import Ledger
-from bot.storage.migrations import migrate
 from bot.storage.models import (
     AccountRow,
     AuditReport,
@@ -40,7 +40,6 @@ from bot.storage.models import (
 from bot.storage.outbox import Outbox, Owed
 from bot.storage.puzzles import Puzzles
 from bot.storage.settings import Settings
-from bot.storage.sqlite import SQLiteExecutor
 from bot.storage.standings import leaderboard, stats
 from bot.storage.tables import Tables
 
@@ -71,26 +70,22 @@ class Storage:
     @classmethod
     async def open(
         cls,
-        path: str | Path,
+        target: str | Path,
         *,
         defaults: GuildDefaults | None = None,
         clock: Clock = time.time,
     ) -> Storage:
-        """Open (creating it and its folder if needed) the database at `path` and migrate it.
+        """Open the database `target` names and migrate it: a URL (`sqlite:///data/poker.sqlite3`,
+        `postgresql://user:pass@host:5432/db`) or a SQLite file path (":memory:" for a throwaway one).
 
-        WAL journal, foreign keys on, pending migrations applied in one transaction. `defaults` are
-        the settings of servers that chose none (from config); `clock` gives Unix seconds (tests
-        inject one). Raises SchemaTooNew if the file is newer than this code, StorageError on other
-        schema problems; the connection is closed in both cases.
+        SQLite: the file and its folder are created if needed, WAL journal, foreign keys on. PostgreSQL: a pool of
+        connections. Either way the pending migrations apply in one transaction. `defaults` are the settings of
+        servers that chose none (from config); `clock` gives Unix seconds (tests inject one). Raises SchemaTooNew if
+        the database is newer than this code, StorageError if it cannot be opened or on other schema problems;
+        nothing stays open when it raises.
         """
-        executor = await SQLiteExecutor.open(path)
-        try:
-            version = await migrate(executor.connection)
-            executor.open_actions_connection()
-        except BaseException:
-            await executor.close()
-            raise
-        log.info("database %s open at schema version %d", path, version)
+        executor, version = await open_executor(target)
+        log.info("database %s open at schema version %d", executor.description, version)
         return cls(executor, defaults or GuildDefaults(), clock)
 
     async def close(self) -> None:
@@ -348,7 +343,6 @@ class Storage:
         {user_id: chips returned to the balance}. `places` ({user id: place}): tournament places recorded in the
         same transaction (as `record_place`); `outbox`: as `Outbox.attach` (a function of `outbox` gets the returned
         chips). Raises TableNotFound."""
-        self._actions.forget()  # its unfinished hand is about to end; the others are read again when needed
         return await self.executor.write(lambda tx: self._tables.close(tx, table_id, places, outbox))
 
     # ------------------------------------------------------------------ outbox (docs/outbox.md)
@@ -412,7 +406,6 @@ class Storage:
         their starting stack; `players` gives the rest per user id (PlayerOutcome). `state`/`outbox`: as
         `Outbox.attach`. Raises HandNotFound, ChipsNotConserved, NotSeated; nothing changes when it raises.
         """
-        self._actions.forget(hand_id)  # no more actions for it (refused by the guarded insert if any come)
         await self.executor.write(lambda tx: self._hands.finish(tx, hand_id, result, stacks, players, state, outbox))
 
     async def _hands_where(self, where: str, params: Sequence[Any], limit: int) -> list[HandRow]:

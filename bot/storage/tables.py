@@ -232,44 +232,54 @@ class Tables:
         self, tx: Tx, guild_id: int, channel_id: int, host_id: int, kind: TableKind, settings: Mapping[str, Any]
     ) -> int:
         """Body of `Storage.create_table`."""
-        existing = await tx.one("SELECT id FROM poker_tables WHERE channel_id = ? AND status = 'open'", (channel_id,))
-        if existing is not None:
-            raise TableExists(existing["id"])
-        try:
-            row = await tx.one(
-                """
-                INSERT INTO poker_tables (guild_id, channel_id, host_id, kind, settings, created_at)
-                VALUES (?, ?, ?, ?, ?, ?) RETURNING id
-                """,
-                (guild_id, channel_id, host_id, kind.value, dumps(dict(settings)), self._clock()),
+        # One statement, whoever else opens a table in this channel at the same moment (another process): the
+        # partial unique index keeps one open table per channel, and the one who comes second reads the other's id.
+        row = await tx.one(
+            """
+            INSERT INTO poker_tables (guild_id, channel_id, host_id, kind, settings, created_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (channel_id) WHERE status = 'open' DO NOTHING
+            RETURNING id
+            """,
+            (guild_id, channel_id, host_id, kind.value, dumps(dict(settings)), self._clock()),
+        )
+        if row is None:
+            existing = await tx.one(
+                "SELECT id FROM poker_tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
             )
-        except Conflict as exc:  # another process opened one in this channel meanwhile
-            raise TableExists(0) from exc
-        assert row is not None
+            assert existing is not None
+            raise TableExists(existing["id"])
         return int(row["id"])
+
+    @staticmethod
+    async def _update_open(tx: Tx, table_id: int, assignments: str, params: Sequence[Any]) -> None:
+        """`UPDATE poker_tables SET <assignments>` of an open table, which the UPDATE locks as `open_table` does (one
+        statement instead of a SELECT then an UPDATE: this is every action's path); raises TableNotFound."""
+        changed = await tx.execute(
+            f"UPDATE poker_tables SET {assignments} WHERE id = ? AND status = 'open'", (*params, table_id)
+        )
+        if not changed:
+            raise TableNotFound(f"no open table {table_id}")
 
     async def save_state(
         self, tx: Tx, table_id: int, state: Mapping[str, Any], message_id: int | None, outbox: Owed
     ) -> None:
         """Body of `Storage.save_table_state`."""
-        await self.open_table(tx, table_id)
-        await tx.execute(
-            "UPDATE poker_tables SET state = ?, message_id = COALESCE(?, message_id) WHERE id = ?",
-            (dumps(dict(state)), message_id, table_id),
+        state_text = dumps(dict(state))
+        await self._update_open(
+            tx, table_id, "state = ?, message_id = COALESCE(?, message_id)", (state_text, message_id)
         )
         await self._outbox.attach(tx, table_id, None, outbox, None)
 
     async def set_message(self, tx: Tx, table_id: int, message_id: int | None) -> None:
         """Body of `Storage.set_table_message`."""
-        await self.open_table(tx, table_id)
-        await tx.execute("UPDATE poker_tables SET message_id = ? WHERE id = ?", (message_id, table_id))
+        await self._update_open(tx, table_id, "message_id = ?", (message_id,))
 
     async def update_settings(
         self, tx: Tx, table_id: int, settings: Mapping[str, Any], state: Mapping[str, Any] | None, outbox: Owed
     ) -> None:
         """Body of `Storage.update_table_settings`."""
-        await self.open_table(tx, table_id)
-        await tx.execute("UPDATE poker_tables SET settings = ? WHERE id = ?", (dumps(dict(settings)), table_id))
+        await self._update_open(tx, table_id, "settings = ?", (dumps(dict(settings)),))
         await self._outbox.attach(tx, table_id, state, outbox, None)
 
     @staticmethod

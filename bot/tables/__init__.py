@@ -11,6 +11,7 @@ from bot.tables.notifier import (
     HandResultAnnouncement,
     LevelAnnouncement,
     Notifier,
+    Picture,
     Placing,
     PlayerAnnouncement,
     RecordingNotifier,
@@ -23,6 +24,7 @@ from bot.tables.options import CASH, TOURNAMENT, TableOptions
 from bot.tables.outbox import InteractionReply
 from bot.tables.runner import TableRunner
 from bot.tables.service import TableService
+from bot.tables.state import TableIds, TableView
 
 __all__ = [
     "CASH",
@@ -34,6 +36,7 @@ __all__ = [
     "LevelAnnouncement",
     "ManualClock",
     "Notifier",
+    "Picture",
     "Placing",
     "PlayerAnnouncement",
     "PotResult",
@@ -44,8 +47,10 @@ __all__ = [
     "StreetAnnouncement",
     "SystemClock",
     "TableClosedAnnouncement",
+    "TableIds",
     "TableOptions",
     "TableRunner",
     "TableService",
     "TableSnapshot",
+    "TableView",
 ]

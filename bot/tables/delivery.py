@@ -20,6 +20,7 @@ from bot.render.i18n import t
 from bot.storage import Storage
 from bot.tables.notifier import HandResultAnnouncement, Notifier, PlayerAnnouncement, TableSnapshot
 from bot.tables.outbox import REPLY_TOKEN_LIFETIME_S, Owed, decode_cards
+from bot.tables.pictures import picture_for
 from bot.tables.state import TableState
 
 log = logging.getLogger(__name__)
@@ -159,7 +160,8 @@ class Delivery:
         if kind == "hole_cards":
             user = int(payload["user_id"])
             cards = decode_cards(payload["cards"])
-            delivered = await notifier.send_hole_cards(owed.snapshot, user, cards, nonce=nonce)
+            proofs = tuple(str(p) for p in payload.get("proofs", ()))
+            delivered = await notifier.send_hole_cards(owed.snapshot, user, cards, nonce=nonce, proofs=proofs)
             if delivered:
                 self._dm_refused.discard(user)
             elif user not in self._dm_refused:
@@ -176,7 +178,9 @@ class Delivery:
                 text = t(str(payload["key"]), str(payload["locale"]), **dict(payload["params"]))
                 await notifier.reply(int(payload["application_id"]), str(payload["token"]), text)
         elif owed.announcement is not None:
-            await notifier.announce(owed.snapshot, owed.announcement, nonce=nonce)
+            # The picture of a street or a showdown is drawn now, from what the message says (never stored).
+            picture = await picture_for(owed.snapshot, owed.announcement, self._state.options)
+            await notifier.announce(owed.snapshot, owed.announcement, nonce=nonce, picture=picture)
         if durable:
             self._mark_delivered(owed.key)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 
 from bot.poker import ActionKind, Hand, HandEnded, PlayerActed, PokerError
+from bot.poker.seal import DeckSeal
 from bot.storage import is_computer_player
 from bot.tables.allin import street_announcements
 from bot.tables.core import Scheduler, TableCore
@@ -80,8 +81,11 @@ class Hands:
             return
         seats = tuple(state.table.hand_seats)
         users = tuple(state.table.seats[s].player_id for s in seats)
-        record = StoredHand(hand.record(), seats, users).to_json()
-        state.hand, state.hand_number = hand, number
+        # The deck is sealed before anyone sees the hand: its fingerprint is on the first table message, and the
+        # salts are stored with the hand's record (a restart keeps the same commitment).
+        seal = DeckSeal.seal(hand.deck)
+        record = StoredHand(hand.record(), seats, users, seal).to_json()
+        state.hand, state.hand_number, state.seal = hand, number, seal
         state.hand_seats, state.hand_users = seats, users
         state.hand_level = level
         if level is not None and previous_level is not None and level > previous_level:
@@ -96,6 +100,7 @@ class Hands:
                     "user_id": user,
                     "hand_number": number,
                     "cards": encode_cards(tuple(hand.hole_cards[player])),
+                    "proofs": [proof.token() for proof in seal.hole_proofs(len(users), player)],
                 },
                 snap,
             )

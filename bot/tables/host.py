@@ -6,6 +6,8 @@ the table — ended by the host, or a tournament won (docs/architecture.md, "Tab
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.poker import Table
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.errors import ServiceError
@@ -46,6 +48,20 @@ class Host:
             lambda data, rows: core.storage.update_table_settings(table_id, options.to_json(), state=data, outbox=rows)
         )
         core.delivery.refresh()
+        return options
+
+    async def set_options(self, **changes: Any) -> TableOptions:
+        """See `TableRunner.set_options`."""
+        if set(changes) - {"pictures", "four_colour"}:
+            raise ValueError(f"not an option that can change during play: {sorted(changes)}")
+        state, core = self._state, self._core
+        state.check_open()
+        options = state.options.with_changes(**changes)
+        state.options = options
+        table_id = state.ids.table_id
+        await core.commit(
+            lambda data, rows: core.storage.update_table_settings(table_id, options.to_json(), state=data, outbox=rows)
+        )
         return options
 
     async def end(self, user_id: int, *, is_admin: bool, reply: InteractionReply | None) -> TableClosedAnnouncement:

@@ -55,6 +55,8 @@ class TableSnapshot:
     closed), None without a schedule; next_level: the next level's (small blind, big blind, ante), None at the
     last; next_level_in: hands (counting the one being played) or minutes (`level_by`) until it starts.
     players_left / average_stack: a tournament's players with chips and their average stack (chips), else None.
+    seal: the fingerprint of the hand's sealed deck (bot.poker.seal: committed before the first action), None
+    between hands and for a hand dealt before decks were sealed.
     waiting: between hands of an open table, what it waits for before a hand can be dealt (then no next hand
     is scheduled): "players" (nobody seated with chips), "second_player" (one), "sitting_in" (everyone with
     chips sits out), "others_sitting_out" (all but one), "start" (the game was not started); None otherwise.
@@ -91,6 +93,7 @@ class TableSnapshot:
     players_left: int | None = None
     average_stack: int | None = None
     waiting: str | None = None
+    seal: str | None = None
 
     @property
     def in_hand(self) -> bool:
@@ -196,6 +199,15 @@ Announcement = (
 )
 
 
+@dataclass(frozen=True)
+class Picture:
+    """An image that goes with a message (the picture of the table, bot.render.picture): PNG bytes and the file
+    name it is attached as. Drawn when the message is delivered, from what the message says (never stored)."""
+
+    data: bytes
+    filename: str = "table.png"
+
+
 class Notifier(Protocol):
     """Implemented by the Discord layer; the service calls it in order, one table at a time.
 
@@ -218,16 +230,29 @@ class Notifier(Protocol):
         showed no hand), a pointer to the newer message. Called once per message; it is never edited again."""
         ...
 
-    async def announce(self, snapshot: TableSnapshot, announcement: Announcement, nonce: str | None = None) -> None:
+    async def announce(
+        self,
+        snapshot: TableSnapshot,
+        announcement: Announcement,
+        nonce: str | None = None,
+        picture: Picture | None = None,
+    ) -> None:
         """Post a public message about the table (street, showdown, elimination, end...). `nonce`: the outbox
         key of a message that may be delivered again after a restart: a second post with it must not make a
-        second message (Discord's `nonce` with `enforce_nonce`)."""
+        second message (Discord's `nonce` with `enforce_nonce`). `picture`: the table's picture, attached to the
+        message (streets and the showdown; never to the table message's edits)."""
         ...
 
     async def send_hole_cards(
-        self, snapshot: TableSnapshot, user_id: int, cards: tuple[Card, ...], nonce: str | None = None
+        self,
+        snapshot: TableSnapshot,
+        user_id: int,
+        cards: tuple[Card, ...],
+        nonce: str | None = None,
+        proofs: tuple[str, ...] = (),
     ) -> bool:
-        """Send a player their hole cards privately (DM); False if the DM was refused. `nonce`: as `announce`."""
+        """Send a player their hole cards privately (DM); False if the DM was refused. `nonce`: as `announce`.
+        `proofs`: the tokens proving these cards against the hand's sealed deck (`bot.poker.seal`), in the DM."""
         ...
 
     async def reply(self, application_id: int, token: str, text: str) -> None:
@@ -263,7 +288,13 @@ class RecordingNotifier:
     snapshots: list[TableSnapshot] = field(default_factory=list)
     edits: list[TableSnapshot] = field(default_factory=list)
     announcements: list[Announcement] = field(default_factory=list)
+    #: The pictures attached to announcements: (the announcement, its picture), in order; and the snapshot each
+    #: was announced with (`picture_snapshots[i]` goes with `pictures[i]`).
+    pictures: list[tuple[Announcement, Picture]] = field(default_factory=list)
+    picture_snapshots: list[TableSnapshot] = field(default_factory=list)
     hole_cards: list[tuple[int, int, tuple[Card, ...]]] = field(default_factory=list)
+    #: The seal proofs sent with the hole cards, by (hand number, user id).
+    hole_proofs: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)
     #: Answers to deferred interactions: (interaction token, text); one per token (a second edit replaces it).
     replies: dict[str, str] = field(default_factory=dict)
     #: Nonces of the posts made, as Discord keeps them: a post repeating one makes no second message.
@@ -322,19 +353,35 @@ class RecordingNotifier:
         self.nonces.add(nonce)
         return seen
 
-    async def announce(self, snapshot: TableSnapshot, announcement: Announcement, nonce: str | None = None) -> None:
-        """Record the announcement (once per nonce)."""
+    async def announce(
+        self,
+        snapshot: TableSnapshot,
+        announcement: Announcement,
+        nonce: str | None = None,
+        picture: Picture | None = None,
+    ) -> None:
+        """Record the announcement and its picture (once per nonce)."""
         if not self._seen(nonce):
             self.announcements.append(announcement)
+            if picture is not None:
+                self.pictures.append((announcement, picture))
+                self.picture_snapshots.append(snapshot)
 
     async def send_hole_cards(
-        self, snapshot: TableSnapshot, user_id: int, cards: tuple[Card, ...], nonce: str | None = None
+        self,
+        snapshot: TableSnapshot,
+        user_id: int,
+        cards: tuple[Card, ...],
+        nonce: str | None = None,
+        proofs: tuple[str, ...] = (),
     ) -> bool:
-        """Record the cards (hand number, user, cards), once per nonce; refuse for users in `refuse_dms`."""
+        """Record the cards (hand number, user, cards) and their proofs, once per nonce; refuse for users in
+        `refuse_dms`."""
         if user_id in self.refuse_dms:
             return False
         if not self._seen(nonce):
             self.hole_cards.append((snapshot.hand_number, user_id, cards))
+            self.hole_proofs[(snapshot.hand_number, user_id)] = proofs
         return True
 
     async def reply(self, application_id: int, token: str, text: str) -> None:

@@ -47,6 +47,9 @@ class TableOptions:
     blind_levels: optional tournament schedule, a tuple of
     (small blind, big blind, ante) levels, each lasting `level_length` hands or minutes (`level_by`).
     next_hand_delay: seconds between the end of a hand and the next deal.
+    pictures: the street and showdown messages carry a picture of the table (on by default; a server turns
+    them off for its tables with `/poker-admin settings pictures:False`). four_colour: the picture draws the
+    four-colour deck (spades black, hearts red, diamonds blue, clubs green).
     learning: a learning table (issue 17; docs/practice.md): a tournament's chips (given at the table, nothing from
     or to balances) with every hole card face up from the deal, the coach on for everyone, and no place recorded
     (nothing on the leaderboard).
@@ -70,6 +73,8 @@ class TableOptions:
     level_by: str = "hands"
     level_length: int = 0
     next_hand_delay: float = 5.0
+    pictures: bool = True
+    four_colour: bool = False
     computer_delay: float = 2.0
     learning: bool = False
 

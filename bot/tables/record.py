@@ -2,9 +2,11 @@
 rebuilds it (docs/architecture.md, "The hand is its history").
 
 `Storage.start_hand` stores `StoredHand.to_json()` as the hand's record:
-``{"record": HandRecord.to_json(), "seats": [seat, ...], "users": [user id, ...]}`` — the engine's record
-(settings, starting stacks, deck order), then the table seat and the Discord user of each player, by the hand's
-player index. Each action is appended to the hand's action log (``{"player", "kind", "amount", "at", "by"}``).
+``{"record": HandRecord.to_json(), "seats": [seat, ...], "users": [user id, ...], "seal": {...}}`` — the
+engine's record (settings, starting stacks, deck order), then the table seat and the Discord user of each
+player, by the hand's player index, and the salts of its sealed deck (`DeckSeal.to_json`; absent for hands
+dealt before decks were sealed). Each action is appended to the hand's action log
+(``{"player", "kind", "amount", "at", "by"}``).
 `replay` applies that log to the record; the runner (restore, a result delivered again) and `/history` use it.
 """
 
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.poker import ActionKind, Hand, HandRecord
+from bot.poker.seal import DeckSeal
 from bot.storage import HandRow
 
 
@@ -25,18 +28,26 @@ class StoredHand:
     record: HandRecord
     seats: tuple[int, ...]
     users: tuple[int, ...]
+    seal: DeckSeal | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON stored by `Storage.start_hand` (see the module docstring)."""
-        return {"record": self.record.to_json(), "seats": list(self.seats), "users": list(self.users)}
+        data: dict[str, Any] = {"record": self.record.to_json(), "seats": list(self.seats), "users": list(self.users)}
+        if self.seal is not None:
+            data["seal"] = self.seal.to_json()
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> StoredHand:
-        """Read `to_json()` back. Raises KeyError / ValueError on another shape."""
+        """Read `to_json()` back. Raises KeyError / ValueError on another shape (`SealError`, a ValueError, for
+        an unreadable seal)."""
+        record = HandRecord.from_json(data["record"])
+        sealed = data.get("seal")
         return cls(
-            record=HandRecord.from_json(data["record"]),
+            record=record,
             seats=tuple(int(s) for s in data.get("seats", ())),
             users=tuple(int(u) for u in data.get("users", ())),
+            seal=DeckSeal.from_json(record.deck, sealed) if sealed else None,
         )
 
 

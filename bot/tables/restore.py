@@ -53,6 +53,7 @@ class Restorer:
             last_at = replay_actions(hand, open_hand.actions)
             state.hand, state.hand_id, state.hand_number = hand, open_hand.id, open_hand.number
             state.hand_seats, state.hand_users = dealt.seats, dealt.users
+            state.seal = dealt.seal
             state.table.resume_hand(hand, state.hand_seats)
             core.mark_committed()
             if hand.is_complete:

@@ -486,6 +486,12 @@ class TableRunner:
         async with self._operation():
             return await self._host.set_blind_schedule(user_id, levels, by, length, is_admin=is_admin)
 
+    async def set_options(self, **changes: Any) -> TableOptions:
+        """Change options that take effect at once and change nothing of the game (`pictures`, `four_colour`),
+        stored with the table. Raises ServiceError("bad_option"), ValueError for another option."""
+        async with self._operation():
+            return await self._host.set_options(**changes)
+
     async def end(
         self, user_id: int, *, is_admin: bool, reply: InteractionReply | None = None
     ) -> TableClosedAnnouncement:

@@ -165,6 +165,16 @@ class TableService:
                 changed += 1
         return changed
 
+    async def set_pictures(self, guild_id: int, on: bool) -> int:
+        """The server turned table pictures on or off (`/poker-admin settings pictures`): its open tables follow
+        from their next street message (a table option, stored). Returns how many tables changed."""
+        changed = 0
+        for runner in list(self.runners.values()):
+            if runner.ids.guild_id == guild_id and not runner.closed and runner.view().options.pictures != on:
+                await runner.set_options(pictures=on)
+                changed += 1
+        return changed
+
     def get(self, channel_id: int) -> TableRunner:
         """The runner of the channel's table: every operation on a table (join, act, end …) and every reading
         (snapshot, hole cards, the turn check) is a method of it. Raises ServiceError("no_table")."""

@@ -110,6 +110,7 @@ def snapshot(state: TableState, now: float) -> TableSnapshot:
         **level_view(state, now),
         **_tournament_view(state),
         waiting=_waiting_for(state) if hand is None and not state.closed else None,
+        seal=state.seal.fingerprint() if hand is not None and state.seal is not None else None,
     )
 
 

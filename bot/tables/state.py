@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from bot.poker import BlindLevel, BlindSchedule, Hand, HandSettings, Table, TableConfig
+from bot.poker.seal import DeckSeal
 from bot.tables.errors import ServiceError
 from bot.tables.options import TableOptions
 
@@ -83,6 +84,7 @@ class Committed:
     table: dict[str, Any]
     names: dict[int, str]
     hand: Hand | None
+    seal: DeckSeal | None
     hand_id: int | None
     hand_number: int
     hand_seats: tuple[int, ...]
@@ -112,7 +114,8 @@ class TableState:
     made when it ends (user -> chips). hand_level: the blind
     level (0-based schedule index) of the last hand dealt. running: hands are dealt by themselves. started_at:
     the first deal (clock seconds). message_id: the live table message. deadline: the turn's end (clock
-    seconds). next_hand_at: when the next hand is dealt.
+    seconds). next_hand_at: when the next hand is dealt. seal: the hand's sealed deck (bot.poker.seal), stored
+    with the hand's record.
     """
 
     ids: TableIds
@@ -121,6 +124,7 @@ class TableState:
     table: Table = field(init=False)
     names: dict[int, str] = field(default_factory=dict)
     hand: Hand | None = None
+    seal: DeckSeal | None = None
     hand_id: int | None = None
     hand_number: int = 0
     hand_seats: tuple[int, ...] = ()
@@ -183,6 +187,7 @@ class TableState:
             table=self.table.to_json(),
             names=dict(self.names),
             hand=self.hand,
+            seal=self.seal,
             hand_id=self.hand_id,
             hand_number=self.hand_number,
             hand_seats=self.hand_seats,
@@ -208,6 +213,7 @@ class TableState:
             self.table.resume_hand(m.hand, m.hand_seats)
         self.names, self.expiries = dict(m.names), dict(m.expiries)
         self.hand, self.hand_id, self.hand_number = m.hand, m.hand_id, m.hand_number
+        self.seal = m.seal
         self.hand_seats, self.hand_users = m.hand_seats, m.hand_users
         self.leaving, self.kicked, self.away = set(m.leaving), set(m.kicked), set(m.away)
         self.coached = set(m.coached)
@@ -240,6 +246,7 @@ class TableState:
     def clear_hand(self) -> None:
         """No hand is being played any more."""
         self.hand, self.hand_id, self.hand_seats, self.hand_users = None, None, (), ()
+        self.seal = None
 
     # ------------------------------------------------------------------ lookups
 

@@ -44,7 +44,9 @@ async def test_four_players_play_hands_with_raises_an_all_in_a_side_pot_and_a_sh
     assert world.actor() == "chloe"
     assert world.button_labels() == ["Fold", "Call 2", "Raise…", "All-in 100", "My cards"]
     for name, hand in zip(PLAYERS, ["9c4d", "8h3c", "QhQc", "Td2s"], strict=True):
-        assert world.dms(name)[-1].endswith("**" + " ".join(cards_of(hand)) + "**"), world.dms(name)
+        dm = world.dms(name)[-1].splitlines()  # the cards, then the proofs of the cards against the sealed deck
+        assert dm[0].endswith("**" + " ".join(cards_of(hand)) + "**"), world.dms(name)
+        assert len(dm) == 4 and all(line.startswith("`") and line.endswith("`") for line in dm[2:]), dm
 
     # Raise… opens a form prefilled with the minimum, min and max in its label.
     shown = await world.press("chloe", "Raise…")

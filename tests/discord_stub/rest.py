@@ -154,7 +154,7 @@ class Rest:
             for name, value in form.items():
                 if isinstance(value, web.FileField):
                     content = value.file.read()
-                    files.append(self.stub.attachment(value.filename, len(content), value.content_type, name))
+                    files.append(self.stub.attachment(value.filename, len(content), value.content_type, name, content))
             return payload, files
         if request.can_read_body:
             text = await request.text()

@@ -136,6 +136,8 @@ class DiscordStub(UserActions):
         self.request_total = 0
         self.violations: list[Violation] = []
         self.refused_dms: list[tuple[int, int]] = []
+        #: The bytes of every uploaded file, by attachment id (a message's `attachments` name them).
+        self.uploads: dict[str, bytes] = {}
         #: Posts made with `enforce_nonce`, by (channel id, nonce): a post repeating one returns the first message.
         self.nonces: dict[tuple[int, str], Message] = {}
         self.ready_pings = 0
@@ -380,9 +382,12 @@ class DiscordStub(UserActions):
 
     # -- messages ----------------------------------------------------------------------------------
 
-    def attachment(self, filename: str, size: int, content_type: str | None, field: str) -> dict[str, Any]:
-        """An attachment object for an uploaded file."""
+    def attachment(
+        self, filename: str, size: int, content_type: str | None, field: str, content: bytes = b""
+    ) -> dict[str, Any]:
+        """An attachment object for an uploaded file (its bytes kept in `uploads`)."""
         aid = self.snowflake()
+        self.uploads[str(aid)] = content
         url = f"{self.url}/attachments/{aid}/{filename}"
         return {
             "id": str(aid),

@@ -21,7 +21,7 @@ from .checks import assert_channel_shows_stored_hands, assert_moves_stored_once
 from .conftest import NEXT_HAND_DELAY, World
 from .driver import GRANT
 from .records import all_hands, hole_cards, open_storage, replay
-from .spectator import TableView, cards_in, chips, result_lines
+from .spectator import RESULT_TITLE, STREET, TableView, cards_in, chips, result_lines
 
 HANDS = 10
 BUY_INS = {"alice": 100, "bob": 80, "carol": 60, "dave": 100, "erin": 70, "frank": 50}
@@ -159,6 +159,10 @@ async def test_six_players_play_ten_hands_with_a_side_pot_a_rebuy_and_showdowns(
     assert cashed == final.stacks
     await check_ledger(world, final.stacks, bought)
     check_privacy(world, hands)
+    check_pictures(world)
+    # The side pot's hand went to a showdown: its revealed cards match the deck sealed before its first action.
+    verified = await game.command(world.players[-1], "poker", "verify", hand=side_pot_hand)
+    assert verified.startswith(f"✅ Hand #{side_pot_hand}: the ") and "revealed cards match" in verified, verified
 
 
 def _share(line: str) -> tuple[str, int]:
@@ -252,6 +256,29 @@ async def check_ledger(world: World, final: dict[str, int], bought: dict[str, in
                 assert cash_outs[0] == final[user.name], moves
             assert await storage.balance(world.guild.id, user.id) == GRANT - bought[user.name] + sum(cash_outs)
         assert report.on_tables == 0 and report.balances == GRANT * len(world.players)
+
+
+def check_pictures(world: World) -> None:
+    """Every street message and every end-of-hand message carries the PNG picture of the table (as uploaded to
+    Discord; a run-out's message also those of its streets with odds); no table message ever carries one, in any
+    of its versions (its per-action edits stay plain)."""
+    spectator, uploads = world.game.spectator, world.stub.uploads
+    pictured = [
+        m
+        for m in spectator.messages()
+        if any(STREET.match(line) for line in m.content.splitlines())
+        or (m.embeds and RESULT_TITLE.match(str(m.embeds[0].get("title", ""))))
+    ]
+    assert len(pictured) > HANDS, "the hands had streets and results"
+    for message in pictured:
+        attachments = message.versions[0].attachments
+        names = [a["filename"] for a in attachments]
+        # the message's own picture last, before it those of a run-out's streets with odds ("turn.png")
+        assert names[-1] == "table.png" and len(set(names)) == len(names), (names, message.content)
+        assert all(name in ("flop.png", "turn.png", "table.png") for name in names), names
+        assert all(uploads[a["id"]].startswith(b"\x89PNG\r\n\x1a\n") for a in attachments)
+    for message in spectator.table_messages():
+        assert all(not version.attachments for version in message.versions)
 
 
 def check_privacy(world: World, hands: list[HandRow]) -> None:

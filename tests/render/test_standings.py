@@ -131,7 +131,13 @@ def test_settings_and_durations():
         ("Blinds par défaut", "Petite blind 1, grosse blind 2"),
         ("Pile ou cave par défaut", "100"),
         ("Temps de jeu par défaut", "90 secondes"),
+        ("Images de la table", "activées (messages des tours d'enchères et de l'abattage)"),
     ]
+    off = GuildSettings(1, "en", 1000, 86400, {"pictures": False})
+    assert (render_settings(off, "en").fields[-1].name, render_settings(off, "en").fields[-1].value) == (
+        "Table pictures",
+        "off",
+    )
     assert render_settings(settings, "en").fields[0].value == "French — chosen in `/poker-admin settings`"
     assert format_duration(60, "en") == "1 minute"
     assert format_duration(1, "fr") == "1 seconde"

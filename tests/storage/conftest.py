@@ -1,4 +1,9 @@
-"""Fixtures for the storage tests: a fresh database file per test and a controllable clock."""
+"""Fixtures for the storage tests: a fresh database per test on each backend, and a controllable clock.
+
+`store` (and `database_url`) run each test twice: on a SQLite file and on a fresh database of a real PostgreSQL
+that the tests start themselves (tests/postgres.py). A module that tests SQLite's own machinery overrides
+`database_url` with `sqlite_url`.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ import pytest
 from bot.storage import GuildDefaults, Storage
 from bot.storage.executor import Tx
 from bot.storage.sqlite import SQLiteExecutor
+from tests import postgres
 
 GUILD = 1
 DEFAULTS = GuildDefaults(
@@ -42,8 +48,21 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def store(db_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
-    storage = await Storage.open(db_path, defaults=DEFAULTS, clock=clock)
+def sqlite_url(db_path: Path) -> str:
+    return f"sqlite:///{db_path}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database_url(request: pytest.FixtureRequest, sqlite_url: str) -> str:
+    """A fresh, empty database of each backend."""
+    if request.param == "sqlite":
+        return sqlite_url
+    return await postgres.database_url()
+
+
+@pytest.fixture
+async def store(database_url: str, clock: FakeClock) -> AsyncIterator[Storage]:
+    storage = await Storage.open(database_url, defaults=DEFAULTS, clock=clock)
     yield storage
     await storage.close()
 

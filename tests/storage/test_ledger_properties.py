@@ -1,4 +1,5 @@
-"""The audit invariant under random sequences of chip movements (hypothesis), refused ones changing nothing."""
+"""The audit invariant under random sequences of chip movements (hypothesis), refused ones changing nothing; on
+SQLite, and on PostgreSQL with fewer examples (each a new database)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from bot.storage import LedgerKind, Storage, StorageError
+from tests import postgres
 from tests.storage.conftest import DEFAULTS, GUILD, FakeClock
 from tests.storage.test_ledger import snapshot
 
@@ -36,9 +38,9 @@ operations = st.lists(
 )
 
 
-async def _run(ops: list[tuple[Any, ...]], path: Path, refusals: set[str]) -> None:
+async def _run(ops: list[tuple[Any, ...]], target: str | Path, refusals: set[str]) -> None:
     clock = FakeClock()
-    store = await Storage.open(path, defaults=DEFAULTS, clock=clock)
+    store = await Storage.open(target, defaults=DEFAULTS, clock=clock)
     try:
         table = await store.create_table(GUILD, 1, USERS[0], "cash", {})
         hand: int | None = None
@@ -105,5 +107,22 @@ def test_audit_holds_after_any_sequence_of_movements(ops: list[tuple[Any, ...]])
     refusals: set[str] = set()
     with tempfile.TemporaryDirectory() as folder:
         asyncio.run(_run(ops, Path(folder) / "poker.sqlite3", refusals))
+    for name in refusals:
+        event(f"refused: {name}")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=operations)
+def test_audit_holds_after_any_sequence_of_movements_on_postgresql(ops: list[tuple[Any, ...]]) -> None:
+    server = postgres.server_url()
+    if server is None:
+        postgres.unavailable()
+        return
+    refusals: set[str] = set()
+
+    async def run() -> None:
+        await _run(ops, await postgres.new_database(server), refusals)
+
+    asyncio.run(run())
     for name in refusals:
         event(f"refused: {name}")

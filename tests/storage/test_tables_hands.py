@@ -154,6 +154,24 @@ async def test_closing_mid_hand_aborts_it_and_returns_the_stacks_from_its_start(
     assert report.ok and report.on_tables == 0 and report.balances == 2000
 
 
+async def test_a_closed_table_s_state_message_and_settings_cannot_change(store: Storage) -> None:
+    table = await two_player_table(store)
+    await store.save_table_state(table, {"button": 1}, 42)
+    await store.close_table(table)
+    refused = (
+        store.save_table_state(table, {"button": 2}, 43, outbox=[{"key": "late", "payload": {}}]),
+        store.set_table_message(table, 44),
+        store.update_table_settings(table, {"big_blind": 4}, outbox=[{"key": "late too", "payload": {}}]),
+        store.save_table_state(999, {"button": 2}),
+    )
+    for write in refused:
+        with pytest.raises(TableNotFound):
+            await write
+    row = await store.table(table)
+    assert row is not None and (row.state, row.message_id, row.settings) == ({"button": 1}, 42, {"big_blind": 2})
+    assert await store.pending_outbox() == []
+
+
 async def test_tournament_seats_hold_tournament_chips_not_balance_chips(store: Storage) -> None:
     table = await store.create_table(GUILD, 702, ALICE, "tournament", {"starting_stack": 100})
     await store.join_tournament(table, ALICE, 1, 100)
@@ -238,17 +256,43 @@ async def test_the_latest_table_of_a_channel_is_the_open_one_else_the_last_close
 
 
 async def test_an_append_racing_the_end_of_its_hand_is_refused_and_stores_nothing(store: Storage) -> None:
-    """The guarded insert: if a hand ended after its sequence number was cached, the row is not stored and
-    only that caller is refused."""
+    """A hand ended behind the action log's back (by another connection, after appends had numbered it) refuses
+    the next append, which stores nothing; the other hand's append in the same batch goes in."""
     first = await two_player_table(store)
     second = await two_player_table(store, channel=701)
     hand_a = await store.start_hand(first, 1, RECORD, SEATS)
     hand_b = await store.start_hand(second, 1, RECORD, SEATS)
     assert await store.append_action(hand_a, {"n": 0}) == 0  # caches hand_a's next number
-    await execute(store, "UPDATE hands SET ended_at = 1 WHERE id = ?", (hand_a,))  # ended behind the cache
+    await execute(store, "UPDATE hands SET ended_at = 1 WHERE id = ?", (hand_a,))  # ended behind the log's back
     results = await asyncio.gather(
         store.append_action(hand_a, {"n": 1}), store.append_action(hand_b, {"n": 0}), return_exceptions=True
     )
     assert isinstance(results[0], HandNotFound) and results[1] == 0
     row = await store.hand(hand_a)
     assert row is not None and [a["n"] for a in row.actions] == [0]
+
+
+async def test_a_hand_finished_twice_at_once_from_two_connections_is_finished_once(
+    store: Storage, database_url: str
+) -> None:
+    """As two processes would (PostgreSQL runs them at once): the second waits for the table's lock, then finds the
+    hand finished. Its stacks never apply over the first's."""
+    table = await two_player_table(store)
+    other = await Storage.open(database_url)
+    try:
+        for number in range(1, 6):
+            hand = await store.start_hand(table, number, RECORD, [{**s, "stack": 100} for s in SEATS])
+            results = await asyncio.gather(
+                store.finish_hand(hand, {"by": "first"}, {1: 150, 4: 50}),
+                other.finish_hand(hand, {"by": "second"}, {1: 50, 4: 150}),
+                return_exceptions=True,
+            )
+            assert sorted(type(r).__name__ for r in results) == ["HandNotFound", "NoneType"]
+            done = await store.hand(hand)
+            assert done is not None and done.result is not None
+            winner = {1: 150, 4: 50} if done.result["by"] == "first" else {1: 50, 4: 150}
+            assert {s.seat: s.stack for s in (await store.table(table)).seats} == winner  # type: ignore[union-attr]
+            await store.set_seat_stacks(table, {1: 100, 4: 100})
+    finally:
+        await other.close()
+    assert (await store.audit(GUILD)).ok

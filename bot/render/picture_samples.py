@@ -1,0 +1,158 @@
+"""Sample tables for the picture: the golden-file tests, `scripts/picture_goldens.py` and `benchmarks/render.py`
+draw these (2, 6 and 10 seats in a hand, a 10-seat showdown with side pots, an all-in with odds).
+
+Each sample is a public snapshot (`bot.render.table.TableView`-shaped, with engine events and pots) and, at a
+showdown, the hand's `HandResult`, as the table service hands them to the Discord layer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.poker.cards import parse_cards
+from bot.poker.evaluation import evaluate
+from bot.poker.events import HandShown, HoleCardsDealt, Street
+from bot.poker.pots import Pot
+from bot.render.announce import HandResult, PotResult, ShownHand
+from bot.render.picture import OddsLike, SeatOdds, TableScene, scene_from_snapshot
+
+NAMES = ("Alice", "Bob", "Chloé", "David", "Émilie", "François", "Grégoire", "Hélène", "Ibrahim", "Jean-Sébastien")
+
+
+@dataclass(frozen=True)
+class SampleSeat:
+    """A seat of a sample snapshot (the service's SeatView attributes)."""
+
+    seat: int
+    user_id: int
+    name: str
+    stack: int
+    bet: int = 0
+    state: str = "active"
+    is_button: bool = False
+    is_actor: bool = False
+    leaving: bool = False
+    player: int | None = None
+    blind: str | None = None
+
+
+@dataclass(frozen=True)
+class SampleSnapshot:
+    """A public snapshot of a sample table (the service's TableSnapshot attributes the picture reads)."""
+
+    language: str
+    hand_number: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    max_seats: int
+    seats: tuple[SampleSeat, ...]
+    board: tuple[Any, ...] = ()
+    pots: tuple[Pot, ...] = ()
+    street: Street | None = None
+    events: tuple[Any, ...] = field(default=())
+
+
+def _seats(
+    count: int, states: dict[int, str], bets: dict[int, int], actor: int, stacks: int = 100
+) -> tuple[SampleSeat, ...]:
+    # heads-up the button posts the small blind (rule book 000 §04)
+    blinds = {1: "big_blind", 2: "small_blind"} if count == 2 else {1: "small_blind", 2: "big_blind"}
+    seats = []
+    for i in range(count):
+        number = i + 1
+        seats.append(
+            SampleSeat(
+                seat=number,
+                user_id=100 + number,
+                name=NAMES[i],
+                stack=stacks + 37 * i,
+                bet=bets.get(number, 0),
+                state=states.get(number, "active"),
+                is_button=number == count,
+                is_actor=number == actor,
+                player=i,
+                blind=blinds.get(number),
+            )
+        )
+    return tuple(seats)
+
+
+def hand_in_play(count: int, language: str = "en") -> SampleSnapshot:
+    """A hand on the turn with `count` seated (2..10, as many seats as `count` rounds up to a layout's)."""
+    max_seats = 2 if count <= 2 else 6 if count <= 6 else 10
+    states = {3: "folded", 5: "all_in", 7: "sitting_out", 9: "folded"} if count > 2 else {}
+    bets = {1: 12, 2: 40, 4: 40} if count > 2 else {1: 8}
+    states = {k: v for k, v in states.items() if k <= count}
+    seats = _seats(count, states, {k: v for k, v in bets.items() if k <= count}, 2)
+    board = parse_cards("Ks9d4cTh")
+    return SampleSnapshot(language, 42, 1, 2, 0, max_seats, seats, board, (Pot(86, (0, 1)),), Street.TURN)
+
+
+def showdown(language: str = "en") -> tuple[SampleSnapshot, HandResult]:
+    """A 10-seat showdown with a side pot: three hands shown, two winners."""
+    seats = _seats(10, {3: "folded", 4: "folded", 6: "folded", 7: "folded", 8: "folded", 9: "folded"}, {}, 0)
+    board = parse_cards("Ks9d4c2hAc")
+    hands = {1: parse_cards("AhKh"), 2: parse_cards("9s9c"), 5: parse_cards("QdJd"), 10: parse_cards("7c7d")}
+    shown = tuple(
+        ShownHand(100 + seat, NAMES[seat - 1], cards, evaluate(cards + board)) for seat, cards in hands.items()
+    )
+    pots = (
+        PotResult(0, 240, ((102, "Bob", 240),), shown[1].value, shown[0].value),
+        PotResult(1, 130, ((101, "Alice", 130),), shown[0].value, shown[3].value),
+    )
+    result = HandResult(57, board, shown, ((106, "François"),), pots, (), True)
+    snapshot = SampleSnapshot(language, 57, 5, 10, 1, 10, seats, board, (), Street.COMPLETE)
+    return snapshot, result
+
+
+def all_in_with_odds(language: str = "en") -> tuple[SampleSnapshot, dict[int, OddsLike]]:
+    """Three players all-in on the flop, hands turned face up, with each seat's odds (seats 1, 2 and 4)."""
+    seats = _seats(6, {1: "all_in", 2: "all_in", 3: "folded", 4: "all_in", 5: "folded", 6: "folded"}, {}, 0)
+    board = parse_cards("Ks9d4c")
+    hole = {0: parse_cards("AhKh"), 1: parse_cards("9s9c"), 3: parse_cards("QdJd")}
+    events = tuple(HandShown(p, cards, evaluate(cards + board)) for p, cards in hole.items())
+    pots = (Pot(300, (0, 1, 3)), Pot(74, (1, 3)))
+    odds: dict[int, OddsLike] = {
+        1: SeatOdds(0.082, 0.0),
+        2: SeatOdds(0.853, 0.0),
+        4: SeatOdds(0.065, 0.012, exact=False),
+    }
+    snap = SampleSnapshot(language, 61, 1, 2, 0, 6, seats, board, pots, Street.FLOP, events)
+    return snap, odds
+
+
+def with_private_cards(snapshot: SampleSnapshot) -> SampleSnapshot:
+    """The same snapshot with every seat's hole cards among its events (as a careless caller could pass them):
+    the picture must not change."""
+    secret = parse_cards("2c3c4d5d6h7h8s8d3h3s4s5s6s7s8c8h2d2s3d4h")
+    dealt = tuple(HoleCardsDealt(i, (secret[2 * i], secret[2 * i + 1])) for i in range(len(snapshot.seats)))
+    return SampleSnapshot(
+        snapshot.language,
+        snapshot.hand_number,
+        snapshot.small_blind,
+        snapshot.big_blind,
+        snapshot.ante,
+        snapshot.max_seats,
+        snapshot.seats,
+        snapshot.board,
+        snapshot.pots,
+        snapshot.street,
+        dealt + tuple(snapshot.events),
+    )
+
+
+def golden_scenes() -> dict[str, TableScene]:
+    """The scenes of the golden-file tests, by file stem: each layout in a hand (EN, the 10-seat one in FR too),
+    a 10-seat showdown with side pots, an all-in with odds (FR, four-colour deck)."""
+    showdown_snapshot, result = showdown()
+    all_in, odds = all_in_with_odds("fr")
+    return {
+        "hand_2_seats": scene_from_snapshot(hand_in_play(2)),
+        "hand_6_seats": scene_from_snapshot(hand_in_play(6)),
+        "hand_10_seats": scene_from_snapshot(hand_in_play(10)),
+        "hand_10_seats_fr": scene_from_snapshot(hand_in_play(10, "fr")),
+        "showdown_10_seats": scene_from_snapshot(showdown_snapshot, result),
+        "all_in_odds_fr_four_colour": scene_from_snapshot(all_in, None, odds, four_colour=True),
+    }

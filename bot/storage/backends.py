@@ -1,0 +1,61 @@
+"""Which backend a database URL names, and opening it: `sqlite:///path` (embedded) or `postgresql://...` (server)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from bot.storage.errors import StorageError
+from bot.storage.executor import Dialect, Executor
+from bot.storage.migrations import migrate
+from bot.storage.sqlite import SQLiteExecutor
+
+SQLITE_PREFIX = "sqlite:///"
+POSTGRESQL_PREFIXES = ("postgresql://", "postgres://")
+
+
+def redact(url: str) -> str:
+    """The URL without its password (for logs and errors)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def dialect_of(target: str | Path) -> Dialect:
+    """The dialect of a database URL; a plain path (or ":memory:") is a SQLite file."""
+    return Dialect.POSTGRESQL if str(target).startswith(POSTGRESQL_PREFIXES) else Dialect.SQLITE
+
+
+def sqlite_path(target: str | Path) -> str:
+    """The file of a SQLite URL or path: `sqlite:///data/poker.sqlite3` is data/poker.sqlite3 (relative to the
+    working directory), `sqlite:////var/poker.sqlite3` is /var/poker.sqlite3. Raises StorageError for another
+    scheme."""
+    text = str(target)
+    if text.startswith(SQLITE_PREFIX):
+        text = text[len(SQLITE_PREFIX) :]
+    elif "://" in text:
+        raise StorageError(
+            f"unknown database URL scheme in {text.split('://', 1)[0]}://... (sqlite:/// or postgresql://)"
+        )
+    if not text:
+        raise StorageError("a sqlite:/// URL needs a file path")
+    return text
+
+
+async def open_executor(target: str | Path) -> tuple[Executor, int]:
+    """Open and migrate the database `target` names (a URL, or a SQLite file path); returns the executor and the
+    schema version. Raises SchemaTooNew, StorageError; nothing stays open when it raises."""
+    if dialect_of(target) is Dialect.POSTGRESQL:
+        from bot.storage.postgres import PostgresExecutor  # asyncpg is imported only by a bot that uses it
+
+        return await PostgresExecutor.open(str(target))
+    executor = await SQLiteExecutor.open(sqlite_path(target))
+    try:
+        version = await migrate(executor.connection)
+        executor.open_actions_connection()
+    except BaseException:
+        await executor.close()
+        raise
+    return executor, version

@@ -1,0 +1,193 @@
+"""The PostgreSQL executor: an asyncpg connection pool; each write one transaction, retried when the server asks.
+
+Writers from any number of processes run at once. A write is a READ COMMITTED transaction whose bodies lock what
+they read to change it (`Dialect.for_update`: a table's row, an account's row through its guarded UPDATE, the
+hands of a batch of actions), so no update is lost and no chip is spent twice; a transaction the server aborts
+to break a deadlock or a serialization conflict is run again from the start (the body is a function of the
+transaction only, so running it again is safe). A read is one REPEATABLE READ READ ONLY transaction: all its
+statements see one committed state (the audit's sums agree with each other).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import re
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any, TypeVar
+
+import asyncpg
+
+from bot.storage.backends import redact
+from bot.storage.errors import Conflict, StorageError
+from bot.storage.executor import Body, Dialect, Executor, Params, Tx
+from bot.storage.migrations import migrate_postgresql
+from bot.storage.models import Row
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: A write the server aborted (deadlock, serialization failure) is run again after these pauses (seconds).
+RETRY_DELAYS_S = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
+_RETRIED = (asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError)
+_TOKEN = re.compile(r"'(?:[^']|'')*'|\?|(?<![:\w]):([A-Za-z_]\w*)")
+
+
+@lru_cache(maxsize=1024)
+def _positional(sql: str) -> str:
+    """`?` placeholders become $1, $2... (outside string literals)."""
+    counter = iter(range(1, 10_000))
+
+    def sub(match: re.Match[str]) -> str:
+        return f"${next(counter)}" if match.group(0) == "?" else match.group(0)
+
+    return _TOKEN.sub(sub, sql)
+
+
+@lru_cache(maxsize=1024)
+def _named(sql: str) -> tuple[str, tuple[str, ...]]:
+    """`:name` placeholders become $1, $2... (one number per name); returns the SQL and the names in order."""
+    names: list[str] = []
+
+    def sub(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name is None:
+            return match.group(0)
+        if name not in names:
+            names.append(name)
+        return f"${names.index(name) + 1}"
+
+    return _TOKEN.sub(sub, sql), tuple(names)
+
+
+def translate(sql: str, params: Params) -> tuple[str, Sequence[Any]]:
+    """The PostgreSQL form of a statement written with `?` (a sequence) or `:name` (a mapping) and its arguments."""
+    if isinstance(params, Mapping):
+        text, names = _named(sql)
+        return text, [params[name] for name in names]
+    return _positional(sql), params
+
+
+async def _reset(conn: asyncpg.Connection) -> None:
+    """What a connection needs when it goes back to the pool: only a transaction left open rolled back (a read
+    cancelled midway). The bot keeps no other session state (no LISTEN, no session advisory lock, no SET), so
+    asyncpg's default reset (four statements, one more round trip on every release) is not needed."""
+    if conn.is_in_transaction():
+        await conn.execute("ROLLBACK")
+
+
+def _count(status: str) -> int:
+    """The number of rows an asyncpg status string ("UPDATE 3", "INSERT 0 1") says were changed."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class PostgresTx(Tx):
+    """A transaction's statements on one pooled asyncpg connection."""
+
+    dialect = Dialect.POSTGRESQL
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        text, args = translate(sql, params)
+        try:
+            return _count(await self.conn.execute(text, *args))
+        except asyncpg.exceptions.IntegrityConstraintViolationError as exc:
+            raise Conflict(str(exc)) from exc
+
+    async def executemany(self, sql: str, rows: Sequence[Params]) -> None:
+        if not rows:
+            return
+        text = translate(sql, rows[0])[0]
+        try:
+            await self.conn.executemany(text, [translate(sql, row)[1] for row in rows])
+        except asyncpg.exceptions.IntegrityConstraintViolationError as exc:
+            raise Conflict(str(exc)) from exc
+
+    async def all(self, sql: str, params: Params = ()) -> list[Row]:
+        text, args = translate(sql, params)
+        try:
+            rows: list[Row] = await self.conn.fetch(text, *args)
+        except asyncpg.exceptions.IntegrityConstraintViolationError as exc:
+            raise Conflict(str(exc)) from exc
+        return rows
+
+
+class PostgresExecutor(Executor):
+    """The server backend: a pool of asyncpg connections to one PostgreSQL database (`url`, postgresql://...), and
+    one more connection for `write_ahead`."""
+
+    dialect = Dialect.POSTGRESQL
+
+    def __init__(self, pool: asyncpg.Pool, ahead: asyncpg.Pool, url: str) -> None:
+        self.pool = pool
+        self._ahead = ahead  # one connection, for `write_ahead` only
+        self._url = url
+        self._closed = False
+        self._running: set[asyncio.Task[Any]] = set()
+
+    @classmethod
+    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> tuple[PostgresExecutor, int]:
+        """Connect a pool to `url` and migrate the database; returns the executor and the schema version. Raises
+        SchemaTooNew, StorageError if the server cannot be reached (the message never shows the password)."""
+        pools: list[asyncpg.Pool] = []
+        try:
+            for size in ((min_size, max_size), (1, 1)):
+                pools.append(await asyncpg.create_pool(url, min_size=size[0], max_size=size[1], reset=_reset))
+            async with pools[0].acquire() as conn:
+                version = await migrate_postgresql(conn)
+        except BaseException as exc:
+            for pool in pools:
+                await pool.close()
+            if isinstance(exc, OSError | asyncpg.PostgresError | asyncpg.InterfaceError) and len(pools) < 2:
+                raise StorageError(f"cannot open the database at {redact(url)}: {exc}") from exc
+            raise
+        return cls(pools[0], pools[1], url), version
+
+    @property
+    def description(self) -> str:
+        return redact(self._url)
+
+    async def write(self, body: Body[T]) -> T:
+        return await self._shielded(body, self.pool)
+
+    async def write_ahead(self, body: Body[T]) -> T:
+        return await self._shielded(body, self._ahead)
+
+    async def _shielded(self, body: Body[T], pool: asyncpg.Pool) -> T:
+        if self._closed:
+            raise StorageError("the database is closed")
+        task = asyncio.ensure_future(self._write(body, pool))
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+        return await asyncio.shield(task)  # a cancelled caller does not stop it: done whole or not at all
+
+    async def _write(self, body: Body[T], pool: asyncpg.Pool) -> T:
+        for delay in (*RETRY_DELAYS_S, None):
+            try:
+                async with pool.acquire() as conn, conn.transaction():
+                    return await body(PostgresTx(conn))
+            except _RETRIED as exc:
+                if delay is None:
+                    raise StorageError(f"the database kept refusing the transaction: {exc}") from exc
+                log.debug("transaction aborted by the server (%s); running it again", type(exc).__name__)
+                await asyncio.sleep(delay * (1 + random.random()))
+        raise AssertionError("unreachable")
+
+    async def read(self, body: Body[T]) -> T:
+        if self._closed:
+            raise StorageError("the database is closed")
+        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            return await body(PostgresTx(conn))
+
+    async def _close(self) -> None:
+        self._closed = True
+        while self._running:
+            await asyncio.gather(*self._running, return_exceptions=True)
+        await self.pool.close()
+        await self._ahead.close()

@@ -1,0 +1,121 @@
+"""The picture that goes with a street or showdown message: drawn when the message is delivered, from what the
+message says and the public snapshot it was owed with (docs/outbox.md: rows store meaning, not bytes).
+
+Never for the table message's edits (an action stays one edit), and only when the table's `pictures` option is
+on. Drawing takes a few milliseconds of CPU: `picture_for` runs it in a worker thread so that the event loop
+goes on serving the other tables meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from bot.poker import Card, PotAwarded, Street
+from bot.render.picture import OddsLike, SeatOdds, draw_table, scene_from_snapshot
+from bot.tables.notifier import Announcement, HandResultAnnouncement, Picture, StreetAnnouncement, TableSnapshot
+from bot.tables.options import TableOptions
+
+log = logging.getLogger(__name__)
+
+
+def run_out_view(
+    snapshot: TableSnapshot, announcement: Any
+) -> tuple[dict[int, OddsLike] | None, dict[int, tuple[Card, ...]]]:
+    """A run-out street's odds and face-up hands by seat number: the announcement's `odds` (the equity module's
+    `Odds`, per pot, by hand player index: the main pot's figures are drawn, the pot every hand still in
+    contests) and `faces` (face-up hole cards by hand player index). (None, {}) for a street without them."""
+    seat_of = {s.player: s.seat for s in snapshot.seats if s.player is not None}
+    faces = {
+        seat_of[p]: tuple(cards)
+        for p, cards in enumerate(getattr(announcement, "faces", ()) or ())
+        if cards and p in seat_of
+    }
+    odds = getattr(announcement, "odds", None)
+    pots = getattr(odds, "pots", ())
+    if not pots:
+        return None, faces
+    exact = bool(getattr(odds, "exact", True))
+    main = pots[0]
+    per_seat: dict[int, OddsLike] = {
+        seat_of[p]: SeatOdds(float(o.win), float(o.tie), exact)
+        for p, o in zip(main.players, main.odds, strict=False)
+        if p in seat_of
+    }
+    return per_seat, faces
+
+
+def street_snapshot(snapshot: TableSnapshot, street: StreetAnnouncement) -> TableSnapshot:
+    """`snapshot` with the board, pots and street of the `street` announced. A run-out's streets are announced
+    with the hand already over: the chips its pots paid (`PotAwarded`) are taken back off the stacks, so that
+    a street's picture never tells the result before the river."""
+    seats = snapshot.seats
+    if snapshot.street == Street.COMPLETE:
+        won: dict[int, int] = {}
+        for event in snapshot.events:
+            if isinstance(event, PotAwarded):
+                for player, chips in event.winners:
+                    won[player] = won.get(player, 0) + chips
+        seats = tuple(
+            dataclasses.replace(s, stack=s.stack - won.get(s.player, 0)) if s.player is not None else s for s in seats
+        )
+    return dataclasses.replace(
+        snapshot, board=tuple(street.board), pots=tuple(street.pots), street=street.street, seats=seats
+    )
+
+
+def draw_picture(
+    snapshot: TableSnapshot,
+    announcement: Announcement,
+    options: TableOptions,
+    odds: Mapping[int, OddsLike] | None = None,
+) -> Picture | None:
+    """The picture for `announcement` (a street or a hand's result) at a table with `options`, or None: pictures
+    are off, or the announcement has none. `odds`: each seat's chances at an all-in (by seat number); by
+    default those the street announces (`run_out_view`), with the hands turned face up."""
+    if not options.pictures:
+        return None
+    if isinstance(announcement, StreetAnnouncement):
+        # The board and pots as of this street (a run-out's streets are all announced once the board is out).
+        snapshot = street_snapshot(snapshot, announcement)
+        announced, faces = run_out_view(snapshot, announcement)
+        scene = scene_from_snapshot(
+            snapshot, None, odds if odds is not None else announced, faces=faces, four_colour=options.four_colour
+        )
+    elif isinstance(announcement, HandResultAnnouncement):
+        scene = scene_from_snapshot(snapshot, announcement, four_colour=options.four_colour)
+    else:
+        return None
+    return Picture(draw_table(scene))
+
+
+async def picture_for(
+    snapshot: TableSnapshot, announcement: Announcement, options: TableOptions, odds: Any = None
+) -> Picture | None:
+    """`draw_picture` in a worker thread; a picture that could not be drawn is logged and left out (the message
+    goes without it)."""
+    if not options.pictures or not isinstance(announcement, StreetAnnouncement | HandResultAnnouncement):
+        return None
+    try:
+        return await asyncio.to_thread(draw_picture, snapshot, announcement, options, odds)
+    except Exception:
+        log.exception("could not draw the picture of table %s", snapshot.table_id)
+        return None
+
+
+async def table_picture(snapshot: TableSnapshot, options: TableOptions) -> Picture | None:
+    """The picture of the table as it is now (`/poker table`), or None when the table's pictures are off."""
+    if not options.pictures:
+        return None
+
+    def draw() -> Picture:
+        return Picture(draw_table(scene_from_snapshot(snapshot, four_colour=options.four_colour)))
+
+    try:
+        return await asyncio.to_thread(draw)
+    except Exception:
+        log.exception("could not draw the picture of table %s", snapshot.table_id)
+        return None

@@ -1,0 +1,193 @@
+"""The table picture (bot/render/picture.py): golden files per layout, the public view only, the package's font.
+
+Goldens live in tests/render/goldens; after a deliberate change of the picture, draw them again with
+`python scripts/picture_goldens.py` (or `POKER_UPDATE_GOLDENS=1` with this file) and look at each one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import os
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.poker.cards import parse_cards
+from bot.render import picture_samples as samples
+from bot.render.picture import (
+    HEIGHT,
+    WIDTH,
+    SceneSeat,
+    SeatOdds,
+    TableScene,
+    draw_image,
+    draw_table,
+    encode_png,
+    layout_for,
+    scene_from_snapshot,
+)
+
+GOLDENS = Path(__file__).parent / "goldens"
+#: A pixel "differs" when its grey level moved by more than this (anti-aliasing of another FreeType build moves
+#: less; Pillow's wheels bundle their FreeType, so the same Pillow draws the same pixels).
+CHANNEL_TOLERANCE = 64
+#: At most this share of the pixels may differ (54 pixels): one digit of a stack changed is about twice as many.
+DIFFERING_SHARE = 0.0001
+
+
+def _differing_share(a: Image.Image, b: Image.Image) -> float:
+    diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB")).convert("L")
+    histogram = diff.point(lambda v: 255 if v > CHANNEL_TOLERANCE else 0).histogram()
+    return histogram[255] / (a.width * a.height)
+
+
+@pytest.mark.parametrize("name", sorted(samples.golden_scenes()))
+def test_picture_matches_its_golden_file(name: str) -> None:
+    scene = samples.golden_scenes()[name]
+    data = draw_table(scene)
+    path = GOLDENS / f"{name}.png"
+    if os.environ.get("POKER_UPDATE_GOLDENS"):
+        path.write_bytes(data)
+    drawn = Image.open(io.BytesIO(data))
+    golden = Image.open(path)
+    assert drawn.size == golden.size == (WIDTH, HEIGHT)
+    assert _differing_share(drawn, golden) <= DIFFERING_SHARE, f"{name} differs from {path}"
+
+
+def test_golden_comparison_catches_a_changed_card() -> None:
+    """The tolerance is not so wide that a different card (here the turn) passes."""
+    snapshot = samples.hand_in_play(10)
+    other = dataclasses.replace(snapshot, board=parse_cards("Ks9d4cJh"))
+    a, b = draw_image(scene_from_snapshot(snapshot)), draw_image(scene_from_snapshot(other))
+    assert _differing_share(a, b) > DIFFERING_SHARE
+
+
+def test_golden_comparison_catches_a_changed_stack() -> None:
+    snapshot = samples.hand_in_play(6)
+    seats = list(snapshot.seats)
+    seats[3] = dataclasses.replace(seats[3], stack=seats[3].stack + 1)  # 211 -> 212
+    other = dataclasses.replace(snapshot, seats=tuple(seats))
+    a, b = draw_image(scene_from_snapshot(snapshot)), draw_image(scene_from_snapshot(other))
+    assert _differing_share(a, b) > DIFFERING_SHARE
+
+
+@pytest.mark.parametrize(
+    "snapshot",
+    [samples.hand_in_play(2), samples.hand_in_play(6), samples.hand_in_play(10), samples.all_in_with_odds()[0]],
+    ids=["2", "6", "10", "all-in"],
+)
+def test_private_hole_cards_never_reach_the_picture(snapshot: samples.SampleSnapshot) -> None:
+    """A snapshot that (wrongly) carries every player's dealt cards draws the very same bytes as the public one,
+    and its scene holds no card beyond those shown."""
+    careless = samples.with_private_cards(snapshot)
+    scene = scene_from_snapshot(careless)
+    assert scene == scene_from_snapshot(snapshot)
+    assert draw_table(scene) == draw_table(scene_from_snapshot(snapshot))
+    public = {c for s in scene.seats for c in s.shown} | set(scene.board)
+    secret = {c for e in careless.events if type(e).__name__ == "HoleCardsDealt" for c in e.cards}
+    shown = {c for e in snapshot.events for c in getattr(e, "cards", ())}
+    assert not (secret - shown) & public
+
+
+def test_a_scene_has_no_field_for_a_card_that_is_not_public() -> None:
+    """The only cards a seat of the picture carries are its shown ones: no hole-card field exists to fill."""
+    seat_fields = {f.name for f in dataclasses.fields(SceneSeat)}
+    scene_fields = {f.name for f in dataclasses.fields(TableScene)}
+    assert not {"hole", "hole_cards", "cards"} & (seat_fields | scene_fields)
+    assert "shown" in seat_fields
+
+
+def test_a_seat_still_in_the_hand_is_drawn_face_down_and_a_folded_one_without_cards() -> None:
+    scene = scene_from_snapshot(samples.hand_in_play(10))
+    by_seat = {s.seat: s for s in scene.seats}
+    assert by_seat[1].dealt and not by_seat[1].shown  # active: card backs
+    assert by_seat[5].dealt and by_seat[5].state == "all_in"
+    assert not by_seat[3].dealt  # folded
+    assert not by_seat[7].dealt  # sitting out
+
+
+def test_showdown_scene_shows_the_shown_hands_with_their_names_and_the_winners() -> None:
+    snapshot, result = samples.showdown()
+    scene = scene_from_snapshot(snapshot, result)
+    by_seat = {s.seat: s for s in scene.seats}
+    assert by_seat[1].shown == parse_cards("AhKh") and by_seat[1].won == 130
+    assert by_seat[2].shown == parse_cards("9s9c") and by_seat[2].won == 240
+    assert by_seat[2].hand == "Three of a kind, nines"
+    assert by_seat[5].shown and by_seat[5].won == 0
+    assert scene.pots == (240, 130) and scene.street == "showdown"
+    french = scene_from_snapshot(samples.showdown("fr")[0], result)
+    assert {s.seat: s for s in french.seats}[2].hand == "Brelan de neuf"
+
+
+def test_odds_go_to_their_seats() -> None:
+    snapshot, odds = samples.all_in_with_odds()
+    scene = scene_from_snapshot(snapshot, None, odds)
+    by_seat = {s.seat: s for s in scene.seats}
+    assert by_seat[2].odds == SeatOdds(0.853, 0.0)
+    assert by_seat[1].shown == parse_cards("AhKh")  # turned face up (a HandShown event)
+    assert by_seat[3].odds is None
+
+
+def test_language_and_four_colour_deck_change_the_picture() -> None:
+    english = draw_image(scene_from_snapshot(samples.hand_in_play(10)))
+    french = draw_image(scene_from_snapshot(samples.hand_in_play(10, "fr")))
+    assert _differing_share(english, french) > 0.0005
+    two = draw_image(scene_from_snapshot(samples.all_in_with_odds()[0]))
+    four = draw_image(scene_from_snapshot(samples.all_in_with_odds()[0], four_colour=True))
+    assert _differing_share(two, four) > 0.0005
+
+
+@pytest.mark.parametrize(("max_seats", "layout"), [(2, 2), (3, 6), (6, 6), (7, 10), (9, 10), (10, 10)])
+def test_layout_follows_the_number_of_seats(max_seats: int, layout: int) -> None:
+    assert layout_for(max_seats) == layout
+
+
+def test_picture_is_a_small_png() -> None:
+    snapshot, result = samples.showdown()
+    data = draw_table(scene_from_snapshot(snapshot, result))
+    image = Image.open(io.BytesIO(data))
+    image.load()  # decodes: CRCs and zlib stream are valid
+    assert image.format == "PNG" and image.size == (WIDTH, HEIGHT) and image.mode == "P"
+    assert len(data) < 200_000
+
+
+@pytest.mark.parametrize("name", sorted(samples.golden_scenes()))
+def test_encoder_keeps_every_pixel_within_a_few_levels(name: str) -> None:
+    """The palette PNG (the shipped palette) loses nothing visible: every channel of every pixel within 16
+    levels, 1 on average."""
+    image = draw_image(samples.golden_scenes()[name])
+    decoded = Image.open(io.BytesIO(encode_png(image))).convert("RGB")
+    diff = ImageChops.difference(image, decoded).convert("L")
+    histogram = diff.histogram()
+    assert max(v for v, n in enumerate(histogram) if n) <= 16
+    assert sum(v * n for v, n in enumerate(histogram)) / (image.width * image.height) < 1.0
+
+
+def test_names_with_control_characters_are_drawn_without_them() -> None:
+    snapshot = samples.hand_in_play(2)
+    seats = (dataclasses.replace(snapshot.seats[0], name="Al\u202eice\u200b"), snapshot.seats[1])
+    scene = scene_from_snapshot(dataclasses.replace(snapshot, seats=seats))
+    assert scene.seats[0].name == "Alice"
+
+
+def test_the_font_ships_with_the_package_with_its_licence() -> None:
+    fonts = resources.files("bot.render").joinpath("fonts")
+    assert fonts.joinpath("DejaVuSansCondensed-Bold.ttf").is_file()
+    assert "Bitstream Vera" in fonts.joinpath("LICENSE-DejaVu.txt").read_text(encoding="utf-8")
+
+
+def test_a_name_the_font_cannot_draw_becomes_the_seat_number() -> None:
+    """CJK or emoji names would be boxes: what the font lacks is left out, and a name with nothing left is drawn
+    as its seat ("Seat 1" / "Place 1")."""
+    snapshot = samples.hand_in_play(2)
+    seats = (
+        dataclasses.replace(snapshot.seats[0], name="李小龍🐉"),
+        dataclasses.replace(snapshot.seats[1], name="Zoé 🎲"),
+    )
+    scene = scene_from_snapshot(dataclasses.replace(snapshot, seats=seats))
+    assert [s.name for s in scene.seats] == ["", "Zoé"]
+    french = dataclasses.replace(snapshot, seats=seats, language="fr")
+    assert draw_table(scene) != draw_table(scene_from_snapshot(french))  # "Seat 1" / "Place 1"
