@@ -24,6 +24,7 @@ from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
 from bot.discord_ui.notifier import to_embed
 from bot.discord_ui.options import CheckedCog
 from bot.discord_ui.parts import BotParts, parts, table_service
+from bot.discord_ui.puzzles import PuzzleButton, Puzzles
 from bot.discord_ui.run_twice import RunTwiceButton
 from bot.discord_ui.standings import PageButton, verify_answer
 from bot.discord_ui.table_settings import (
@@ -44,8 +45,9 @@ from bot.discord_ui.texts import choice, en
 from bot.poker.settings import MAX_PLAYERS, MIN_PLAYERS
 from bot.render import escape_name, render_audit, render_settings, t
 from bot.tables import CASH, TOURNAMENT, InteractionReply, ServiceError, TableSnapshot
-from bot.tables.options import BETTING_STRUCTURES, MAX_TIME_BANK, MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
+from bot.tables.options import BETTING_STRUCTURES, LEARNING, MAX_TIME_BANK, MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
 from bot.tables.pictures import table_picture
+from bot.tables.puzzle_board import PuzzleBoard
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +85,12 @@ class TableCog(CheckedCog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self.puzzles = Puzzles(PuzzleBoard(bot.storage))  # type: ignore[attr-defined]
+        bot.puzzles = self.puzzles  # type: ignore[attr-defined]
+
+    async def cog_unload(self) -> None:
+        """Stop the puzzles' reveal timers."""
+        self.puzzles.stop()
 
     @commands.Cog.listener("on_interaction")
     async def on_amount_form(self, interaction: discord.Interaction[Any]) -> None:
@@ -92,14 +100,8 @@ class TableCog(CheckedCog):
     @commands.Cog.listener("on_interaction")
     async def on_unknown_component(self, interaction: discord.Interaction[Any]) -> None:
         """A `poker:*` press or form that nothing would answer (malformed, forged) gets a private answer."""
-        buttons = (
-            template_of(ActionButton),
-            template_of(BuyInButton),
-            template_of(PageButton),
-            template_of(RunTwiceButton),
-            template_of(PreActionButton),
-            template_of(ReturnButton),
-        )
+        kinds = (ActionButton, BuyInButton, PageButton, RunTwiceButton, PreActionButton, ReturnButton, PuzzleButton)
+        buttons = tuple(template_of(kind) for kind in kinds)
         await answer_unknown_component(interaction, buttons=buttons, forms=(AMOUNT_FORM,))
 
     @commands.Cog.listener()
@@ -132,7 +134,8 @@ class TableCog(CheckedCog):
         four_colour=en("cmd.poker.create.opt.four_colour.desc"),
     )
     @app_commands.choices(
-        kind=[choice(CASH), choice(TOURNAMENT)], betting=[choice(value) for value in BETTING_STRUCTURES]
+        kind=[choice(CASH), choice(TOURNAMENT), choice(LEARNING)],
+        betting=[choice(value) for value in BETTING_STRUCTURES],
     )
     async def create(
         self,
@@ -160,9 +163,10 @@ class TableCog(CheckedCog):
         guild_id, channel_id = _ids(interaction)
         service = table_service(interaction.client)
         settings = await parts(interaction.client).storage.guild_settings(guild_id)
+        learning = kind == LEARNING  # a tournament's chips, face up, the coach on (docs/practice.md)
         options = table_options(
             settings.table_defaults,
-            kind=kind,
+            kind=TOURNAMENT if learning else kind,
             small_blind=small_blind,
             big_blind=big_blind,
             stack=stack,
@@ -181,9 +185,12 @@ class TableCog(CheckedCog):
             pictures=pictures,
             four_colour=four_colour,
         )
+        if learning:
+            options = options.with_changes(learning=True)
         language = table_language(settings, interaction.guild_locale)
         snapshot = await service.create_table(guild_id, channel_id, interaction.user.id, options, language=language)
         key = "notice.tournament_created" if options.kind == TOURNAMENT else "notice.table_created"
+        key = "notice.learning_created" if learning else key
         text = t(
             key,
             snapshot.language,
@@ -323,6 +330,64 @@ class TableCog(CheckedCog):
         key = "kick.done" if now else "notice.leaving"
         await send_private(interaction, t(key, interaction.locale, name=escape_name(member.display_name)))
 
+    @poker.command(name="puzzle", description=en("cmd.poker.puzzle.desc"))
+    @app_commands.describe(action=en("cmd.poker.puzzle.opt.action.desc"))
+    @app_commands.choices(action=[choice("new"), choice("reveal"), choice("record")])
+    async def puzzle(self, interaction: discord.Interaction[Any], action: str = "new") -> None:
+        """Post a decision puzzle here, reveal the open one now, or show your record (docs/practice.md)."""
+        guild_id, channel_id = _ids(interaction)
+        if action == "record":
+            record = await parts(interaction.client).storage.puzzle_record(guild_id, interaction.user.id)
+            text = t(
+                "puzzle.record",
+                interaction.locale,
+                answered=record.answered,
+                favoured=record.favoured,
+                revealed=record.revealed,
+            )
+            await send_private(interaction, text)
+            return
+        settings = await parts(interaction.client).storage.guild_settings(guild_id)
+        language = table_language(settings, interaction.guild_locale)
+        if action == "reveal":
+            await interaction.response.defer(ephemeral=True)
+            await self.puzzles.reveal(interaction.channel, channel_id, language)
+            await send_private(interaction, t("action.done", interaction.locale))
+            return
+        await self.puzzles.post(interaction, language, table_service(interaction.client).clock)
+
+    @poker.command(name="coach", description=en("cmd.poker.coach.desc"))
+    @app_commands.describe(mode=en("cmd.poker.coach.opt.mode.desc"))
+    @app_commands.choices(mode=[choice("on"), choice("off")])
+    async def coach(self, interaction: discord.Interaction[Any], mode: str = "on") -> None:
+        """Turn your coach on or off at this table: on your turn, "My cards" adds its advice (docs/practice.md)."""
+        _guild_id, channel_id = _ids(interaction)
+        await table_service(interaction.client).get(channel_id).set_coach(interaction.user.id, mode == "on")
+        await send_private(interaction, t(f"coach.turned_{mode}", interaction.locale))
+
+    @poker.command(name="addbot", description=en("cmd.poker.addbot.desc"))
+    @app_commands.describe(level=en("cmd.poker.addbot.opt.level.desc"))
+    @app_commands.choices(level=[choice("beginner"), choice("solid")])
+    async def addbot(self, interaction: discord.Interaction[Any], level: str = "beginner") -> None:
+        """Seat a computer player (host or Manage Server), before or between hands (docs/practice.md)."""
+        _guild_id, channel_id = _ids(interaction)
+        is_admin = interaction.permissions.manage_guild
+        service = table_service(interaction.client)
+        seat = await service.get(channel_id).add_computer(interaction.user.id, level, is_admin=is_admin)
+        name = next(s.name for s in service.get(channel_id).snapshot().seats if s.seat == seat)
+        await send_private(interaction, t("addbot.done", interaction.locale, name=name, seat=seat))
+
+    @poker.command(name="removebot", description=en("cmd.poker.removebot.desc"))
+    @app_commands.describe(seat=en("cmd.poker.removebot.opt.seat.desc"))
+    async def removebot(self, interaction: discord.Interaction[Any], seat: Range[int, 1, MAX_PLAYERS]) -> None:
+        """Take away the computer player at a seat (host or Manage Server), between hands."""
+        _guild_id, channel_id = _ids(interaction)
+        is_admin = interaction.permissions.manage_guild
+        service = table_service(interaction.client)
+        name = next((s.name for s in service.get(channel_id).snapshot().seats if s.seat == seat), str(seat))
+        await service.get(channel_id).remove_computer(interaction.user.id, seat, is_admin=is_admin)
+        await send_private(interaction, t("kick.done", interaction.locale, name=name))
+
     @poker.command(name="schedule", description=en("cmd.poker.schedule.desc"))
     @app_commands.describe(
         levels=en("cmd.poker.schedule.opt.levels.desc"),
@@ -447,5 +512,5 @@ class TableCog(CheckedCog):
 
 async def setup(bot: commands.Bot) -> None:
     """Load the cog and make the table buttons and the Bet…/Raise… form persistent (they work after a restart)."""
-    bot.add_dynamic_items(ActionButton, BuyInButton, RunTwiceButton, PreActionButton, ReturnButton)
+    bot.add_dynamic_items(ActionButton, BuyInButton, RunTwiceButton, PreActionButton, ReturnButton, PuzzleButton)
     await bot.add_cog(TableCog(bot))

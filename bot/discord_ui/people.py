@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.render import Locale
+from bot.tables.computers import computer_display_name
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,10 @@ class People:
         result: dict[int, str] = {}
         guild = client.get_guild(guild_id) if guild_id is not None else None
         for user_id in dict.fromkeys(user_ids):
+            computer = computer_display_name(user_id)
+            if computer is not None:  # a computer player (bot/tables/computers.py): no Discord user to ask
+                result[user_id] = computer
+                continue
             name = self._names.get(user_id)
             if name is None and guild is not None:
                 member = guild.get_member(user_id)

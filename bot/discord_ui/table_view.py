@@ -37,6 +37,7 @@ from bot.render import (
     render_table,
     t,
 )
+from bot.render.coach import coach_lines
 from bot.tables import TableService, TableSnapshot
 
 log = logging.getLogger(__name__)
@@ -295,9 +296,13 @@ async def show_hole_cards(interaction: discord.Interaction[Any], service: TableS
     cards = service.get(channel_id).hole_cards(interaction.user.id)
     board = service.get(channel_id).snapshot().board
     value = evaluate([*cards, *board]) if len(board) >= 3 else None
+    text = render_my_cards(cards, interaction.locale, value)
+    facts = service.get(channel_id).coach_facts(interaction.user.id)  # on their turn, with the coach on
+    if facts is not None:
+        text += "\n" + "\n".join(f"> {line}" for line in coach_lines(facts, interaction.locale))
     # Acting in advance (issue 16): the choices, privately, while another player is to act.
     view = pre_action_view(service, channel_id, interaction.user.id, interaction.locale)
-    await send_private(interaction, render_my_cards(cards, interaction.locale, value), view=view)
+    await send_private(interaction, text, view=view)
 
 
 def table_payload(snapshot: TableSnapshot, table_name: str | None = None) -> dict[str, Any]:

@@ -103,6 +103,7 @@ class SeatView:
     blind: str | None = None
     user_id: int = 0
     player: int | None = None
+    cards: tuple[Card, ...] = ()  # face up at a learning table (`TableOptions.learning`), else never
 
 
 @dataclass(frozen=True)
@@ -194,6 +195,9 @@ def _seat_line(seat: SeatView, locale: Locale, in_hand: bool) -> str:
         parts.append(t(state_key, locale))
     if seat.leaving:
         parts.append(t("table.seat.leaving", locale))
+    cards = getattr(seat, "cards", ())
+    if cards:  # a learning table deals face up
+        parts.insert(0, cards_text(cards))
     mark = ACTOR_MARK if actor else "\u2003"
     button = f" {BUTTON_MARK}" if seat.is_button else ""
     blind_key = BLIND_KEYS.get(seat.blind or "") if in_hand else None

@@ -22,6 +22,7 @@ from bot.storage.errors import (
     WrongTableKind,
 )
 from bot.storage.models import (
+    HOUSE_USER_ID,
     AccountRow,
     AuditReport,
     GuildDefaults,
@@ -35,15 +36,18 @@ from bot.storage.models import (
     LedgerRow,
     OutboxRow,
     PlayerOutcome,
+    PuzzleRecord,
     SeatRow,
     StatsRow,
     TableKind,
     TableRow,
     TableStatus,
+    is_computer_player,
 )
 from bot.storage.store import Storage
 
 __all__ = [
+    "HOUSE_USER_ID",
     "AccountRow",
     "AuditReport",
     "ChipsNotConserved",
@@ -63,6 +67,7 @@ __all__ = [
     "NotSeated",
     "OutboxRow",
     "PlayerOutcome",
+    "PuzzleRecord",
     "RefillCooldown",
     "RefillDisabled",
     "RefillNotNeeded",
@@ -78,4 +83,5 @@ __all__ = [
     "TableRow",
     "TableStatus",
     "WrongTableKind",
+    "is_computer_player",
 ]

@@ -39,6 +39,7 @@ TABLES = (
     "tournament_places",
     "outbox",
     "shard_leases",
+    "puzzle_answers",
 )
 #: The tables whose ids the database makes (PostgreSQL's identity sequences move past the copied ids).
 _IDENTITY = ("poker_tables", "hands", "ledger", "outbox")

@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.storage.errors import InsufficientBalance, RefillCooldown, RefillDisabled, RefillNotNeeded, StorageError
 from bot.storage.executor import Tx
-from bot.storage.models import ISSUING_KINDS, AccountRow, AuditReport, Clock, LedgerKind, LedgerRow
+from bot.storage.models import HOUSE_USER_ID, ISSUING_KINDS, AccountRow, AuditReport, Clock, LedgerKind, LedgerRow
 from bot.storage.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -82,6 +82,30 @@ class Ledger:
         if grant == 0:
             return 0
         return await self.move(tx, guild_id, user_id, grant, LedgerKind.GRANT, reason="starting grant")
+
+    async def issue_to_house(self, tx: Tx, guild_id: int, amount: int, table_id: int) -> int:
+        """Make the house hold at least `amount` chips for a computer player's buy-in (docs/practice.md, "Chips"):
+        open its account (no grant) on first use and issue what it lacks as one HOUSE_ISSUE row. Returns its
+        balance. The issue row names no table (it moves no chip to one; the buy-in that follows does)."""
+        await tx.execute(
+            """
+            INSERT INTO accounts (guild_id, user_id, balance, created_at) VALUES (?, ?, 0, ?)
+            ON CONFLICT (guild_id, user_id) DO NOTHING
+            """,
+            (guild_id, HOUSE_USER_ID, self._clock()),
+        )
+        balance = await self.balance_of(tx, guild_id, HOUSE_USER_ID)
+        assert balance is not None
+        if balance >= amount:
+            return balance
+        return await self.move(
+            tx,
+            guild_id,
+            HOUSE_USER_ID,
+            amount - balance,
+            LedgerKind.HOUSE_ISSUE,
+            reason=f"computer player at table {table_id}",
+        )
 
     @staticmethod
     async def balance_of(tx: Tx, guild_id: int, user_id: int) -> int | None:

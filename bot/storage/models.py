@@ -55,10 +55,25 @@ class LedgerKind(StrEnum):
     TOURNAMENT_PRIZE = "tournament_prize"
     REFUND = "refund"
     ADJUSTMENT = "adjustment"
+    HOUSE_ISSUE = "house_issue"  # chips issued to the house account for a computer player's buy-in (issue 17)
 
 
 #: The kinds that issue chips (the audit's "issued" side); every other kind moves chips between a balance and a table.
-ISSUING_KINDS = (LedgerKind.GRANT, LedgerKind.REFILL, LedgerKind.ADJUSTMENT)
+ISSUING_KINDS = (LedgerKind.GRANT, LedgerKind.REFILL, LedgerKind.ADJUSTMENT, LedgerKind.HOUSE_ISSUE)
+
+#: The server's house account (docs/practice.md, "Chips"): computer players at cash tables buy in from it and cash
+#: out to it. It is an account outside every member's balance, never on the leaderboard, opened without a grant.
+HOUSE_USER_ID = 0
+
+
+def is_computer_player(user_id: int) -> bool:
+    """Computer players sit with negative user ids (Discord ids are positive; 0 is the house)."""
+    return user_id < 0
+
+
+def ledger_account(user_id: int) -> int:
+    """The account a seat's chips come from and go back to: the house for a computer player, else the member."""
+    return HOUSE_USER_ID if is_computer_player(user_id) else user_id
 
 
 class TableKind(StrEnum):
@@ -290,6 +305,18 @@ class HandRow:
             result=loads(row["result"]),
             players=tuple(HandPlayerRow.from_row(p) for p in players),
         )
+
+
+@dataclass(frozen=True)
+class PuzzleRecord:
+    """A member's decision puzzles on one server (issue 17): answered, of them revealed, and of those the ones
+    whose answer the numbers favoured."""
+
+    guild_id: int
+    user_id: int
+    answered: int
+    revealed: int
+    favoured: int
 
 
 @dataclass(frozen=True)

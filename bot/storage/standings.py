@@ -16,13 +16,16 @@ _PLAYED_HANDS = """
 #: Tournament finishing places recorded on a server (`tp`, `t` its table). Named parameter :guild.
 _PLACES = "tournament_places tp JOIN poker_tables t ON t.id = tp.table_id WHERE t.guild_id = :guild"
 
+#: The leaderboard ranks members only: computer players (negative ids) and the house (0) never appear on it.
 _LEADERBOARD_VALUES = {
-    LeaderboardBy.BALANCE: "SELECT user_id, balance AS value FROM accounts WHERE guild_id = :guild",
+    LeaderboardBy.BALANCE: "SELECT user_id, balance AS value FROM accounts WHERE guild_id = :guild AND user_id > 0",
     LeaderboardBy.NET: f"""
-        SELECT p.user_id, SUM(p.net) AS value FROM {_PLAYED_HANDS} AND t.kind = 'cash' GROUP BY p.user_id
+        SELECT p.user_id, SUM(p.net) AS value FROM {_PLAYED_HANDS} AND t.kind = 'cash' AND p.user_id > 0
+        GROUP BY p.user_id
     """,
     LeaderboardBy.TOURNAMENT_WINS: f"""
-        SELECT tp.user_id, SUM(CASE WHEN tp.place = 1 THEN 1 ELSE 0 END) AS value FROM {_PLACES} GROUP BY tp.user_id
+        SELECT tp.user_id, SUM(CASE WHEN tp.place = 1 THEN 1 ELSE 0 END) AS value FROM {_PLACES} AND tp.user_id > 0
+        GROUP BY tp.user_id
     """,
 }
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +32,13 @@ from bot.storage.models import (
     LedgerRow,
     OutboxRow,
     PlayerOutcome,
+    PuzzleRecord,
     StatsRow,
     TableKind,
     TableRow,
 )
 from bot.storage.outbox import Outbox, Owed
+from bot.storage.puzzles import Puzzles
 from bot.storage.settings import Settings
 from bot.storage.standings import leaderboard, stats
 from bot.storage.tables import Tables
@@ -60,6 +62,7 @@ class Storage:
         self._outbox = Outbox(clock)
         self._tables = Tables(self._ledger, self._outbox, clock)
         self._hands = Hands(self._tables, self._outbox, clock)
+        self._puzzles = Puzzles(clock)
         self._closing: asyncio.Future[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -204,7 +207,9 @@ class Storage:
 
         kind=BUY_IN takes a free seat (the member must not sit at this table); kind=REBUY adds to the
         member's own seat, not while they play in the table's unfinished hand. Creates the account (with
-        its grant) on first touch. Raises InsufficientBalance, SeatTaken, NotSeated, HandInProgress,
+        its grant) on first touch. A computer player (a negative `user_id`) buys in from the server's house
+        account instead (`HOUSE_USER_ID`), which is issued what it lacks (HOUSE_ISSUE; docs/practice.md, "Chips");
+        the balance returned is then the house's. Raises InsufficientBalance, SeatTaken, NotSeated, HandInProgress,
         TableNotFound, WrongTableKind (tournament), ValueError (amount <= 0).
         Table limits (min/max buy-in, between hands) are the table service's to check.
         `state`/`outbox`: stored in the same transaction (see `Outbox.attach`).
@@ -424,6 +429,23 @@ class Storage:
     async def hands_for_table(self, table_id: int, limit: int = 10) -> list[HandRow]:
         """The table's last `limit` hands, newest first (finished or not)."""
         return await self._hands_where("table_id = ?", (table_id,), limit)
+
+    # ------------------------------------------------------------------ decision puzzles (issue 17)
+
+    async def answer_puzzle(self, guild_id: int, user_id: int, puzzle_id: str, spot_key: str, answer: str) -> bool:
+        """Keep a member's answer ('fold', 'call' or 'raise') to a posted puzzle; a second answer replaces the
+        first until the puzzle is revealed. Returns False (nothing changed) once it is revealed."""
+        return await self.executor.write(
+            lambda tx: self._puzzles.answer(tx, guild_id, user_id, puzzle_id, spot_key, answer)
+        )
+
+    async def reveal_puzzle(self, puzzle_id: str, favoured: Collection[str]) -> dict[str, int]:
+        """Mark every answer to a puzzle as favoured by the numbers or not; returns the votes by answer."""
+        return await self.executor.write(lambda tx: self._puzzles.reveal(tx, puzzle_id, favoured))
+
+    async def puzzle_record(self, guild_id: int, user_id: int) -> PuzzleRecord:
+        """A member's puzzles on a server: answered, revealed, favoured answers."""
+        return await self.executor.read(lambda tx: self._puzzles.record(tx, guild_id, user_id))
 
     # ------------------------------------------------------------------ standings
 

@@ -24,7 +24,17 @@ from bot.storage.errors import (
 )
 from bot.storage.executor import Tx
 from bot.storage.ledger import Ledger
-from bot.storage.models import Clock, LedgerKind, Row, TableKind, TableRow, TableStatus, dumps
+from bot.storage.models import (
+    HOUSE_USER_ID,
+    Clock,
+    LedgerKind,
+    Row,
+    TableKind,
+    TableRow,
+    TableStatus,
+    dumps,
+    ledger_account,
+)
 from bot.storage.outbox import Outbox, Owed
 
 _BUY_IN_KINDS = (LedgerKind.BUY_IN, LedgerKind.REBUY)
@@ -90,9 +100,13 @@ class Tables:
             raise NotSeated(f"user {user_id} does not sit at seat {seat} of table {table_id}")
         elif await self.in_open_hand(tx, table_id, user_id):
             raise HandInProgress(f"user {user_id} is in a hand at table {table_id}: rebuy between hands")
-        await self._ledger.ensure(tx, guild_id, user_id)
+        account = ledger_account(user_id)
+        if account == HOUSE_USER_ID:
+            await self._ledger.issue_to_house(tx, guild_id, amount, table_id)
+        else:
+            await self._ledger.ensure(tx, guild_id, user_id)
         balance = await self._ledger.move(
-            tx, guild_id, user_id, -amount, kind, reason=f"seat {seat}", table_id=table_id
+            tx, guild_id, account, -amount, kind, reason=f"seat {seat}", table_id=table_id
         )
         if kind is LedgerKind.BUY_IN:
             await tx.execute(
@@ -119,7 +133,7 @@ class Tables:
             await self._ledger.move(
                 tx,
                 table["guild_id"],
-                row["user_id"],
+                ledger_account(row["user_id"]),
                 stack,
                 LedgerKind.CASH_OUT,
                 reason=f"seat {seat}",
@@ -148,7 +162,7 @@ class Tables:
         await self._leave(tx, table, seat, user_id)
         if place is not None:
             await self.record_place(tx, table_id, user_id, place)
-        balance = await self._ledger.balance_of(tx, guild_id, user_id)
+        balance = await self._ledger.balance_of(tx, guild_id, ledger_account(user_id))
         balance = 0 if balance is None else balance
         await self._outbox.attach(tx, table_id, state, outbox, balance)
         return balance

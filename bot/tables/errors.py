@@ -55,6 +55,12 @@ CODES: frozenset[str] = frozenset(
         "refill_disabled",
         "refill_not_broke",
         "refill_cooldown",
+        "computer_level",
+        "computer_mid_hand",
+        "not_a_computer",
+        "puzzle_open",
+        "puzzle_over",
+        "no_puzzle",
     }
 )
 

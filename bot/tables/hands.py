@@ -15,6 +15,7 @@ from bot.poker import ActionKind, Hand, HandEnded, PlayerActed, PokerError, pot_
 from bot.poker.events import RunTwiceAnswered
 from bot.poker.seal import DeckSeal
 from bot.poker.sizing import HALF_POT
+from bot.storage import is_computer_player
 from bot.tables.allin import street_announcements
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.errors import ServiceError
@@ -115,6 +116,7 @@ class Hands:
                 snap,
             )
             for player, user in enumerate(users)
+            if not is_computer_player(user)  # a computer player reads its cards from the hand (bot.poker.players)
         ]
         table_id = state.ids.table_id
         hand_id = await core.commit(
@@ -412,7 +414,7 @@ class Hands:
         ranks = places_of_busts(state.table, busted_users, starting)
         places: dict[int, int | None] = {}  # recorded with each one's seat freed (`stand`), one transaction each
         for user in sorted(busted_users, key=lambda u: -ranks[u]):  # the worst place is announced first
-            place = ranks[user] if state.options.kind == TOURNAMENT else None
+            place = ranks[user] if state.options.kind == TOURNAMENT and not state.options.learning else None
             if place is not None:
                 places[user] = place
                 core.announce(PlayerAnnouncement("eliminated", user, state.name(user), place=place))

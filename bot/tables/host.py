@@ -98,7 +98,7 @@ class Host:
         }
         placings: tuple[Placing, ...] = ()
         places: dict[int, int] = {}
-        if kind == TOURNAMENT and state.hand_number > 0:
+        if kind == TOURNAMENT and state.hand_number > 0 and not state.options.learning:  # learning: nobody ranked
             recorded = await core.storage.places(state.ids.table_id)
             placings, places = final_places(stacks_by_user, recorded, state.name)
         # What close_table gives back to balances: each cash seat's stack (as at the start of a voided hand).

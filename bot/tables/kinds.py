@@ -8,13 +8,14 @@ from enum import StrEnum
 
 class ActionBy(StrEnum):
     """Who made a hand's action, stored with it in the action log ("by"): the player, the turn timer (a check or
-    fold when time ran out), the table for a tournament player sitting out, or a leave (the hand forfeited; the
-    action is stored as a fold)."""
+    fold when time ran out), the table for a tournament player sitting out, a computer player, or a leave (the
+    hand forfeited; the action is stored as a fold)."""
 
     PLAYER = "player"
     TIMEOUT = "timeout"
     AUTO = "auto"
     FORFEIT = "forfeit"
+    COMPUTER = "computer"  # a computer player's decision (bot/tables/computers.py)
 
 
 class Departure(StrEnum):

@@ -16,6 +16,8 @@ from bot.tables.errors import ServiceError
 
 CASH = "cash"
 TOURNAMENT = "tournament"
+#: `/poker create kind:learning`: a tournament table with `TableOptions.learning` (not a kind of its own in storage).
+LEARNING = "learning"
 
 MIN_TURN_TIMEOUT = 10
 MAX_TURN_TIMEOUT = 600
@@ -98,6 +100,11 @@ class TableOptions:
     pictures: the street and showdown messages carry a picture of the table (on by default; a server turns
     them off for its tables with `/poker-admin settings pictures:False`). four_colour: the picture draws the
     four-colour deck (spades black, hearts red, diamonds blue, clubs green).
+    learning: a learning table (issue 17; docs/practice.md): a tournament's chips (given at the table, nothing from
+    or to balances) with every hole card face up from the deal, the coach on for everyone, and no place recorded
+    (nothing on the leaderboard).
+    computer_delay: a computer player's mean pause before it acts, seconds (uniformly half to one and a half
+    times it: 1 to 3 s by default; 0 acts at once, for tests).
     """
 
     kind: str = CASH
@@ -124,6 +131,8 @@ class TableOptions:
     time_bank_refill: int = 5
     pictures: bool = True
     four_colour: bool = False
+    computer_delay: float = 2.0
+    learning: bool = False
 
     def validated(self) -> TableOptions:
         """Return self if every setting is within its range; raise ServiceError("bad_option") naming the first
@@ -133,7 +142,7 @@ class TableOptions:
             allowed = ALLOWED[option].format(**params)
             return ServiceError("bad_option", option=option, allowed=allowed, **params)
 
-        if self.kind not in (CASH, TOURNAMENT):
+        if self.kind not in (CASH, TOURNAMENT) or (self.learning and self.kind != TOURNAMENT):
             raise bad("kind")
         if not 1 <= self.small_blind <= self.big_blind:
             raise bad("small_blind", big_blind=self.big_blind)

@@ -15,12 +15,15 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import random
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from bot.poker import ActionKind, Card, LegalActions, PlayerActed, PokerError
+from bot.poker.coach import CoachFacts
 from bot.storage import OutboxRow, Storage, TableRow
 from bot.tables.clock import Clock
+from bot.tables.computers import Computers, coach_facts_of, pause
 from bot.tables.core import DeckFactory, RngFactory, TableCore
 from bot.tables.delivery import Delivery, IdleWait
 from bot.tables.errors import STORAGE_REFUSALS, ServiceError, refusal
@@ -73,11 +76,13 @@ class TableRunner:
         write_timeout_s: float = WRITE_TIMEOUT_S,
         deck_factory: DeckFactory = lambda: None,
         next_hand_delay_s: float | None = None,
+        computer_delay_s: float | None = None,
         idle_wait: IdleWait | None = None,
     ) -> None:
         """`rng_factory` / `deck_factory`: the next hand's randomness and deck order (None: `secrets.SystemRandom`,
         a shuffled deck); `next_hand_delay_s`: seconds between a hand's end and the next deal, for every table
-        (None: the table's `options.next_hand_delay`); `idle_wait`: how the delivery worker waits for work
+        (None: the table's `options.next_hand_delay`); `computer_delay_s`: a computer player's mean pause, for every
+        table (None: the table's `options.computer_delay`); `idle_wait`: how the delivery worker waits for work
         (`delivery.IdleWait`); `write_timeout_s`: how long a storage write may take (`WRITE_TIMEOUT_S`)."""
         self._lock = asyncio.Lock()
         self._state = state = TableState(TableIds(table_id, guild_id, channel_id, host_id), options, language)
@@ -99,10 +104,12 @@ class TableRunner:
             write_timeout_s=write_timeout_s,
         )
         self._next_hand_delay_s = next_hand_delay_s
+        self._computer_delay_s = computer_delay_s
         self._seating = Seating(self._core, self)
         self._host = Host(self._core, self)
         self._hands = Hands(self._core, self, self._seating, self._host)
         self._restorer = Restorer(self._core, self, self._hands)
+        self._computers = Computers(self._core, self._seating, self._hands)
         self._on_closed = on_closed
         self._turn = 0
         self._timer: asyncio.Task[None] | None = None
@@ -237,6 +244,9 @@ class TableRunner:
             deadline = clock.time() + (RUN_TWICE_TIMEOUT_S if asking else state.options.turn_timeout)
         state.deadline = deadline
         turn, when = self._turn, state.deadline
+        if self._computers.to_act():
+            self._timer = asyncio.create_task(self._computer_turn(turn), name=f"computer-turn-{self.ids.channel_id}")
+            return
 
         async def expire() -> None:
             await clock.sleep_until(when)
@@ -248,6 +258,20 @@ class TableRunner:
                 log.exception("table %s: a turn timeout could not be stored (resumed later)", self.ids.table_id)
 
         self._timer = asyncio.create_task(expire(), name=f"turn-timer-{self.ids.channel_id}")
+
+    async def _computer_turn(self, turn: int) -> None:
+        """A computer player's turn: its pause, then its decision, as one operation (bot/tables/computers.py)."""
+        state, clock = self._state, self._core.clock
+        mean = state.options.computer_delay if self._computer_delay_s is None else self._computer_delay_s
+        await clock.sleep_until(clock.time() + pause(mean, random.Random()))
+        try:
+            async with self._operation():
+                if turn == self._turn and not state.closed and self._computers.to_act():
+                    await self._computers.act()
+        except Exception:
+            log.exception(
+                "table %s: a computer player's action could not be stored (resumed later)", self.ids.table_id
+            )
 
     def cancel_turn(self) -> None:
         """Stop the turn timer."""
@@ -511,6 +535,26 @@ class TableRunner:
         return self._state.pre_actions.get(user_id)
 
     # ------------------------------------------------------------------ the host (bot/tables/host.py)
+
+    async def add_computer(self, user_id: int, level: str, *, is_admin: bool = False) -> int:
+        """Seat a computer player of `level` ('beginner' or 'solid') before or between hands (the host or a member
+        with Manage Server); returns its seat. See `Computers.add`."""
+        async with self._operation():
+            return await self._computers.add(user_id, level, is_admin=is_admin)
+
+    async def set_coach(self, user_id: int, on: bool) -> None:
+        """Turn the coach on or off for a seated member (`/poker coach`). Raises ServiceError("not_seated")."""
+        async with self._operation():
+            await self._computers.set_coach(user_id, on)
+
+    def coach_facts(self, user_id: int) -> CoachFacts | None:
+        """The coach's facts for the user on their turn when their coach is on, else None (no lock: a picture)."""
+        return coach_facts_of(self._state, user_id)
+
+    async def remove_computer(self, user_id: int, seat: int, *, is_admin: bool = False) -> None:
+        """Take away the computer player at `seat` between hands. See `Computers.remove`."""
+        async with self._operation():
+            await self._computers.remove(user_id, seat, is_admin=is_admin)
 
     async def start_game(self, user_id: int, *, is_admin: bool = False) -> None:
         """Deal the first hand; from then on hands follow by themselves. At a tournament the host or a member

@@ -59,6 +59,8 @@ class Seating:
         state.table.sit(chosen, user_id, stack)
         state.names[user_id] = name
         state.expiries.pop(user_id, None)
+        if options.learning:
+            state.coached.add(user_id)  # the coach is on for everyone at a learning table (/poker coach off)
         core.announce(PlayerAnnouncement("joined", user_id, name, seat=chosen, chips=stack))
         if options.kind == TOURNAMENT:
             await core.commit(
@@ -219,7 +221,8 @@ class Seating:
         ids = state.ids
         seat = state.require_seat(user_id)
         stack = state.table.seats[seat].stack
-        finished = state.options.kind == TOURNAMENT and state.hand_number > 0 and stack > 0
+        placed = state.options.kind == TOURNAMENT and not state.options.learning  # a learning table ranks nobody
+        finished = placed and state.hand_number > 0 and stack > 0
         if finished:
             place = place_on_leaving(state.table)
         state.table.stand(seat)

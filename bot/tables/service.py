@@ -34,6 +34,7 @@ class TableService:
     used to shuffle each hand (None = `secrets.SystemRandom`, the default); `deck_factory` returns the next
     hand's deck order, or None to shuffle (the default; tests stack the deck); `next_hand_delay_s`: seconds
     between a hand's end and the next deal at every table (None: each table's `options.next_hand_delay`);
+    `computer_delay_s`: a computer player's mean pause at every table (None: each table's `computer_delay`);
     `idle_wait`: how a table's delivery worker waits for work (a simulator declares that wait);
     `write_timeout_s`: how long a table waits for a storage write before undoing the change (see TableRunner);
     `owns(guild_id)`: whether this process runs that guild's tables (the shard leases, bot/tables/ownership.py;
@@ -49,6 +50,7 @@ class TableService:
         rng_factory: RngFactory | None = None,
         deck_factory: DeckFactory | None = None,
         next_hand_delay_s: float | None = None,
+        computer_delay_s: float | None = None,
         idle_wait: IdleWait | None = None,
         write_timeout_s: float = WRITE_TIMEOUT_S,
         owns: Callable[[int], bool] | None = None,
@@ -60,6 +62,7 @@ class TableService:
         self.rng_factory: RngFactory = rng_factory or (lambda: None)
         self.deck_factory: DeckFactory = deck_factory or (lambda: None)
         self.next_hand_delay_s = next_hand_delay_s
+        self.computer_delay_s = computer_delay_s
         self.idle_wait = idle_wait
         self.write_timeout_s = write_timeout_s
         self.runners: dict[int, TableRunner] = {}
@@ -77,6 +80,7 @@ class TableService:
             rng_factory=self.rng_factory,
             deck_factory=self.deck_factory,
             next_hand_delay_s=self.next_hand_delay_s,
+            computer_delay_s=self.computer_delay_s,
             idle_wait=self.idle_wait,
             write_timeout_s=self.write_timeout_s,
             **kwargs,

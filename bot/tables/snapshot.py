@@ -63,6 +63,7 @@ def snapshot(state: TableState, now: float) -> TableSnapshot:
                 leaving=user in state.leaving or user in state.kicked,
                 player=player,
                 blind=blinds.get(player) if player is not None else None,
+                cards=tuple(hand.hole_cards[player]) if state.options.learning and hand and player is not None else (),
             )
         )
     if hand is not None:

@@ -104,6 +104,7 @@ class Committed:
     leaving: set[int]
     kicked: set[int]
     away: set[int]
+    coached: set[int]
     rebuys: dict[int, int]
     hand_level: int | None
     running: bool
@@ -121,7 +122,8 @@ class TableState:
     table: the engine's seats, stacks, button and blind schedule. hand: the hand being played (None between
     hands), hand_id its storage id, hand_seats / hand_users its players' seats and users by player index.
     expiries: turn timeouts in a row by user. leaving / kicked: users who leave when the hand ends. away: users
-    sitting out. rebuys: rebuys asked during a hand, made when it ends (user -> chips). hand_level: the blind
+    sitting out. coached: users who turned the coach on (`/poker coach`). rebuys: rebuys asked during a hand,
+    made when it ends (user -> chips). hand_level: the blind
     level (0-based schedule index) of the last hand dealt. running: hands are dealt by themselves. started_at:
     the first deal (clock seconds). message_id: the live table message. deadline: the turn's end (clock
     seconds). next_hand_at: when the next hand is dealt. seal: the hand's sealed deck (bot.poker.seal), stored
@@ -143,6 +145,7 @@ class TableState:
     leaving: set[int] = field(default_factory=set)
     kicked: set[int] = field(default_factory=set)
     away: set[int] = field(default_factory=set)
+    coached: set[int] = field(default_factory=set)
     rebuys: dict[int, int] = field(default_factory=dict)
     hand_level: int | None = None
     running: bool = False
@@ -172,6 +175,7 @@ class TableState:
             "leaving": sorted(self.leaving),
             "kicked": sorted(self.kicked),
             "away": sorted(self.away),
+            "coached": sorted(self.coached),
             "rebuys": {str(k): v for k, v in sorted(self.rebuys.items())},
             "hand_level": self.hand_level,
             "running": self.running,
@@ -187,6 +191,7 @@ class TableState:
         self.leaving = set(state.get("leaving", []))
         self.kicked = set(state.get("kicked", []))
         self.away = set(state.get("away", []))
+        self.coached = set(state.get("coached", []))
         self.rebuys = {int(k): int(v) for k, v in state.get("rebuys", {}).items()}
         self.hand_level = state.get("hand_level")
         self.running = bool(state.get("running", False))
@@ -211,6 +216,7 @@ class TableState:
             leaving=set(self.leaving),
             kicked=set(self.kicked),
             away=set(self.away),
+            coached=set(self.coached),
             rebuys=dict(self.rebuys),
             hand_level=self.hand_level,
             running=self.running,
@@ -231,6 +237,7 @@ class TableState:
         self.seal = m.seal
         self.hand_seats, self.hand_users = m.hand_seats, m.hand_users
         self.leaving, self.kicked, self.away = set(m.leaving), set(m.kicked), set(m.away)
+        self.coached = set(m.coached)
         self.rebuys, self.hand_level = dict(m.rebuys), m.hand_level
         self.running, self.started_at, self.language = m.running, m.started_at, m.language
         self.options, self.closed = m.options, m.closed

@@ -251,7 +251,7 @@ async def test_command_texts_are_translated_into_french_for_discord(world: World
     create = next(o for o in poker["options"] if o["name"] == "create")
     kind = next(o for o in create["options"] if o["name"] == "kind")
     french = [c["name_localizations"]["fr"] for c in kind["choices"]]
-    assert french == [t("choice.cash", "fr"), t("choice.tournament", "fr")]
+    assert french == [t("choice.cash", "fr"), t("choice.tournament", "fr"), t("choice.learning", "fr")]
 
 
 def test_action_button_ids_carry_the_amount_they_name_and_old_ids_still_parse() -> None:

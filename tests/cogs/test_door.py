@@ -18,6 +18,8 @@ from bot.discord_ui.table_view import ActionButton
 from tests.cogs.conftest import FORGED_POST, World
 from tests.cogs.test_refusals import answer, state
 
+KINDS = "one of Cash game, Friendly tournament, Learning table (cards face up, coach on)"
+
 NOT_VALID = "That button is not valid: use the latest table message"
 NOT_HERE = "That button does not work here: use the table message of this channel"
 
@@ -84,8 +86,8 @@ async def test_a_forged_huge_starting_grant_is_refused_never_stored(world: World
         ("poker create", {"ante": -1}, None, "a whole number from 0 to 1,000,000"),
         ("poker create", {"stack": "100"}, {"stack": 3}, "a whole number from 1 to 1,000,000,000"),
         ("poker create", {"stack": True}, {"stack": 5}, "a whole number from 1 to 1,000,000,000"),
-        ("poker create", {"kind": "poker"}, None, "one of Cash game, Friendly tournament"),
-        ("poker create", {"kind": 1}, {"kind": 4}, "one of Cash game, Friendly tournament"),
+        ("poker create", {"kind": "poker"}, None, KINDS),
+        ("poker create", {"kind": 1}, {"kind": 4}, KINDS),
         ("poker create", {"straddle": "yes"}, {"straddle": 3}, "true or false"),
         ("poker create", {"straddle": None}, None, "true or false"),
         ("poker-admin settings", {"language": "de"}, None, "one of English, Français"),
@@ -129,7 +131,7 @@ async def test_a_missing_option_and_a_wrong_choice_are_named_in_the_readers_lang
     await door.refuses(
         lambda: world.forge_slash("alice", "poker create", {"kind": "poker"}),
         "«\u00a0poker\u00a0» n'est pas une valeur possible pour type\u00a0: "
-        "une valeur parmi Partie libre, Tournoi amical",
+        "une valeur parmi Partie libre, Tournoi amical, Table d'apprentissage (cartes visibles, coach activé)",
     )
     world.acknowledge_refusals()
 

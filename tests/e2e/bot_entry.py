@@ -9,6 +9,8 @@ unchanged: these hooks exist only in this process.
   replayed. The tests never rely on which cards come: they read whose turn it is from the channel.
 - ``E2E_NEXT_HAND_DELAY``: seconds between a hand's end and the next deal (`TableService`'s
   ``next_hand_delay_s``; the table's own setting, 5 s by default, would make a ten-hand game wait 50 s for nothing).
+- ``E2E_COMPUTER_DELAY``: a computer player's mean pause in seconds (`TableService`'s ``computer_delay_s``; the
+  table's own 2 s would make twenty hands with three computer players last minutes).
 - ``E2E_HOLD_FINISH_HAND``: when "1", the tables' `Storage.finish_hand` never returns (the hand's last action is stored,
   its result is not), so that a test can SIGKILL the process exactly at the showdown.
 - ``E2E_KILL_AFTER``: ``"<Storage method>[:n]"``, e.g. ``"close_table"`` or ``"buy_in:4"``: the process SIGKILLs
@@ -82,6 +84,10 @@ def _install_hooks() -> None:
     delay_text = os.environ.get("E2E_NEXT_HAND_DELAY")
     if delay_text:
         options["next_hand_delay_s"] = float(delay_text)
+
+    computer_text = os.environ.get("E2E_COMPUTER_DELAY")
+    if computer_text:
+        options["computer_delay_s"] = float(computer_text)
 
     hold = os.environ.get("E2E_HOLD_FINISH_HAND") == "1"
     kill_after: tuple[str, int] | None = None

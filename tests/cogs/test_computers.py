@@ -1,0 +1,80 @@
+"""Computer players through Discord (issue 17): /poker addbot and /poker removebot, named and marked at the table,
+acting after their pause; the house pays their buy-ins and the audit holds."""
+
+from __future__ import annotations
+
+from bot.storage import is_computer_player
+from tests.cogs.conftest import World
+
+
+async def test_the_host_seats_two_computer_players_and_plays_hands_with_them(world: World) -> None:
+    await world.seat({"alice": None})
+    refused = await world.slash("bob", "poker addbot", level="solid")
+    assert refused.response.content.startswith("Only the host")
+    added = await world.slash("alice", "poker addbot", level="solid")
+    assert added.response.content == "🤖 Solid 2 sits at seat 2."
+    added = await world.slash("alice", "poker addbot")
+    assert added.response.content == "🤖 Beginner 3 sits at seat 3."
+    description = world.table_message().embeds[0].description or ""
+    fields = " ".join(f.value or "" for f in world.table_message().embeds[0].fields)
+    assert "🤖 Solid 2" in description + fields and "🤖 Beginner 3" in description + fields
+
+    await world.slash("alice", "poker start")
+    for _ in range(200):
+        snap = world.snapshot()
+        if snap.hand_number >= 3 and snap.actor_user_id is None:
+            break
+        if snap.actor_user_id is None or is_computer_player(snap.actor_user_id):
+            await world.advance(5.5)  # a computer player's pause (at most 3 s), or the next deal
+            continue
+        await world.slash("alice", "check" if snap.legal.can_check else "call")
+    assert world.snapshot().hand_number >= 3
+    assert (await world.bot.storage.audit(world.guild.id)).ok
+    assert world.dms("alice")  # members still get their cards by DM
+
+    history = await world.slash("alice", "history")
+    text = (history.response.content or "") + " ".join(e.description or "" for e in history.response.embeds)
+    assert "🤖 Beginner 3 wins" in text, text  # named as a computer player in the history too
+    assert not world.service.runners[world.channel.id].view().in_hand  # between hands
+    refused = await world.slash("alice", "poker removebot", seat=1)
+    assert refused.response.content == "Seat 1 holds no computer player"
+    removed = await world.slash("alice", "poker removebot", seat=3)
+    assert removed.response.content == "🤖 Beginner 3 was removed from the table."
+    assert [s.seat for s in world.snapshot().seats] == [1, 2]
+    assert (await world.bot.storage.audit(world.guild.id)).ok
+    world.acknowledge_refusals()
+
+
+async def test_the_coach_adds_its_lines_to_my_cards_on_your_turn_in_your_language(world: World) -> None:
+    await world.seat({"alice": None, "bob": None})
+    turned = await world.slash("bob", "poker coach", mode="on")
+    assert turned.response.content.startswith("Coach on")
+    world.speaks("bob", "fr")
+    await world.slash("alice", "poker start")
+    if world.actor() != "bob":
+        await world.slash(world.actor(), "call")
+    mine = await world.press("bob", "My cards")
+    lines = mine.response.content.splitlines()
+    coach = [line for line in lines if line.startswith("> ")]
+    assert any("Tes chances de gagner contre 1 main au hasard" in line for line in coach), lines
+    assert any(line.startswith(("> Rien à suivre", "> Suivre coûte")) for line in coach), lines
+    theirs = await world.press("alice", "My cards")  # no coach for Alice, and not her turn
+    assert not [line for line in theirs.response.content.splitlines() if line.startswith("> ")]
+    off = await world.slash("bob", "poker coach", mode="off")
+    assert off.response.content == "Coach coupé."
+    again = await world.press("bob", "My cards")
+    assert not [line for line in again.response.content.splitlines() if line.startswith("> ")]
+
+
+async def test_a_learning_table_with_a_computer_player_shows_every_card(world: World) -> None:
+    created = await world.slash("alice", "poker create", kind="learning")
+    assert "learning table" in created.response.content and "face up" in created.response.content
+    await world.slash("alice", "poker join")
+    await world.slash("alice", "poker addbot", level="solid")
+    await world.slash("alice", "poker start")
+    description = world.table_message().embeds[0].description or ""
+    for seat in world.snapshot().seats:
+        assert len(seat.cards) == 2
+        assert all(str(card)[0] in "23456789TJQKA" for card in seat.cards)
+    assert description.count("♠") + description.count("♥") + description.count("♦") + description.count("♣") >= 4
+    assert (await world.bot.storage.balance(world.guild.id, world.member("alice").id)) == 1000

@@ -1,0 +1,75 @@
+"""Practice through the Discord stand-in against the real bot process (issue 17): one member and three computer
+players play twenty hands with the member's coach on; then a decision puzzle answered by two members and revealed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.discord_stub.model import iter_components
+
+from .conftest import World
+from .driver import WAIT
+
+HANDS = 20
+
+
+@pytest.mark.bot_env(E2E_COMPUTER_DELAY="0.02")
+async def test_one_member_and_three_computer_players_play_twenty_hands_with_the_coach(world: World) -> None:
+    game, alice = world.game, world.host
+    assert (await game.command(alice, "poker", "create")).startswith("alice opened")
+    await game.command(alice, "poker", "join")
+    for level in ("solid", "beginner", "solid"):
+        assert "sits at seat" in await game.command(alice, "poker", "addbot", level=level)
+    assert (await game.command(alice, "poker", "coach", mode="on")).startswith("Coach on")
+    await game.command(alice, "poker", "start")
+    coached = 0
+    hands_seen: set[int] = set()
+    for _ in range(2000):
+        view = await game.turn(timeout=WAIT * 4)
+        hands_seen.add(view.hand_number or 0)
+        if len(hands_seen) > HANDS or len(view.seats) < 2:
+            break
+        if view.actor != "alice":
+            mark = game.table_message().latest.seq
+            await world.stub.wait_for(
+                lambda mark=mark: game.table_message().latest.seq > mark or not game.spectator.table().in_hand,
+                WAIT,
+                what="a computer player's action",
+            )
+            continue
+        assert all(name == "alice" or name.startswith("🤖 ") for name in view.seats)
+        inter = world.stub.press_button(alice, view.message_id, view.buttons["cards"]["custom_id"])
+        await inter.wait_acked(WAIT)
+        answer = await world.stub.wait_for(lambda inter=inter: game.reply(inter), WAIT, what="My cards")
+        if "> Your chance to win against" in answer:
+            coached += 1
+        await game.act("alice", "fold" if view.to_call else "check", "button")  # she keeps her chips: 20 hands
+    assert len(hands_seen) > HANDS, hands_seen
+    assert coached >= HANDS // 2  # on her turns, My cards carries the coach's lines
+
+
+async def test_a_puzzle_answered_by_two_members_and_revealed(world: World) -> None:
+    game = world.game
+    alice, bob, carol = (game.user(name) for name in ("alice", "bob", "carol"))
+    posted = world.stub.invoke_slash(alice, world.channel, "poker", "puzzle")
+    await posted.wait_acked(WAIT)
+    message = await world.stub.wait_for(
+        lambda: next((m for m in reversed(game.spectator.messages()) if "Decision puzzle" in m.latest.text()), None),
+        WAIT,
+        what="the puzzle",
+    )
+    buttons = {c["label"]: c["custom_id"] for c in iter_components(message.latest.components) if c.get("type") == 2}
+    assert list(buttons) == ["Fold", "Call", "Raise"]
+    for user, label in ((bob, "Call"), (carol, "Fold")):
+        inter = world.stub.press_button(user, message.id, buttons[label])
+        await inter.wait_acked(WAIT)
+        answer = await world.stub.wait_for(lambda inter=inter: game.reply(inter), WAIT, what="the answer")
+        assert answer.startswith(f"Your answer: **{label.lower() if label != 'Fold' else 'fold'}**")
+    await game.command(alice, "poker", "puzzle", action="reveal")
+    revealed = await world.stub.wait_for(
+        lambda: next((m for m in reversed(game.spectator.messages()) if m.latest.text().startswith("**Answer")), None),
+        WAIT,
+        what="the answer",
+    )
+    assert revealed.latest.text().startswith("**Answer** — the channel voted: fold 1, call 1, raise 0.")

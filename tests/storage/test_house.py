@@ -1,0 +1,42 @@
+"""The house account (issue 17): computer players at cash tables buy in from it; the audit covers it."""
+
+from __future__ import annotations
+
+from bot.storage import HOUSE_USER_ID, LedgerKind, Storage
+from tests.storage.conftest import GUILD
+
+ALICE = 101
+SOLID = -1001  # a computer player's seat id
+
+
+async def test_a_computer_player_buys_in_from_the_house_and_the_audit_holds(store: Storage) -> None:
+    table = await store.create_table(GUILD, 500, ALICE, "cash", {"min_buy_in": 40, "max_buy_in": 100})
+    await store.buy_in(table, GUILD, ALICE, 1, 100)
+    house = await store.buy_in(table, GUILD, SOLID, 2, 80)
+    assert house == 0  # issued 80, sent 80 to the seat
+    rows = await store.ledger(GUILD, HOUSE_USER_ID)
+    assert [(r.kind, r.delta, r.balance_after) for r in reversed(rows)] == [
+        (LedgerKind.HOUSE_ISSUE, 80, 80),
+        (LedgerKind.BUY_IN, -80, 0),
+    ]
+    assert await store.account(GUILD, SOLID) is None  # no member account for the computer player
+    audit = await store.audit(GUILD)
+    assert (audit.ok, audit.balances, audit.on_tables, audit.issued) == (True, 900, 180, 1080)
+
+    await store.set_seat_stacks(table, {1: 60, 2: 120})  # the computer player won 40 from Alice
+    assert await store.cash_out(table, GUILD, SOLID, 2) == 120  # back to the house
+    await store.buy_in(table, GUILD, SOLID, 2, 100)  # from what the house holds: nothing new issued
+    assert (await store.account(GUILD, HOUSE_USER_ID)).balance == 20  # type: ignore[union-attr]
+    audit = await store.audit(GUILD)
+    assert (audit.ok, audit.balances, audit.on_tables, audit.issued) == (True, 920, 160, 1080)
+    assert [r.kind for r in await store.ledger(GUILD, HOUSE_USER_ID)].count(LedgerKind.HOUSE_ISSUE) == 1
+
+
+async def test_the_house_and_computer_players_never_appear_on_the_leaderboard(store: Storage) -> None:
+    table = await store.create_table(GUILD, 500, ALICE, "cash", {"min_buy_in": 40, "max_buy_in": 100})
+    await store.buy_in(table, GUILD, ALICE, 1, 100)
+    await store.buy_in(table, GUILD, SOLID, 2, 100)
+    await store.set_seat_stacks(table, {1: 10, 2: 190})
+    await store.cash_out(table, GUILD, SOLID, 2)  # the house holds 190 chips
+    page = await store.leaderboard(GUILD)
+    assert [row.user_id for row in page.rows] == [ALICE]
