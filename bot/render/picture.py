@@ -34,10 +34,12 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.poker.cards import Card
 from bot.poker.events import HandShown
+from bot.poker.result import HandResult
 from bot.render.cards import rank_text
 from bot.render.events import pot_amounts, pot_label, street_name
 from bot.render.hands import hand_name
 from bot.render.i18n import format_number, format_percent, t
+from bot.render.table import TableSnapshot
 
 __all__ = [
     "HEIGHT",
@@ -205,8 +207,8 @@ def _clean_name(name: str) -> str:
 
 
 def scene_from_snapshot(
-    snapshot: Any,
-    result: Any = None,
+    snapshot: TableSnapshot,
+    result: HandResult | None = None,
     odds: Mapping[int, OddsLike] | None = None,
     *,
     faces: Mapping[int, Sequence[Card]] | None = None,
@@ -214,9 +216,7 @@ def scene_from_snapshot(
 ) -> TableScene:
     """The scene of a table from its public snapshot.
 
-    snapshot: the service's `TableSnapshot` (or anything with its attributes: `seats` with `seat`, `name`,
-    `stack`, `bet`, `state`, `is_button`, `is_actor`, `blind`, `player`, `user_id`; `board`, `pots`, `street`,
-    `events`, `language`, `hand_number`, blinds, `max_seats`). result: the hand's `HandResult` at its end
+    snapshot: the service's public `TableSnapshot` (bot/render/table.py). result: the hand's `HandResult` at its end
     (shown hands, pots won), or None. odds: chances by seat number at an all-in, or None. faces: hole cards
     turned face up by the rules at an all-in (everyone all-in: the hands are shown before the run-out), by seat.
 

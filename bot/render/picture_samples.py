@@ -1,75 +1,42 @@
 """Sample tables for the picture: the golden-file tests, `scripts/picture_goldens.py` and `benchmarks/render.py`
 draw these (2, 6 and 10 seats in a hand, a 10-seat showdown with side pots, an all-in with odds).
 
-Each sample is a public snapshot (`bot.render.table.TableView`-shaped, with engine events and pots) and, at a
+Each sample is a public snapshot (the service's own `bot.render.table.TableSnapshot`, with engine events and
+pots) and, at a
 showdown, the hand's `HandResult`, as the table service hands them to the Discord layer.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+import dataclasses
 
-from bot.poker.cards import parse_cards
+from bot.poker.cards import Card, parse_cards
 from bot.poker.evaluation import evaluate
-from bot.poker.events import HandShown, HoleCardsDealt, Street
+from bot.poker.events import Event, HandShown, HoleCardsDealt, Street
 from bot.poker.pots import Pot
 from bot.poker.result import HandResult, PotResult, ShownHand
 from bot.render.picture import OddsLike, SeatOdds, TableScene, scene_from_snapshot
+from bot.render.table import SeatState, SeatView, TableSnapshot
 
 NAMES = ("Alice", "Bob", "Chloé", "David", "Émilie", "François", "Grégoire", "Hélène", "Ibrahim", "Jean-Sébastien")
 
 
-@dataclass(frozen=True)
-class SampleSeat:
-    """A seat of a sample snapshot (the service's SeatView attributes)."""
-
-    seat: int
-    user_id: int
-    name: str
-    stack: int
-    bet: int = 0
-    state: str = "active"
-    is_button: bool = False
-    is_actor: bool = False
-    leaving: bool = False
-    player: int | None = None
-    blind: str | None = None
-
-
-@dataclass(frozen=True)
-class SampleSnapshot:
-    """A public snapshot of a sample table (the service's TableSnapshot attributes the picture reads)."""
-
-    language: str
-    hand_number: int
-    small_blind: int
-    big_blind: int
-    ante: int
-    max_seats: int
-    seats: tuple[SampleSeat, ...]
-    board: tuple[Any, ...] = ()
-    pots: tuple[Pot, ...] = ()
-    street: Street | None = None
-    events: tuple[Any, ...] = field(default=())
-
-
 def _seats(
     count: int, states: dict[int, str], bets: dict[int, int], actor: int, stacks: int = 100
-) -> tuple[SampleSeat, ...]:
+) -> tuple[SeatView, ...]:
     # heads-up the button posts the small blind (rule book 000 §04)
     blinds = {1: "big_blind", 2: "small_blind"} if count == 2 else {1: "small_blind", 2: "big_blind"}
     seats = []
     for i in range(count):
         number = i + 1
         seats.append(
-            SampleSeat(
+            SeatView(
                 seat=number,
                 user_id=100 + number,
                 name=NAMES[i],
                 stack=stacks + 37 * i,
                 bet=bets.get(number, 0),
-                state=states.get(number, "active"),
+                state=SeatState(states.get(number, "active")),
                 is_button=number == count,
                 is_actor=number == actor,
                 player=i,
@@ -79,7 +46,37 @@ def _seats(
     return tuple(seats)
 
 
-def hand_in_play(count: int, language: str = "en") -> SampleSnapshot:
+def _snapshot(
+    language: str,
+    hand_number: int,
+    small_blind: int,
+    big_blind: int,
+    max_seats: int,
+    seats: tuple[SeatView, ...],
+    board: tuple[Card, ...],
+    pots: tuple[Pot, ...],
+    street: Street,
+    *,
+    ante: int,
+    events: tuple[Event, ...] = (),
+) -> TableSnapshot:
+    """A sample table's public snapshot: the service's own `TableSnapshot` (bot/render/table.py)."""
+    return TableSnapshot(
+        language=language,
+        hand_number=hand_number,
+        small_blind=small_blind,
+        big_blind=big_blind,
+        ante=ante,
+        max_seats=max_seats,
+        seats=seats,
+        board=board,
+        pots=pots,
+        street=street,
+        events=events,
+    )
+
+
+def hand_in_play(count: int, language: str = "en") -> TableSnapshot:
     """A hand on the turn with `count` seated (2..10, as many seats as `count` rounds up to a layout's)."""
     max_seats = 2 if count <= 2 else 6 if count <= 6 else 10
     states = {3: "folded", 5: "all_in", 7: "sitting_out", 9: "folded"} if count > 2 else {}
@@ -87,10 +84,10 @@ def hand_in_play(count: int, language: str = "en") -> SampleSnapshot:
     states = {k: v for k, v in states.items() if k <= count}
     seats = _seats(count, states, {k: v for k, v in bets.items() if k <= count}, 2)
     board = parse_cards("Ks9d4cTh")
-    return SampleSnapshot(language, 42, 1, 2, 0, max_seats, seats, board, (Pot(86, (0, 1)),), Street.TURN)
+    return _snapshot(language, 42, 1, 2, max_seats, seats, board, (Pot(86, (0, 1)),), Street.TURN, ante=0)
 
 
-def showdown(language: str = "en") -> tuple[SampleSnapshot, HandResult]:
+def showdown(language: str = "en") -> tuple[TableSnapshot, HandResult]:
     """A 10-seat showdown with a side pot: three hands shown, two winners."""
     seats = _seats(10, {3: "folded", 4: "folded", 6: "folded", 7: "folded", 8: "folded", 9: "folded"}, {}, 0)
     board = parse_cards("Ks9d4c2hAc")
@@ -103,11 +100,11 @@ def showdown(language: str = "en") -> tuple[SampleSnapshot, HandResult]:
         PotResult(1, 130, ((101, "Alice", 130),), shown[0].value, shown[3].value),
     )
     result = HandResult(57, board, shown, ((106, "François"),), pots, (), True)
-    snapshot = SampleSnapshot(language, 57, 5, 10, 1, 10, seats, board, (), Street.COMPLETE)
+    snapshot = _snapshot(language, 57, 5, 10, 10, seats, board, (), Street.COMPLETE, ante=1)
     return snapshot, result
 
 
-def all_in_with_odds(language: str = "en") -> tuple[SampleSnapshot, dict[int, OddsLike]]:
+def all_in_with_odds(language: str = "en") -> tuple[TableSnapshot, dict[int, OddsLike]]:
     """Three players all-in on the flop, hands turned face up, with each seat's odds (seats 1, 2 and 4)."""
     seats = _seats(6, {1: "all_in", 2: "all_in", 3: "folded", 4: "all_in", 5: "folded", 6: "folded"}, {}, 0)
     board = parse_cards("Ks9d4c")
@@ -119,28 +116,16 @@ def all_in_with_odds(language: str = "en") -> tuple[SampleSnapshot, dict[int, Od
         2: SeatOdds(0.853, 0.0),
         4: SeatOdds(0.065, 0.012, exact=False),
     }
-    snap = SampleSnapshot(language, 61, 1, 2, 0, 6, seats, board, pots, Street.FLOP, events)
+    snap = _snapshot(language, 61, 1, 2, 6, seats, board, pots, Street.FLOP, ante=0, events=events)
     return snap, odds
 
 
-def with_private_cards(snapshot: SampleSnapshot) -> SampleSnapshot:
+def with_private_cards(snapshot: TableSnapshot) -> TableSnapshot:
     """The same snapshot with every seat's hole cards among its events (as a careless caller could pass them):
     the picture must not change."""
     secret = parse_cards("2c3c4d5d6h7h8s8d3h3s4s5s6s7s8c8h2d2s3d4h")
     dealt = tuple(HoleCardsDealt(i, (secret[2 * i], secret[2 * i + 1])) for i in range(len(snapshot.seats)))
-    return SampleSnapshot(
-        snapshot.language,
-        snapshot.hand_number,
-        snapshot.small_blind,
-        snapshot.big_blind,
-        snapshot.ante,
-        snapshot.max_seats,
-        snapshot.seats,
-        snapshot.board,
-        snapshot.pots,
-        snapshot.street,
-        dealt + tuple(snapshot.events),
-    )
+    return dataclasses.replace(snapshot, events=dealt + snapshot.events)
 
 
 def golden_scenes() -> dict[str, TableScene]:
