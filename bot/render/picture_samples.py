@@ -2,8 +2,7 @@
 draw these (2, 6 and 10 seats in a hand, a 10-seat showdown with side pots, an all-in with odds).
 
 Each sample is a public snapshot (the service's own `bot.render.table.TableSnapshot`, with engine events and
-pots) and, at a
-showdown, the hand's `HandResult`, as the table service hands them to the Discord layer.
+pots) and, at a showdown, the hand's `HandResult`, as the table service hands them to the Discord layer.
 """
 
 from __future__ import annotations
