@@ -4,12 +4,13 @@ Run from the repository root:
 
     python benchmarks/render.py [--pictures 300] [--warmup 20]
 
-Draws the 10-seat showdown of `bot.render.picture_samples` (four hands shown, a side pot, the ante) again and
+Draws the 10-seat showdown of `bot.render.picture.samples` (four hands shown, a side pot, the ante) again and
 again: `scene_from_snapshot` + `draw_table` (draw + encode), as the Discord layer does for each street and
-showdown message. The cached parts (felt, card faces and backs, fonts) are drawn during the warm-up. Wall time
-and CPU time (`time.process_time`) are both reported: on a loaded machine the wall time includes waiting for a
-core. The named peer is Pillow's own PNG writer (`Image.save(format="PNG", compress_level=1)`) on the same
-image, against our `encode_png` (no row filter). Goals: p99 < 10 ms, < 200 KB per picture.
+showdown message. The pre-drawn pieces (felt, plates, card faces and backs, texts, marks) are drawn during the
+warm-up. Wall time and CPU time (`time.process_time`) are both reported: on a loaded machine the wall time
+includes waiting for a core. The named peer is Pillow's own PNG writer (`Image.save(format="PNG",
+compress_level=1)`, zlib) on the same palette image, against our `encode_png` (ISA-L's deflate, no row filter).
+Goals: p99 < 10 ms, < 200 KB per picture.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.render.picture import draw_image, draw_table, encode_png, scene_from_snapshot
-from bot.render.picture_samples import showdown
+from bot.render.picture.samples import showdown
 
 P99_GOAL_MS = 10.0
 BYTES_GOAL = 200_000

@@ -16,7 +16,6 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.poker.cards import parse_cards
-from bot.render import picture_samples as samples
 from bot.render.picture import (
     HEIGHT,
     WIDTH,
@@ -27,8 +26,11 @@ from bot.render.picture import (
     draw_table,
     encode_png,
     layout_for,
+    samples,
     scene_from_snapshot,
+    sprites,
 )
+from bot.render.picture.layout import CENTRE_BOX, FELT
 
 GOLDENS = Path(__file__).parent / "goldens"
 #: A pixel "differs" when its grey level moved by more than this (anti-aliasing of another FreeType build moves
@@ -155,15 +157,45 @@ def test_picture_is_a_small_png() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(samples.golden_scenes()))
-def test_encoder_keeps_every_pixel_within_a_few_levels(name: str) -> None:
-    """The palette PNG (the shipped palette) loses nothing visible: every channel of every pixel within 16
-    levels, 1 on average."""
+def test_encoder_writes_every_pixel_of_the_drawing_as_it_is(name: str) -> None:
+    """The picture is drawn in the PNG's own palette mode: encoding loses nothing (same indices, same colours)."""
     image = draw_image(samples.golden_scenes()[name])
-    decoded = Image.open(io.BytesIO(encode_png(image))).convert("RGB")
-    diff = ImageChops.difference(image, decoded).convert("L")
-    histogram = diff.histogram()
-    assert max(v for v, n in enumerate(histogram) if n) <= 16
-    assert sum(v * n for v, n in enumerate(histogram)) / (image.width * image.height) < 1.0
+    decoded = Image.open(io.BytesIO(encode_png(image)))
+    assert decoded.mode == image.mode == "P"
+    assert decoded.tobytes() == image.tobytes()
+    assert decoded.convert("RGB").tobytes() == image.convert("RGB").tobytes()
+
+
+def test_the_palette_keeps_every_pre_drawn_piece_within_a_few_levels() -> None:
+    """Each piece is drawn in RGB and turned into the shipped palette's colours once: every channel of every pixel
+    of every piece the samples draw (felt, plates, cards of both decks, texts, badges, marks) stays within 16
+    levels of its RGB drawing, 1 on average."""
+    sprites.clear_caches()
+    recorded: list[Image.Image] = []
+    sprites.RECORDER = recorded
+    try:
+        for scene in samples.golden_scenes().values():
+            draw_image(scene)
+    finally:
+        sprites.RECORDER = None
+        sprites.clear_caches()
+    assert len(recorded) > 50
+    worst, total, pixels = 0, 0, 0
+    for piece in recorded:
+        histogram = ImageChops.difference(piece, sprites.to_palette(piece).convert("RGB")).convert("L").histogram()
+        worst = max(worst, max(v for v, n in enumerate(histogram) if n))
+        total += sum(v * n for v, n in enumerate(histogram))
+        pixels += piece.width * piece.height
+    assert worst <= 16
+    assert total / pixels < 1.0
+
+
+@pytest.mark.parametrize("layout", [2, 6, 10])
+def test_the_centre_is_drawn_on_plain_felt(layout: int) -> None:
+    """Title, blinds, board and pots are pre-drawn on the felt's flat colour: the centre box must be just that."""
+    centre = sprites.felt(layout).crop(CENTRE_BOX).convert("RGB")
+    assert centre.getcolors() is not None and len(centre.getcolors() or ()) == 1
+    assert centre.getpixel((0, 0)) == sprites.to_palette(Image.new("RGB", (1, 1), FELT)).convert("RGB").getpixel((0, 0))
 
 
 def test_names_with_control_characters_are_drawn_without_them() -> None:
