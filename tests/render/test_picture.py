@@ -16,12 +16,15 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.poker.cards import parse_cards
+from bot.render.i18n import t
 from bot.render.picture import (
+    COMPUTER_MARK,
     HEIGHT,
     WIDTH,
     SceneSeat,
     SeatOdds,
     TableScene,
+    clean_name,
     draw_image,
     draw_table,
     encode_png,
@@ -30,6 +33,7 @@ from bot.render.picture import (
     scene_from_snapshot,
     sprites,
 )
+from bot.render.picture.draw import odds_label
 from bot.render.picture.layout import CENTRE_BOX, FELT
 
 GOLDENS = Path(__file__).parent / "goldens"
@@ -223,3 +227,61 @@ def test_a_name_the_font_cannot_draw_becomes_the_seat_number() -> None:
     assert [s.name for s in scene.seats] == ["", "Zoé"]
     french = dataclasses.replace(snapshot, seats=seats, language="fr")
     assert draw_table(scene) != draw_table(scene_from_snapshot(french))  # "Seat 1" / "Place 1"
+
+
+def test_odds_with_a_tie_keep_the_word_for_winning() -> None:
+    """The tie figure comes after the chance to win, which stays named ("Win"/"Gagne"), in both languages."""
+    assert odds_label(SeatOdds(0.82, 0.0), "en") == "Win 82%"
+    assert odds_label(SeatOdds(0.40, 0.03), "en") == "Win 40% · tie 3%"
+    assert odds_label(SeatOdds(0.065, 0.012, exact=False), "en") == "Win ≈ 6% · tie 1%"
+    assert odds_label(SeatOdds(0.065, 0.012, exact=False), "fr") == "Gagne ≈ 6\xa0% · partage 1\xa0%"
+
+
+def test_a_split_pot_marks_each_of_its_winners() -> None:
+    snapshot, result = samples.split_pot()
+    by_seat = {s.seat: s for s in scene_from_snapshot(snapshot, result).seats}
+    assert (by_seat[1].won, by_seat[1].split) == (105, True)
+    assert (by_seat[3].won, by_seat[3].split) == (105, True)
+    assert (by_seat[2].won, by_seat[2].split) == (0, False)
+    outright = {s.seat: s for s in scene_from_snapshot(*samples.showdown()).seats}
+    assert outright[2].won == 240 and not outright[2].split
+    # The badge says so: the same seats drawn as outright winners look different.
+    scene = scene_from_snapshot(snapshot, result)
+    whole = dataclasses.replace(scene, seats=tuple(dataclasses.replace(s, split=False) for s in scene.seats))
+    assert _differing_share(draw_image(scene), draw_image(whole)) > 0.0005
+
+
+def test_a_computer_player_is_marked_with_a_drawn_robot_instead_of_its_emoji() -> None:
+    snapshot, result = samples.split_pot()
+    scene = scene_from_snapshot(snapshot, result)
+    by_seat = {s.seat: s for s in scene.seats}
+    assert by_seat[3].computer and by_seat[3].name == "Solid 3"
+    assert not by_seat[1].computer and by_seat[1].name == "Alice"
+    human = dataclasses.replace(scene, seats=tuple(dataclasses.replace(s, computer=False) for s in scene.seats))
+    assert _differing_share(draw_image(scene), draw_image(human)) > 0.0002
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_computer_names_start_with_the_mark_the_picture_draws(language: str) -> None:
+    """The picture recognises a computer player by the mark its catalogue name starts with."""
+    assert t("computer.name", language, level="Solid", seat=3).startswith(COMPUTER_MARK)
+
+
+def test_the_font_check_knows_which_characters_have_a_glyph() -> None:
+    assert all(sprites.drawable(ch) for ch in "Aé€≈·…♠♥♦♣ÉŒßЖλ\u202f")
+    assert not any(sprites.drawable(ch) for ch in "李小龍🐉🎲🤖")
+    assert clean_name("李小龍🐉") == ("", False)
+    assert clean_name("Zoé 🎲 ✨") == ("Zoé", False)
+    assert clean_name("🤖 Solide 3") == ("Solide 3", True)
+
+
+@pytest.mark.parametrize("name", sorted(samples.golden_scenes()))
+def test_every_text_of_the_picture_has_glyphs_in_the_font(name: str) -> None:
+    """No empty boxes: every character of every name, hand, odds and state the samples draw is in the font."""
+    scene = samples.golden_scenes()[name]
+    texts = [s.name for s in scene.seats] + [s.hand or "" for s in scene.seats]
+    texts += [odds_label(s.odds, scene.language) for s in scene.seats if s.odds is not None]
+    texts += [t(f"picture.{key}", scene.language) for key in ("state.all_in", "state.folded", "to_act")]
+    texts += [t("picture.split_won", scene.language, amount=1234)]
+    missing = {ch for text in texts for ch in text if not sprites.drawable(ch)}
+    assert not missing

@@ -36,8 +36,7 @@ from bot.render.picture.layout import (
     PLATE_DIM,
     PLATE_EDGE,
     PLATE_SIZE,
-    ROBOT,
-    ROBOT_SIZE,
+    ROBOT_BADGE_WIDTH,
     SEAT_CARD,
     SPLIT_BADGE,
     STACK,
@@ -52,7 +51,7 @@ from bot.render.picture.layout import (
 )
 from bot.render.picture.scene import OddsLike, SceneSeat, TableScene
 
-__all__ = ["draw_image"]
+__all__ = ["draw_image", "odds_label"]
 
 
 def _paste_text(
@@ -68,7 +67,7 @@ def _paste_text(
     image.paste(piece, (round(xy[0]) + left, round(xy[1]) + top))
 
 
-def _odds_text(odds: OddsLike, language: str) -> str:
+def odds_label(odds: OddsLike, language: str) -> str:
     """A seat's chances at an all-in: "Win 42%", or "Win 40% · tie 3%" when a tie is possible; "≈ " before
     the figures of an estimate."""
     approx = "" if getattr(odds, "exact", True) else "≈ "
@@ -97,25 +96,24 @@ def _draw_seat(image: Image.Image, scene: TableScene, seat: SceneSeat) -> None:
         for i, card in enumerate(cards[:2]):
             image.paste(sprites.card(card, SEAT_CARD, scene.four_colour, fill), (x0 + 8 + i * (cw + 4), y0 + 8))
         text_x = x0 + 8 + 2 * (cw + 4) + 4
-    name_x = text_x
-    if seat.computer:
-        image.paste(sprites.robot(ROBOT_SIZE, fill, ROBOT), (text_x, y0 + 10))
-        name_x = text_x + ROBOT_SIZE + 4
-    name, size = sprites.fit(seat.name or t("picture.seat", language, n=seat.seat), 28, x0 + pw - 8 - name_x, 20)
-    _paste_text(image, (name_x, y0 + 6), name, size, TEXT_DIM if dim else TEXT, fill)
+    name, size = sprites.fit(seat.name or t("picture.seat", language, n=seat.seat), 28, x0 + pw - 8 - text_x, 20)
+    _paste_text(image, (text_x, y0 + 6), name, size, TEXT_DIM if dim else TEXT, fill)
     stack, size = sprites.fit(format_number(seat.stack, language), 28, x0 + pw - 8 - text_x, 20)
     _paste_text(image, (text_x, y0 + 40), stack, size, STACK, fill)
     # Third line: the odds at an all-in, the shown hand's name, or the state.
     third: str | None = None
     if seat.odds is not None:
-        third = _odds_text(seat.odds, language)
+        third = odds_label(seat.odds, language)
     elif seat.hand:
         third = seat.hand
     elif dim:
         third = t(f"picture.state.{seat.state}", language)
     if third:
-        line, size = sprites.fit(third, 22, pw - 16, 16)
-        _paste_text(image, (x0 + 8, y0 + ph - 6), line, size, ODDS if seat.odds else TEXT_DIM, fill, "ld")
+        # The odds with a tie ("Gagne ≈ 62 % · partage 12 %") may use the plate's whole width and a smaller font
+        # rather than lose a figure to "…".
+        inset, smallest = (6, 14) if seat.odds is not None else (8, 16)
+        line, size = sprites.fit(third, 22, pw - 2 * inset, smallest)
+        _paste_text(image, (x0 + inset, y0 + ph - 6), line, size, ODDS if seat.odds else TEXT_DIM, fill, "ld")
     # A badge on the top edge: won (a share of a split pot, or the pot), all-in, to act.
     label: tuple[str, Colour] | None = None
     if seat.won:
@@ -130,8 +128,12 @@ def _draw_seat(image: Image.Image, scene: TableScene, seat: SceneSeat) -> None:
     elif seat.is_actor:
         label = (t("picture.to_act", language), ACTOR_BADGE)
     if label is not None:
-        piece, bx, by = sprites.badge(layout, seat.seat, look, *label)
+        room = pw - 20 - (ROBOT_BADGE_WIDTH + 6 if seat.computer else 0)  # clear of the robot's badge
+        piece, bx, by = sprites.badge(layout, seat.seat, look, *label, room)
         image.paste(piece, (bx, by))
+    if seat.computer:
+        piece, rx, ry = sprites.robot(layout, seat.seat, look)
+        image.paste(piece, (rx, ry))
     # Beside the plate, towards the centre: the button, the blind, the bet.
     items: list[sprites.Mark] = []
     if seat.is_button:

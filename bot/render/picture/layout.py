@@ -47,7 +47,8 @@ BACK: Colour = (35, 72, 160)
 BACK_LINE: Colour = (90, 130, 220)
 CHIP: Colour = (230, 230, 230)
 CHIP_EDGE: Colour = (200, 40, 40)
-ROBOT: Colour = (150, 153, 160)
+ROBOT: Colour = (245, 245, 245)
+ROBOT_BADGE: Colour = (90, 94, 102)
 
 #: Suit symbols and colours: the two-colour deck (spades and clubs black, hearts and diamonds red) and the
 #: four-colour deck (spades black, hearts red, diamonds blue, clubs green).
@@ -61,22 +62,25 @@ SEAT_CARD = (44, 62)
 PLATE_SIZE = (230, 104)
 PLATE_RADIUS = 14
 BADGE_HEIGHT = 28
+BADGE_OVERLAP = 8  # how far a badge comes down over its plate
 EMPTY_SEAT = 45  # the disc of an empty seat (diameter)
 MARK_DISC = 33  # button and blinds
 CHIP_DISC = 25  # beside a bet
-ROBOT_SIZE = 26  # the computer player's mark, before its name
+ROBOT_SIZE = 22  # the computer player's robot, on its badge
+ROBOT_BADGE_WIDTH = 40
 BOARD_GAP = 8
 #: The centre column's width (title, blinds, pots): the board's and a margin.
 CENTRE_WIDTH = 5 * BOARD_CARD[0] + 32
 
-#: Seat centres as fractions of the canvas, for seats 1..N clockwise from the top left, per layout.
+#: Seat centres as fractions of the canvas, for seats 1..N clockwise from the top left, per layout. The top row
+#: leaves room above its plates for their badges.
 LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
-    2: ((0.5, 0.1), (0.5, 0.9)),
-    6: ((0.3, 0.1), (0.7, 0.1), (0.87, 0.5), (0.7, 0.9), (0.3, 0.9), (0.13, 0.5)),
+    2: ((0.5, 0.12), (0.5, 0.9)),
+    6: ((0.3, 0.12), (0.7, 0.12), (0.87, 0.5), (0.7, 0.9), (0.3, 0.9), (0.13, 0.5)),
     10: (
-        (0.24, 0.1),
-        (0.5, 0.1),
-        (0.76, 0.1),
+        (0.24, 0.12),
+        (0.5, 0.12),
+        (0.76, 0.12),
         (0.87, 0.365),
         (0.87, 0.635),
         (0.76, 0.9),
@@ -113,10 +117,17 @@ def plate_origin(layout: int, seat: int) -> tuple[int, int]:
 
 
 def badge_box(layout: int, seat: int, width: int) -> Box:
-    """A badge `width` pixels wide on the plate's top edge, at its right end (clear of the name on the left)."""
+    """A badge `width` pixels wide astride the plate's top edge, at its right end, high enough to stay clear of
+    the name's letters under it."""
     x0, y0 = plate_origin(layout, seat)
     right = x0 + PLATE_SIZE[0] - 10
-    return right - width, y0 - BADGE_HEIGHT // 2, right, y0 + BADGE_HEIGHT // 2
+    return right - width, y0 - BADGE_HEIGHT + BADGE_OVERLAP, right, y0 + BADGE_OVERLAP
+
+
+def robot_box(layout: int, seat: int) -> Box:
+    """The computer player's badge: astride the plate's top edge like the others, but at its left end."""
+    x0, y0 = plate_origin(layout, seat)
+    return x0 + 10, y0 - BADGE_HEIGHT + BADGE_OVERLAP, x0 + 10 + ROBOT_BADGE_WIDTH, y0 + BADGE_OVERLAP
 
 
 def marks_anchor(layout: int, seat: int) -> tuple[int, int, str]:
@@ -128,7 +139,7 @@ def marks_anchor(layout: int, seat: int) -> tuple[int, int, str]:
     pw, ph = PLATE_SIZE
     x0, y0 = plate_origin(layout, seat)
     if cy < HEIGHT * 0.2 or cy > HEIGHT * 0.8:
-        y = y0 + ph + 28 if cy < HEIGHT / 2 else y0 - 40
+        y = y0 + ph + 24 if cy < HEIGHT / 2 else y0 - 40
         if abs(cx - WIDTH / 2) < 10:
             return cx, y, "m"
         return (x0 + pw - 8, y, "r") if cx < WIDTH / 2 else (x0 + 8, y, "l")

@@ -45,6 +45,9 @@ from bot.render.picture.layout import (
     RAIL,
     RAIL_EDGE,
     RAIL_WIDTH,
+    ROBOT,
+    ROBOT_BADGE,
+    ROBOT_SIZE,
     SUIT_GLYPHS,
     TABLE_BOX,
     TABLE_RADIUS,
@@ -57,6 +60,7 @@ from bot.render.picture.layout import (
     badge_box,
     marks_anchor,
     plate_origin,
+    robot_box,
     seat_centre,
 )
 
@@ -243,15 +247,15 @@ def plate(layout: int, seat: int, fill: Colour, edge: Colour, width: int) -> Pie
 
 
 @lru_cache(maxsize=512)
-def badge(layout: int, seat: int, plate_look: tuple[Colour, Colour, int], label: str, fill: Colour) -> Piece:
-    """A label on seat `seat`'s plate top edge (won, all-in, to act), over that plate (`plate_look`: its fill,
-    edge and edge width) and the table above it."""
-    size = 20
-    width = int(font(size).getlength(label)) + 16
+def badge(layout: int, seat: int, plate_look: tuple[Colour, Colour, int], label: str, fill: Colour, room: int) -> Piece:
+    """A label on seat `seat`'s plate top edge (won, all-in, to act), at most `room` pixels wide (its font
+    shrinks to fit), over that plate (`plate_look`: its fill, edge and edge width) and the table above it."""
+    words, size = fit(label, 20, room - 16, 14)
+    width = int(font(size).getlength(words)) + 16
     box = badge_box(layout, seat, width)
     pill = (rounded((width, BADGE_HEIGHT), 10, fill, None, 0), box[0], box[1])
-    words = text_layer(label, size, TEXT, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "mm")
-    return compose(layout, box, [pill, words], under=[_plate_layer(layout, seat, *plate_look)])
+    layer = text_layer(words, size, TEXT, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "mm")
+    return compose(layout, box, [pill, layer], under=[_plate_layer(layout, seat, *plate_look)])
 
 
 @lru_cache(maxsize=4096)
@@ -338,23 +342,32 @@ def marks(layout: int, seat: int, items: tuple[Mark, ...]) -> Piece:
     return compose(layout, box, layers)
 
 
-@lru_cache(maxsize=8)
-def robot(size: int, background: Colour, colour: Colour) -> Image.Image:
-    """The computer player's mark: a small robot's head (antenna, eyes, mouth) drawn at four times the size and
-    scaled down, on a flat `background`; the same in every language."""
+def _robot_mask(size: int) -> Image.Image:
+    """A small robot's head (antenna, ears, eyes, mouth) as a mask, drawn at four times the size and scaled down."""
     s = size * 4
     mask = Image.new("L", (s, s), 0)
     draw = ImageDraw.Draw(mask)
     u = s / 26  # drawn on a 26-unit grid
-    draw.line((13 * u, 1.5 * u, 13 * u, 6 * u), fill=255, width=round(2 * u))  # antenna
+    draw.line((13 * u, 2 * u, 13 * u, 6 * u), fill=255, width=round(2 * u))  # antenna
     draw.ellipse((10.5 * u, 0, 15.5 * u, 5 * u), fill=255)
-    draw.rounded_rectangle((2 * u, 6 * u, 24 * u, 24 * u), radius=round(4.5 * u), fill=255)  # head
-    draw.rectangle((0, 12 * u, 2.5 * u, 18 * u), fill=255)  # ears
-    draw.rectangle((23.5 * u, 12 * u, 26 * u - 1, 18 * u), fill=255)
-    draw.ellipse((6.5 * u, 10.5 * u, 11.5 * u, 15.5 * u), fill=0)  # eyes
-    draw.ellipse((14.5 * u, 10.5 * u, 19.5 * u, 15.5 * u), fill=0)
-    draw.rounded_rectangle((8 * u, 18 * u, 18 * u, 20.5 * u), radius=round(u), fill=0)  # mouth
-    small = mask.resize((size, size), Image.Resampling.LANCZOS)
-    sprite = Image.new("RGBA", (size, size), (*colour, 0))
-    sprite.putalpha(small)
-    return _flat((size, size), background, [(sprite, 0, 0)])
+    draw.rounded_rectangle((2 * u, 6 * u, 24 * u, 25 * u), radius=round(5 * u), fill=255)  # head
+    draw.rounded_rectangle((0, 12 * u, 3 * u, 19 * u), radius=round(u), fill=255)  # ears
+    draw.rounded_rectangle((23 * u, 12 * u, 26 * u - 1, 19 * u), radius=round(u), fill=255)
+    draw.ellipse((5.5 * u, 10 * u, 11.5 * u, 16 * u), fill=0)  # eyes
+    draw.ellipse((14.5 * u, 10 * u, 20.5 * u, 16 * u), fill=0)
+    draw.rounded_rectangle((8 * u, 19 * u, 18 * u, 21.5 * u), radius=round(u), fill=0)  # mouth
+    return mask.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=64)
+def robot(layout: int, seat: int, plate_look: tuple[Colour, Colour, int]) -> Piece:
+    """The computer player's mark: a robot's head on a badge astride seat `seat`'s plate top edge, at its left
+    end (the other badges are at the right end), over that plate and the table above it; the same in every
+    language, and clear of the name."""
+    box = robot_box(layout, seat)
+    width, height = box[2] - box[0], box[3] - box[1]
+    pill = (rounded((width, height), 10, ROBOT_BADGE, None, 0), box[0], box[1])
+    head = Image.new("RGBA", (ROBOT_SIZE, ROBOT_SIZE), (*ROBOT, 0))
+    head.putalpha(_robot_mask(ROBOT_SIZE))
+    face = (head, box[0] + (width - ROBOT_SIZE) // 2, box[1] + (height - ROBOT_SIZE) // 2)
+    return compose(layout, box, [pill, face], under=[_plate_layer(layout, seat, *plate_look)])
