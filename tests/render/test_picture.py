@@ -16,7 +16,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.poker.cards import parse_cards
-from bot.render.i18n import t
+from bot.render.i18n import format_number, t
 from bot.render.picture import (
     COMPUTER_MARK,
     HEIGHT,
@@ -34,7 +34,7 @@ from bot.render.picture import (
     sprites,
 )
 from bot.render.picture.draw import odds_label
-from bot.render.picture.layout import CENTRE_BOX, FELT
+from bot.render.picture.layout import CENTRE_BOX, FELT, PLATE, STACK
 
 GOLDENS = Path(__file__).parent / "goldens"
 #: A pixel "differs" when its grey level moved by more than this (anti-aliasing of another FreeType build moves
@@ -197,7 +197,7 @@ def test_the_palette_keeps_every_pre_drawn_piece_within_a_few_levels() -> None:
 @pytest.mark.parametrize("layout", [2, 6, 10])
 def test_the_centre_is_drawn_on_plain_felt(layout: int) -> None:
     """Title, blinds, board and pots are pre-drawn on the felt's flat colour: the centre box must be just that."""
-    centre = sprites.felt(layout).crop(CENTRE_BOX).convert("RGB")
+    centre = sprites.felt_region(layout, CENTRE_BOX).convert("RGB")
     assert centre.getcolors() is not None and len(centre.getcolors() or ()) == 1
     assert centre.getpixel((0, 0)) == sprites.to_palette(Image.new("RGB", (1, 1), FELT)).convert("RGB").getpixel((0, 0))
 
@@ -285,3 +285,22 @@ def test_every_text_of_the_picture_has_glyphs_in_the_font(name: str) -> None:
     texts += [t("picture.split_won", scene.language, amount=1234)]
     missing = {ch for text in texts for ch in text if not sprites.drawable(ch)}
     assert not missing
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("size", [28, 24, 20])
+def test_numbers_put_together_from_their_characters_are_the_whole_text_drawn(language: str, size: int) -> None:
+    """Chip counts are assembled from pre-drawn characters (new counts at nearly every picture): pixel for pixel
+    the same as the whole text drawn at once, group separators ("," / narrow no-break space) and signs included."""
+    background = sprites.to_palette(Image.new("RGB", (1, 1), PLATE)).convert("RGB").getpixel((0, 0))
+    for value in (0, 7, 42, 1_000, 12_345, 987_654_321):
+        for words in (format_number(value, language), "+" + format_number(value, language)):
+            canvases = []
+            for piece, left, top in (
+                sprites.text.__wrapped__(words, size, STACK, PLATE),  # assembled
+                sprites.text.__wrapped__(words + "\u2009", size, STACK, PLATE),  # drawn whole (a thin space)
+            ):
+                canvas = Image.new("RGB", (400, 60), background)
+                canvas.paste(piece.convert("RGB"), (40 + left, 10 + top))
+                canvases.append(canvas)
+            assert ImageChops.difference(*canvases).getbbox() is None, words

@@ -30,9 +30,9 @@ readable on a phone where Discord shows it about 400 px wide.
 
 from __future__ import annotations
 
-from bot.render.picture.draw import draw_image
+from bot.render.picture.draw import draw_image, draw_scanlines
 from bot.render.picture.layout import HEIGHT, WIDTH, layout_for
-from bot.render.picture.png import compute_palette, encode_png
+from bot.render.picture.png import compute_palette, encode_png, encode_scanlines
 from bot.render.picture.scene import (
     COMPUTER_MARK,
     OddsLike,
@@ -62,5 +62,6 @@ __all__ = [
 
 
 def draw_table(scene: TableScene) -> bytes:
-    """The picture of `scene` as PNG bytes (`WIDTH` × `HEIGHT`, 8-bit palette; `encode_png`)."""
-    return encode_png(draw_image(scene))
+    """The picture of `scene` as PNG bytes (`WIDTH` × `HEIGHT`, 8-bit palette), drawn as the PNG's scanlines
+    and compressed as they are (`draw_scanlines`, `encode_scanlines`)."""
+    return encode_scanlines(draw_scanlines(scene))

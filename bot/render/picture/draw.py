@@ -51,7 +51,13 @@ from bot.render.picture.layout import (
 )
 from bot.render.picture.scene import OddsLike, SceneSeat, TableScene
 
-__all__ = ["draw_image", "odds_label"]
+__all__ = ["draw_image", "draw_scanlines", "odds_label"]
+
+
+def _put(canvas: Image.Image, piece: Image.Image, x: int, y: int) -> None:
+    """Paste `piece` with its top left corner at canvas point (x, y) of the picture: one column to the right on
+    the scanlines canvas (column 0 holds each PNG row's filter type)."""
+    canvas.paste(piece, (x + 1, y))
 
 
 def _paste_text(
@@ -64,7 +70,7 @@ def _paste_text(
     anchor: str = "la",
 ) -> None:
     piece, left, top = sprites.text(words, size, colour, background, anchor)
-    image.paste(piece, (round(xy[0]) + left, round(xy[1]) + top))
+    _put(image, piece, round(xy[0]) + left, round(xy[1]) + top)
 
 
 def odds_label(odds: OddsLike, language: str) -> str:
@@ -87,14 +93,14 @@ def _draw_seat(image: Image.Image, scene: TableScene, seat: SceneSeat) -> None:
     edge = WINNER_EDGE if seat.won else ACTOR_EDGE if seat.is_actor else PLATE_EDGE
     look = (fill, edge, 4 if (seat.won or seat.is_actor) else 2)
     piece, px, py = sprites.plate(layout, seat.seat, *look)
-    image.paste(piece, (px, py))
+    _put(image, piece, px, py)
     # Cards on the left: the shown ones face up, a seat still in the hand face down.
     cw = SEAT_CARD[0]
     text_x = x0 + 10
     if seat.shown or seat.dealt:
         cards: Sequence[Card | None] = seat.shown if seat.shown else (None, None)
         for i, card in enumerate(cards[:2]):
-            image.paste(sprites.card(card, SEAT_CARD, scene.four_colour, fill), (x0 + 8 + i * (cw + 4), y0 + 8))
+            _put(image, sprites.card(card, SEAT_CARD, scene.four_colour, fill), x0 + 8 + i * (cw + 4), y0 + 8)
         text_x = x0 + 8 + 2 * (cw + 4) + 4
     name, size = sprites.fit(seat.name or t("picture.seat", language, n=seat.seat), 28, x0 + pw - 8 - text_x, 20)
     _paste_text(image, (text_x, y0 + 6), name, size, TEXT_DIM if dim else TEXT, fill)
@@ -130,10 +136,10 @@ def _draw_seat(image: Image.Image, scene: TableScene, seat: SceneSeat) -> None:
     if label is not None:
         room = pw - 20 - (ROBOT_BADGE_WIDTH + 6 if seat.computer else 0)  # clear of the robot's badge
         piece, bx, by = sprites.badge(layout, seat.seat, look, *label, room)
-        image.paste(piece, (bx, by))
+        _put(image, piece, bx, by)
     if seat.computer:
         piece, rx, ry = sprites.robot(layout, seat.seat, look)
-        image.paste(piece, (rx, ry))
+        _put(image, piece, rx, ry)
     # Beside the plate, towards the centre: the button, the blind, the bet.
     items: list[sprites.Mark] = []
     if seat.is_button:
@@ -145,7 +151,7 @@ def _draw_seat(image: Image.Image, scene: TableScene, seat: SceneSeat) -> None:
         items.append(("bet", format_number(seat.bet, language), TEXT, TEXT))
     if items:
         piece, mx, my = sprites.marks(layout, seat.seat, tuple(items))
-        image.paste(piece, (mx, my))
+        _put(image, piece, mx, my)
 
 
 def _draw_centre(image: Image.Image, scene: TableScene) -> None:
@@ -172,9 +178,9 @@ def _draw_centre(image: Image.Image, scene: TableScene) -> None:
     for i in range(5):
         x = int(left + i * (bw + BOARD_GAP))
         if i < len(scene.board):
-            image.paste(sprites.card(scene.board[i], BOARD_CARD, scene.four_colour, FELT), (x, top))
+            _put(image, sprites.card(scene.board[i], BOARD_CARD, scene.four_colour, FELT), x, top)
         elif scene.street is not None:
-            image.paste(sprites.empty_place(BOARD_CARD), (x, top))
+            _put(image, sprites.empty_place(BOARD_CARD), x, top)
     # The pots under the board: every pot named, on up to three lines (smaller when there are many side pots).
     pots = [p for p in scene.pots if p]
     if pots:
@@ -206,16 +212,23 @@ def _wrap(parts: Sequence[str], size: int, width: int) -> list[str]:
     return lines
 
 
-def draw_image(scene: TableScene) -> Image.Image:
-    """The picture of `scene` as a Pillow image: `WIDTH` × `HEIGHT`, mode "P" (the shipped palette)."""
+def draw_scanlines(scene: TableScene) -> Image.Image:
+    """The picture of `scene` as PNG scanlines: a palette image one column wider than the picture, whose column 0
+    holds each row's filter type (0, none) and columns 1..`WIDTH` the picture (`png.encode_scanlines`)."""
     layout = layout_for(scene.max_seats)
-    image = sprites.felt(layout).copy()
+    image = sprites.table_scanlines(layout).copy()
     taken = {s.seat for s in scene.seats}
     for number in range(1, min(scene.max_seats, layout) + 1):
         if number not in taken:
             piece, x, y = sprites.empty_seat(layout, number)
-            image.paste(piece, (x, y))
+            _put(image, piece, x, y)
     _draw_centre(image, scene)
     for seat in scene.seats:
         _draw_seat(image, scene, seat)
+    image.paste(0, (0, 0, 1, HEIGHT))  # a piece cut by the picture's left edge must not change a filter type
     return image
+
+
+def draw_image(scene: TableScene) -> Image.Image:
+    """The picture of `scene` as a Pillow image: `WIDTH` × `HEIGHT`, mode "P" (the shipped palette)."""
+    return draw_scanlines(scene).crop((1, 0, WIDTH + 1, HEIGHT))

@@ -1,12 +1,13 @@
 """The table picture as PNG bytes: an 8-bit palette PNG, no row filter, compressed with ISA-L's deflate.
 
-The picture is drawn in palette mode already (`bot.render.picture.sprites`), so encoding is only: the rows with
-their filter byte, one deflate stream, and the chunks. ISA-L (`isal`, python-isal: Intel's Intelligent Storage
-Acceleration Library) writes a standard zlib stream about six times faster than zlib at level 1 on this picture,
-and a little smaller. A palette image is a third of the bytes of a truecolour one and needs no row filter
-(Pillow's own writer always runs the adaptive filter on truecolour, which costs more than the compression).
-The file is the PNG specification's minimal one: signature, IHDR, PLTE, one IDAT, IEND, each chunk with its
-CRC-32; any PNG reader (Pillow, Discord, browsers) reads it.
+The picture is drawn in palette mode already, laid out as the PNG's scanlines (`draw.draw_scanlines`: a first
+column for each row's filter byte), so encoding is one deflate stream over its bytes, and the chunks. ISA-L
+(`isal`, python-isal: Intel's Intelligent Storage Acceleration Library) writes a standard zlib stream about
+six times faster than zlib at level 1 on this picture, and a little smaller. A palette image is a third of the
+bytes of a truecolour one and needs no row filter (Pillow's own writer always runs the adaptive filter on
+truecolour, which costs more than the compression). The file is the PNG specification's minimal one:
+signature, IHDR, PLTE, one IDAT, IEND, each chunk with its CRC-32; any PNG reader (Pillow, Discord, browsers)
+reads it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from PIL import Image
 from bot.render.picture import sprites
 from bot.render.picture.layout import WIDTH
 
-__all__ = ["compute_palette", "encode_png"]
+__all__ = ["compute_palette", "encode_png", "encode_scanlines"]
 
 #: ISA-L's level (0..3): 1 is the fastest that still finds the long runs of this picture's flat colours.
 LEVEL = 1
@@ -30,24 +31,32 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def encode_png(image: Image.Image, level: int = LEVEL) -> bytes:
-    """`image` as PNG bytes: a palette image ("P") as it is, any other one first turned into indices of the
-    shipped palette (`sprites.to_palette`). level: ISA-L's compression level, 0..3."""
-    if image.mode != "P":
-        image = sprites.to_palette(image.convert("RGB"))
-    width, height = image.size
-    # Each row starts with its filter type, 0 (none): the indices pasted one column to the right of a zero column.
-    rows = Image.new("L", (width + 1, height), 0)
-    rows.paste(Image.frombytes("L", (width, height), image.tobytes()), (1, 0))
-    colours = bytes((image.getpalette() or [])[: 3 * 256])
+def encode_scanlines(scanlines: Image.Image, level: int = LEVEL) -> bytes:
+    """PNG bytes from a palette image laid out as PNG scanlines (`draw.draw_scanlines`): column 0 holds each
+    row's filter type, the other columns the picture, so that its bytes are the PNG's image data as they are.
+    level: ISA-L's compression level, 0..3."""
+    width, height = scanlines.width - 1, scanlines.height
+    colours = bytes((scanlines.getpalette() or [])[: 3 * 256])
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return (
         b"\x89PNG\r\n\x1a\n"
         + _chunk(b"IHDR", header)
         + _chunk(b"PLTE", colours)
-        + _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), level))
+        + _chunk(b"IDAT", isal_zlib.compress(scanlines.tobytes(), level))
         + _chunk(b"IEND", b"")
     )
+
+
+def encode_png(image: Image.Image, level: int = LEVEL) -> bytes:
+    """`image` as PNG bytes: a palette image ("P") as it is, any other one first turned into indices of the
+    shipped palette (`sprites.to_palette`). level: ISA-L's compression level, 0..3. (The bot's pictures skip the
+    copy into scanlines: `draw_table` draws them as scanlines already.)"""
+    if image.mode != "P":
+        image = sprites.to_palette(image.convert("RGB"))
+    scanlines = Image.new("P", (image.width + 1, image.height), 0)
+    scanlines.putpalette(image.getpalette() or [])
+    scanlines.paste(image, (1, 0))
+    return encode_scanlines(scanlines, level)
 
 
 def compute_palette() -> bytes:
