@@ -16,6 +16,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.poker.cards import parse_cards
+from bot.poker.events import HoleCardsDealt
 from bot.render.i18n import format_number, t
 from bot.render.picture import (
     COMPUTER_MARK,
@@ -93,7 +94,7 @@ def test_private_hole_cards_never_reach_the_picture(snapshot: samples.SampleSnap
     assert scene == scene_from_snapshot(snapshot)
     assert draw_table(scene) == draw_table(scene_from_snapshot(snapshot))
     public = {c for s in scene.seats for c in s.shown} | set(scene.board)
-    secret = {c for e in careless.events if type(e).__name__ == "HoleCardsDealt" for c in e.cards}
+    secret = {c for e in careless.events if isinstance(e, HoleCardsDealt) for c in e.cards}
     shown = {c for e in snapshot.events for c in getattr(e, "cards", ())}
     assert not (secret - shown) & public
 
@@ -304,3 +305,17 @@ def test_numbers_put_together_from_their_characters_are_the_whole_text_drawn(lan
                 canvas.paste(piece.convert("RGB"), (40 + left, 10 + top))
                 canvases.append(canvas)
             assert ImageChops.difference(*canvases).getbbox() is None, words
+
+
+def test_a_learning_table_shows_every_hand_face_up() -> None:
+    """At a learning table the snapshot carries each seat's cards (dealt face up): the picture draws them."""
+    snapshot = samples.hand_in_play(6)
+    cards = {1: parse_cards("AsKd"), 2: parse_cards("7h7c")}
+    seats = tuple(dataclasses.replace(s, cards=cards.get(s.seat, ())) for s in snapshot.seats)
+    learning = dataclasses.replace(snapshot, seats=seats)
+    by_seat = {s.seat: s for s in scene_from_snapshot(learning).seats}
+    assert by_seat[1].shown == parse_cards("AsKd") and by_seat[2].shown == parse_cards("7h7c")
+    assert not by_seat[4].shown and by_seat[4].dealt
+    assert (
+        _differing_share(draw_image(scene_from_snapshot(learning)), draw_image(scene_from_snapshot(snapshot))) > 0.001
+    )

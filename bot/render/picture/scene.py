@@ -3,7 +3,8 @@
 `scene_from_snapshot(snapshot, result=None, odds=None)` reads the public snapshot of a table (the service's
 `TableSnapshot`: seats, board, pots, this hand's public events) and, at the end of a hand, its `HandResult`. The
 only cards it takes for a seat are those shown: a `HandShown` event (the showdown, or hands turned face up at an
-all-in), `faces`, or a `ShownHand` of the result. A `HoleCardsDealt` event, should one be among the events, is
+all-in), `faces`, a `ShownHand` of the result, or a seat's `cards` (the snapshot carries them only at a learning
+table, which deals face up). A `HoleCardsDealt` event, should one be among the events, is
 ignored. A `TableScene` has no field for a card that is not public: a seat holds either its shown cards or none
 (the picture draws card backs for a seat still in the hand).
 """
@@ -128,8 +129,8 @@ def scene_from_snapshot(
     end (shown hands, pots won), or None. odds: chances by seat number at an all-in, or None. faces: hole cards
     turned face up by the rules at an all-in (everyone all-in: the hands are shown before the run-out), by seat.
 
-    Cards come only from what was shown (`HandShown` events of the snapshot, `faces`, `result.shown`); hole
-    cards that are not public have no way in (`HoleCardsDealt` is ignored)."""
+    Cards come only from what was shown (`HandShown` events of the snapshot, `faces`, `result.shown`, the seats'
+    `cards` at a learning table); hole cards that are not public have no way in (`HoleCardsDealt` is ignored)."""
     seats = snapshot.seats
     by_player = {s.player: s for s in seats if s.player is not None}
     shown: dict[int, tuple[Card, ...]] = {}
@@ -138,6 +139,9 @@ def scene_from_snapshot(
         if isinstance(event, HandShown) and event.player in by_player:
             shown[by_player[event.player].seat] = tuple(event.cards)
             values[by_player[event.player].seat] = event.value
+    for s in seats:
+        if s.cards:  # a learning table deals face up (the snapshot carries them only there)
+            shown[s.seat] = tuple(s.cards)
     for seat_number, cards in (faces or {}).items():
         if cards:
             shown[seat_number] = tuple(cards)
