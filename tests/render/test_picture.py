@@ -298,8 +298,8 @@ def test_numbers_put_together_from_their_characters_are_the_whole_text_drawn(lan
         for words in (format_number(value, language), "+" + format_number(value, language)):
             canvases = []
             for piece, left, top in (
-                sprites.text.__wrapped__(words, size, STACK, PLATE),  # assembled
-                sprites.text.__wrapped__(words + "\u2009", size, STACK, PLATE),  # drawn whole (a thin space)
+                sprites.number_piece(words, size, STACK, PLATE),  # assembled
+                sprites.text_piece(words, size, STACK, PLATE, "la"),  # drawn whole
             ):
                 canvas = Image.new("RGB", (400, 60), background)
                 canvas.paste(piece.convert("RGB"), (40 + left, 10 + top))

@@ -137,7 +137,8 @@ def to_palette(image: Image.Image) -> Image.Image:
 
 def clear_caches() -> None:
     """Forget every pre-drawn piece (after a change of palette)."""
-    for cached in (table_scanlines, _rgb_felt, _digit, empty_seat, plate, card, text, badge, marks, robot, empty_place):
+    caches = (table_scanlines, _rgb_felt, _digit, number_piece, text_piece, empty_seat, plate, card, badge, marks)
+    for cached in (*caches, robot, empty_place):
         cached.cache_clear()
 
 
@@ -266,15 +267,21 @@ def badge(layout: int, seat: int, plate_look: tuple[Colour, Colour, int], label:
     return compose(layout, box, [pill, layer], under=[_plate_layer(layout, seat, *plate_look)])
 
 
-@lru_cache(maxsize=4096)
 def text(words: str, size: int, colour: Colour, background: Colour, anchor: str = "la") -> Piece:
     """`words` in `colour` on a flat `background`, and the offset of the piece from the anchor point.
 
     A number (chip counts: new ones at nearly every picture) is put together from its pre-drawn characters
-    (`_number`), the same pixels as the whole text drawn at once but four times cheaper; other texts are drawn
-    whole."""
+    (`number_piece`), the same pixels as the whole text drawn at once but four times cheaper; other texts are drawn
+    whole. Each kind has its own bounded cache, so that the stream of new chip counts never pushes the names
+    out (about 6 MB at most in all)."""
     if words and anchor == "la" and NUMBER_CHARACTERS.issuperset(words):
-        return _number(words, size, colour, background)
+        return number_piece(words, size, colour, background)
+    return text_piece(words, size, colour, background, anchor)
+
+
+@lru_cache(maxsize=1024)
+def text_piece(words: str, size: int, colour: Colour, background: Colour, anchor: str) -> Piece:
+    """`words` drawn whole by FreeType on a flat `background`, and the piece's offset from the anchor point."""
     sprite, left, top = _text_sprite(words, size, colour, anchor)
     return _flat(sprite.size, background, [(sprite, 0, 0)]), left, top
 
@@ -299,7 +306,8 @@ def _digit(ch: str, size: int, colour: Colour, background: Colour) -> Image.Imag
     return to_palette(image)
 
 
-def _number(words: str, size: int, colour: Colour, background: Colour) -> Piece:
+@lru_cache(maxsize=512)
+def number_piece(words: str, size: int, colour: Colour, background: Colour) -> Piece:
     """`words` (only `NUMBER_CHARACTERS`) from its characters side by side. The font's number characters have
     whole-pixel advances, no kerning between them and no ink outside their advance at the picture's sizes, so
     this is the very image of the whole text (tests/render/test_picture.py checks it)."""
