@@ -1,4 +1,4 @@
-"""The table picture (bot/render/picture.py): golden files per layout, the public view only, the package's font.
+"""The table picture (bot/render/picture/): golden files per layout, the public view only, the package's font.
 
 Goldens live in tests/render/goldens; after a deliberate change of the picture, draw them again with
 `python scripts/picture_goldens.py` (or `POKER_UPDATE_GOLDENS=1` with this file) and look at each one.
