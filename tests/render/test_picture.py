@@ -33,6 +33,7 @@ from bot.render.picture import (
     samples,
     scene_from_snapshot,
     sprites,
+    warm_up,
 )
 from bot.render.picture.draw import odds_label
 from bot.render.picture.layout import CENTRE_BOX, FELT, PLATE, STACK
@@ -319,3 +320,11 @@ def test_a_learning_table_shows_every_hand_face_up() -> None:
     assert (
         _differing_share(draw_image(scene_from_snapshot(learning)), draw_image(scene_from_snapshot(snapshot))) > 0.001
     )
+
+
+def test_warm_up_draws_the_tables_and_every_card_ahead() -> None:
+    sprites.clear_caches()
+    warm_up()
+    assert sprites.table_scanlines.cache_info().currsize == 3
+    assert sprites.card.cache_info().currsize == 2 * 53  # 52 faces and the back, on the board and on a plate
+    assert sprites.empty_seat.cache_info().currsize == 2 + 6 + 10

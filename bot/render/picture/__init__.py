@@ -42,6 +42,7 @@ from bot.render.picture.scene import (
     clean_name,
     scene_from_snapshot,
 )
+from bot.render.picture.sprites import warm_up
 
 __all__ = [
     "COMPUTER_MARK",
@@ -58,6 +59,7 @@ __all__ = [
     "encode_png",
     "layout_for",
     "scene_from_snapshot",
+    "warm_up",
 ]
 
 
