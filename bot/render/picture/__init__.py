@@ -12,13 +12,15 @@ The modules: `layout.py` (canvas, seat places, sizes, colours), `sprites.py` (th
 `samples.py` (sample tables: goldens, benchmark).
 
 How it stays cheap (issue 15: draw + encode p99 < 10 ms; benchmarks/README.md has the figures). The picture is
-drawn directly in the mode it is written in, an 8-bit palette image: every piece that a picture is made of (the
-felt per layout, empty seats, plates, cards, texts, badges, marks) is drawn once in RGB with its anti-aliasing
-blended over what lies under it, turned into palette indices once and cached. A picture is then one copy of the
-felt (540 KB) and a few dozen rectangle pastes without masks: no alpha blending, no RGB to palette conversion,
-no full-size RGB image. The PNG has no row filter and is compressed with ISA-L (`isal`), which is about six
-times faster than zlib at the same size. About 1 ms per picture on this machine, against 8 ms before (draw
-2.6 ms, quantization to the palette 1.4 ms, zlib 2.7 ms).
+drawn directly in the mode it is written in, an 8-bit palette image, laid out as the PNG's scanlines (a first
+column for each row's filter byte): every piece that a picture is made of (the felt per layout, empty seats,
+plates, cards, texts, badges, marks) is drawn once in RGB with its anti-aliasing blended over what lies under
+it, turned into palette indices once and cached; a chip count not drawn yet is put together from its
+pre-drawn characters. A picture is then one copy of the empty table and a few dozen rectangle pastes without
+masks: no alpha blending, no RGB to palette conversion, no full-size RGB image, no copy to build the PNG rows.
+The rows are compressed with ISA-L (`isal`), about five times faster than zlib at the same size. The 10-seat
+showdown of `benchmarks/render.py`: 1.1-1.2 ms of CPU per picture (p50; 1.9 ms with every stack new), against
+7-9 ms before (alpha pastes 2.6 ms, quantization to the palette 1.4 ms, zlib 2.7 ms).
 
 The drawing is the same on every machine: the font ships with the package (DejaVu Sans Condensed Bold,
 `bot/render/fonts`, its licence beside it), laid out with Pillow's basic layout (never the optional libraqm).
