@@ -35,7 +35,7 @@ from bot.render.picture import (
     sprites,
     warm_up,
 )
-from bot.render.picture.draw import odds_label
+from bot.render.picture.draw import badge_label, odds_label
 from bot.render.picture.layout import CENTRE_BOX, FELT, PLATE, STACK
 
 GOLDENS = Path(__file__).parent / "goldens"
@@ -237,6 +237,25 @@ def test_odds_with_a_tie_keep_the_word_for_winning() -> None:
     assert odds_label(SeatOdds(0.40, 0.03), "en") == "Win 40% · tie 3%"
     assert odds_label(SeatOdds(0.065, 0.012, exact=False), "en") == "Win ≈ 6% · tie 1%"
     assert odds_label(SeatOdds(0.065, 0.012, exact=False), "fr") == "Gagne ≈ 6\xa0% · partage 1\xa0%"
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Wins +240", "Split pot +105", "ALL-IN", "TO ACT"]),
+        ("fr", ["Gagne +240", "Pot partagé +105", "TAPIS", "À PARLER"]),
+    ],
+)
+def test_badges_say_who_won_the_pot_or_a_share_of_a_split_pot(language: str, words: list[str]) -> None:
+    seat = SceneSeat(seat=1, name="Alice", stack=100)
+    labels = [
+        badge_label(dataclasses.replace(seat, won=240), language),
+        badge_label(dataclasses.replace(seat, won=105, split=True), language),
+        badge_label(dataclasses.replace(seat, state="all_in"), language),
+        badge_label(dataclasses.replace(seat, is_actor=True), language),
+    ]
+    assert [label[0] if label else None for label in labels] == words
+    assert badge_label(seat, language) is None
 
 
 def test_a_split_pot_marks_each_of_its_winners() -> None:

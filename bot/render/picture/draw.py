@@ -51,7 +51,7 @@ from bot.render.picture.layout import (
 )
 from bot.render.picture.scene import OddsLike, SceneSeat, TableScene
 
-__all__ = ["draw_image", "draw_scanlines", "odds_label"]
+__all__ = ["badge_label", "draw_image", "draw_scanlines", "odds_label"]
 
 
 def _put(canvas: Image.Image, piece: Image.Image, x: int, y: int) -> None:
@@ -81,6 +81,19 @@ def odds_label(odds: OddsLike, language: str) -> str:
     if odds.tie >= 0.005:
         return t("picture.odds_tie", language, win=win, tie=format_percent(odds.tie, language, 0))
     return t("picture.odds_win", language, win=win)
+
+
+def badge_label(seat: SceneSeat, language: str) -> tuple[str, Colour] | None:
+    """The badge on a seat's plate top edge and its colour: what it won ("Wins +240", or "Split pot +105" for
+    a share of a split pot), else all-in, else to act; None for none."""
+    if seat.won:
+        key, colour = ("picture.split_won", SPLIT_BADGE) if seat.split else ("picture.won", WIN_BADGE)
+        return t(key, language, amount=seat.won), colour
+    if seat.state == ALL_IN:
+        return t("picture.state.all_in", language), ALL_IN_BADGE
+    if seat.is_actor:
+        return t("picture.to_act", language), ACTOR_BADGE
+    return None
 
 
 def _draw_seat(image: Image.Image, scene: TableScene, seat: SceneSeat) -> None:
@@ -120,19 +133,7 @@ def _draw_seat(image: Image.Image, scene: TableScene, seat: SceneSeat) -> None:
         inset, smallest = (6, 14) if seat.odds is not None else (8, 16)
         line, size = sprites.fit(third, 22, pw - 2 * inset, smallest)
         _paste_text(image, (x0 + inset, y0 + ph - 6), line, size, ODDS if seat.odds else TEXT_DIM, fill, "ld")
-    # A badge on the top edge: won (a share of a split pot, or the pot), all-in, to act.
-    label: tuple[str, Colour] | None = None
-    if seat.won:
-        amount = format_number(seat.won, language)
-        label = (
-            (t("picture.split_won", language, amount=seat.won), SPLIT_BADGE)
-            if seat.split
-            else ("+" + amount, WIN_BADGE)
-        )
-    elif seat.state == ALL_IN:
-        label = (t("picture.state.all_in", language), ALL_IN_BADGE)
-    elif seat.is_actor:
-        label = (t("picture.to_act", language), ACTOR_BADGE)
+    label = badge_label(seat, language)
     if label is not None:
         room = pw - 20 - (ROBOT_BADGE_WIDTH + 6 if seat.computer else 0)  # clear of the robot's badge
         piece, bx, by = sprites.badge(layout, seat.seat, look, *label, room)

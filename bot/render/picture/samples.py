@@ -151,8 +151,8 @@ def with_private_cards(snapshot: TableSnapshot) -> TableSnapshot:
 
 def golden_scenes() -> dict[str, TableScene]:
     """The scenes of the golden-file tests, by file stem: each layout in a hand (EN, the 10-seat one in FR too),
-    a 10-seat showdown with side pots, an all-in with odds (FR, four-colour deck; EN), a split pot won by a
-    member and a computer player (EN, FR)."""
+    a 10-seat showdown with side pots (EN, FR), an all-in with odds (FR, four-colour deck; EN), a split pot won
+    by a member and a computer player (EN, FR)."""
     showdown_snapshot, result = showdown()
     all_in, odds = all_in_with_odds("fr")
     all_in_en, odds_en = all_in_with_odds()
@@ -164,6 +164,7 @@ def golden_scenes() -> dict[str, TableScene]:
         "hand_10_seats": scene_from_snapshot(hand_in_play(10)),
         "hand_10_seats_fr": scene_from_snapshot(hand_in_play(10, "fr")),
         "showdown_10_seats": scene_from_snapshot(showdown_snapshot, result),
+        "showdown_10_seats_fr": scene_from_snapshot(showdown("fr")[0], result),
         "all_in_odds_fr_four_colour": scene_from_snapshot(all_in, None, odds, four_colour=True),
         "all_in_odds": scene_from_snapshot(all_in_en, None, odds_en),
         "split_pot_computer": scene_from_snapshot(split, split_result),
