@@ -294,6 +294,7 @@ def test_the_font_check_knows_which_characters_have_a_glyph() -> None:
     assert clean_name("李小龍🐉") == ("", False)
     assert clean_name("Zoé 🎲 ✨") == ("Zoé", False)
     assert clean_name("🤖 Solide 3") == ("Solide 3", True)
+    assert clean_name("Bob שלום محمد") == ("Bob", False)  # right to left: would be drawn backwards
 
 
 @pytest.mark.parametrize("name", sorted(samples.golden_scenes()))

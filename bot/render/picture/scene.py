@@ -105,14 +105,23 @@ class TableScene:
 def clean_name(name: str) -> tuple[str, bool]:
     """A display name as the picture can draw it, and whether it is a computer player's (it starts with
     `COMPUTER_MARK`, which is taken off). Control and format characters (bidirectional overrides, zero-width
-    joiners) and every character the font has no glyph for (emoji, CJK...: they would be empty boxes) are left
+    joiners), every character the font has no glyph for (emoji, CJK...: they would be empty boxes) and
+    right-to-left letters (Hebrew, Arabic: Pillow's basic layout would draw them backwards and unjoined) are left
     out; "" when nothing is left (the seat's number is drawn instead)."""
     stripped = name.strip()
     computer = stripped.startswith(COMPUTER_MARK)
     if computer:
         stripped = stripped[len(COMPUTER_MARK) :]
-    kept = "".join(ch for ch in stripped if unicodedata.category(ch) not in ("Cc", "Cf") and drawable(ch))
+    kept = "".join(ch for ch in stripped if _keep(ch))
     return " ".join(kept.split()), computer
+
+
+def _keep(ch: str) -> bool:
+    return (
+        unicodedata.category(ch) not in ("Cc", "Cf")
+        and unicodedata.bidirectional(ch) not in ("R", "AL")  # drawn left to right and unjoined without libraqm
+        and drawable(ch)
+    )
 
 
 def scene_from_snapshot(
