@@ -56,6 +56,17 @@ def test_tables_cover_every_board_rank_multiset() -> None:
     assert sum(ways) == math.comb(52, 5)
 
 
+def test_suited_boards_point_at_the_rank_multiset_they_make() -> None:
+    tables = _tables()
+    for k in (3, 4, 5):
+        masks, rows = tables.suited[k]
+        counts = tables.others[5 - k][0]
+        for i in range(0, len(masks), 7):
+            suited = np.array([(int(masks[i]) >> r) & 1 for r in range(13)])
+            for j in range(len(counts)):
+                assert np.array_equal(tables.board_counts[rows[i, j]], suited + counts[j])
+
+
 def test_counts_of_every_pot_add_up_to_every_board() -> None:
     holes = [(48, 49), (44, 45), (20, 21)]
     rest = [c for c in range(52) if c not in {48, 49, 44, 45, 20, 21}]

@@ -14,12 +14,14 @@ With five or more cards of one suit among seven there is neither four of a kind 
 cards of the other suits are left), so a flusher's value is its best flush (or straight flush), always better
 than its rank value: no comparison is needed.
 
-Two tables, built once on the first call (`_tables()`, a few milliseconds):
+Tables built once, on the first call (`_tables()`: some tens of milliseconds; numpy's import is as long):
 
-- `rank5[key]`: the value (phevaluator's class, smaller is better) of five cards of distinct suits enough to
-  make no flush, keyed by the five ranks sorted (`_key5`); a seven-card rank value is the best of its 21
-  five-card subsets, worked out for all 6,175 boards at once per player (`_rank_values`).
+- `seven_values`: the class (phevaluator's, smaller is better) of every multiset of seven ranks without a
+  flush, the best of its 21 five-rank subsets (five ranks valued once each with the evaluator); found by key,
+  the sum of 5**rank over the cards (`np.searchsorted`). A player's value on every board is one lookup of the
+  boards' keys plus its hole cards' key (`_rank_values`).
 - `flush[mask]`: the best flush made of the ranks in a 13-bit mask (5 to 7 bits set), else `_NONE`.
+- the boards' rank multisets and, for each set of k suited ranks and 5 - k other ranks, its board row.
 
 The counting is checked against plain enumeration and a slow brute force in tests/poker/test_equity.py, and the
 two tables against the evaluator card by card in tests/poker/test_equity_preflop.py.
@@ -32,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -40,25 +43,27 @@ from bot.poker.evaluation import strength_of_indexes
 
 __all__ = ["exact_full_board"]
 
-Array = npt.NDArray[np.int64]
+#: Ranks, counts and keys are int32 (keys are at most 7 * 5**12 < 2**31), hand classes int16, board counts int64:
+#: small types keep the big gathers in the processor's caches.
+Array = npt.NDArray[np.signedinteger[Any]]
 #: A value worse than every hand (phevaluator's classes are 1..7462).
 _NONE = 7463
 #: The 21 ways to keep five of seven sorted positions.
 _FIVE_OF_SEVEN = tuple(combinations(range(7), 5))
 #: C(n, k) for n, k in 0..5 (a rank has at most four cards; five copies give 0).
 _COMB = np.array([[math.comb(n, k) for k in range(6)] for n in range(6)], dtype=np.int64)
-_POW5 = np.array([5**r for r in range(13)], dtype=np.int64)
+_POW5 = np.array([5**r for r in range(13)], dtype=np.int32)
 
 
 def _multisets(size: int, *, real: bool = True) -> Array:
     """Every multiset of `size` ranks (0..12) as ascending rows (n, size); `real`: only those with at most four
     copies of a rank (that cards can make)."""
-    rows = np.zeros((1, 0), dtype=np.int64)
+    rows: Array = np.zeros((1, 0), dtype=np.int32)
     for _ in range(size):
-        low = rows[:, -1] if rows.shape[1] else np.zeros(len(rows), dtype=np.int64)
+        low = rows[:, -1] if rows.shape[1] else np.zeros(len(rows), dtype=np.int32)
         spread = 13 - low  # each row grows by every rank from its last one up
         starts = np.cumsum(spread) - spread
-        new = np.repeat(low, spread) + np.arange(spread.sum()) - np.repeat(starts, spread)
+        new = np.repeat(low, spread) + np.arange(spread.sum(), dtype=np.int32) - np.repeat(starts, spread)
         rows = np.hstack([np.repeat(rows, spread, axis=0), new[:, None]])
     if real and size > 4:
         rows = rows[np.all(rows[:, : size - 4] != rows[:, 4:], axis=1)]
@@ -68,7 +73,7 @@ def _multisets(size: int, *, real: bool = True) -> Array:
 def _counts(rows: Array) -> Array:
     """The copies of each rank (n, 13) in each multiset row."""
     cells = (np.arange(len(rows))[:, None] * 13 + rows).ravel()
-    return np.bincount(cells, minlength=len(rows) * 13).reshape(len(rows), 13).astype(np.int64)
+    return np.bincount(cells, minlength=len(rows) * 13).reshape(len(rows), 13).astype(np.int32)
 
 
 def _key5(ranks: Array) -> Array:
@@ -86,7 +91,7 @@ class _Tables:
     flush: Array  # (8192,): the best flush made of the ranks of a 13-bit mask, _NONE below five ranks
     board_counts: Array  # (6175, 13): every five-card rank multiset real cards make, copies per rank, by key
     board_keys: Array  # (6175,): their keys, ascending
-    suited: dict[int, tuple[Array, Array]]  # k in 3..5: every set of k ranks as (13-bit masks, keys)
+    suited: dict[int, tuple[Array, Array]]  # k in 3..5: every set of k ranks: (13-bit masks, board rows (n, m))
     others: dict[int, tuple[Array, Array]]  # j in 0..2: every multiset of j ranks as (counts (n, 13), keys)
 
 
@@ -103,26 +108,31 @@ def _tables() -> _Tables:
     """Build the tables once: 6,175 five-card and 4,719 flush evaluations, the rest with arrays."""
     ev = strength_of_indexes
     fives = _multisets(5)
-    rank5 = np.full(13**5, _NONE, dtype=np.int64)
+    rank5 = np.full(13**5, _NONE, dtype=np.int16)
     # Suits in turn over the sorted ranks: copies of a rank get different suits, no suit gets five cards.
     rank5[_key5(fives)] = [7463 - ev(a * 4, b * 4 + 1, c * 4 + 2, d * 4 + 3, e * 4) for a, b, c, d, e in fives.tolist()]
     # All of them, even five copies of a rank: a board with four aces plus a hole ace has a key (and no weight).
     sevens = _multisets(7, real=False)
-    seven_values = np.full(len(sevens), _NONE, dtype=np.int64)
-    for five in _FIVE_OF_SEVEN:
-        np.minimum(seven_values, rank5[_key5(sevens[:, five])], out=seven_values)
-    seven_keys = _POW5[sevens].sum(axis=1)
+    seven_values = np.full(len(sevens), _NONE, dtype=np.int16)
+    columns = [np.ascontiguousarray(sevens[:, i]) for i in range(7)]
+    for a, b, c, d, e in _FIVE_OF_SEVEN:
+        key = (((columns[a] * 13 + columns[b]) * 13 + columns[c]) * 13 + columns[d]) * 13 + columns[e]
+        np.minimum(seven_values, rank5[key], out=seven_values)
+    seven_keys = _POW5[sevens].sum(axis=1, dtype=np.int32)
     order = np.argsort(seven_keys)
-    flush = np.full(1 << 13, _NONE, dtype=np.int64)
+    flush = np.full(1 << 13, _NONE, dtype=np.int16)
     for size in (5, 6, 7):
-        chosen = np.array(list(combinations(range(13), size)), dtype=np.int64)
+        chosen = np.array(list(combinations(range(13), size)), dtype=np.int32)
         flush[(1 << chosen).sum(axis=1)] = [7463 - ev(*ranks) for ranks in (chosen * 4).tolist()]
-    suited: dict[int, tuple[Array, Array]] = {}
-    for k in (3, 4, 5):
-        chosen = np.array(list(combinations(range(13), k)), dtype=np.int64)
-        suited[k] = ((1 << chosen).sum(axis=1), _POW5[chosen].sum(axis=1))
     board_counts, board_keys = _keyed(fives)
     others = {j: _keyed(_multisets(j)) for j in (0, 1, 2)}
+    suited: dict[int, tuple[Array, Array]] = {}
+    for k in (3, 4, 5):
+        chosen = np.array(list(combinations(range(13), k)), dtype=np.int32)
+        keys = _POW5[chosen].sum(axis=1, dtype=np.int32)[:, None] + others[5 - k][1][None, :]
+        # The board row of each (k suited ranks, 5 - k other ranks): at most 1 + 2 copies of a rank, always a row.
+        rows = np.searchsorted(board_keys, keys).astype(np.int32)
+        suited[k] = ((1 << chosen).sum(axis=1, dtype=np.int32), rows)
     return _Tables(seven_keys[order], seven_values[order], flush, board_counts, board_keys, suited, others)
 
 
@@ -178,18 +188,16 @@ def exact_full_board(
             flushers = [p for p, cards in enumerate(held) if len(cards) + k >= 5]
             if not flushers:
                 continue
-            masks, keys = tables.suited[k]
+            masks, board_rows = tables.suited[k]
             fits = (masks & ~suited_left[suit]) == 0
-            masks, keys = masks[fits], keys[fits]
-            counts, other_keys = tables.others[5 - k]
-            ways = _COMB[others_left[None, :], counts].prod(axis=1)
+            ways = _COMB[others_left[None, :], tables.others[5 - k][0]].prod(axis=1)
             dealt = ways > 0
-            ways, other_keys = ways[dealt], other_keys[dealt]
-            rows = np.searchsorted(tables.board_keys, (keys[:, None] + other_keys[None, :]).ravel())
+            masks, ways = masks[fits], ways[dealt]
+            rows = board_rows[fits][:, dealt].ravel()
             values = rank_values[:, rows]
             for p in flushers:
                 own = sum(1 << r for r in held[p])
-                values[p] = np.repeat(tables.flush[masks | own], len(other_keys))
+                values[p] = np.repeat(tables.flush[masks | own], len(ways))
             flush_values.append(values)
             flush_rows.append(rows)
             flush_weights.append(np.tile(ways, len(masks)))
