@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.poker.cards import CARDS, Card
+from bot.poker.cards import CARDS, Card, parse_cards
 from bot.poker.equity import all_in_odds
 from bot.poker.equity.preflop import _POW5, _tables, exact_full_board
 from bot.poker.evaluation import class7_of_indexes
@@ -120,3 +120,13 @@ def test_six_players_preflop_reference_counts_match_plain_enumeration_of_a_reduc
             best = min(values[p] for p in players)
             tally[tuple(i for i, p in enumerate(players) if values[p] == best)] += 1
     assert counted == [dict(t) for t in expected]
+
+
+def test_warm_up_builds_the_tables_the_count_uses() -> None:
+    from bot.poker.equity import warm_up
+
+    warm_up()
+    assert _tables.cache_info().currsize == 1
+    before = _tables.cache_info().hits
+    all_in_odds([parse_cards("AsAh"), parse_cards("KsKh")])
+    assert _tables.cache_info().hits == before + 1 and _tables.cache_info().misses == 1

@@ -12,7 +12,7 @@ Pure (no I/O). Cards go in as `Card`s and are turned into the evaluator's card n
   its `margin`.
 - `preflop` — that count, with numpy arrays: the boards' 6,175 rank multisets weighted by how many boards
   each stands for, then the boards that give someone a flush moved to their true outcome, listed by their
-  suited ranks. Tables built once, on the first preflop count.
+  suited ranks. Tables built once, on the first preflop count (or by `warm_up()`, e.g. at start-up).
 - `unknown` — `equity_vs_random(hand, opponents, board, dead)` and `equity_vs_range(hand, ranges, board,
   dead)`: one known hand against N unknown hands (uniformly random, or drawn from stated lists of two-card
   combinations), by Monte Carlo. For the computer players and the coach.
@@ -29,7 +29,7 @@ Ties follow the showdown (rule book 000 §06, 002): hands of equal value split t
 
 from __future__ import annotations
 
-from bot.poker.equity.all_in import all_in_odds
+from bot.poker.equity.all_in import all_in_odds, warm_up
 from bot.poker.equity.results import (
     DEFAULT_TRIALS,
     MAX_EXACT_RUNOUTS,
@@ -55,4 +55,5 @@ __all__ = [
     "equity_vs_range",
     "margin_for",
     "runout_odds",
+    "warm_up",
 ]

@@ -18,7 +18,7 @@ from bot.poker.equity.deck import card_numbers, cards_left, draws
 from bot.poker.equity.results import DEFAULT_TRIALS, MAX_EXACT_RUNOUTS, Odds, PlayerOdds, PotOdds, margin_for
 from bot.poker.evaluation import class7_of_indexes
 
-__all__ = ["all_in_odds"]
+__all__ = ["all_in_odds", "warm_up"]
 
 #: Per pot, the run-outs counted by who shares the best hand: the positions (in the pot's players, ascending) of
 #: the winners, one position for a pot won alone.
@@ -83,6 +83,14 @@ def all_in_odds(
         tallies = _tally(holes, fixed, runouts, pot_players)
     result = tuple(_pot_odds(players, tally, count) for players, tally in zip(pot_players, tallies, strict=True))
     return Odds(result, exact, 0.0 if exact else margin_for(count), count)
+
+
+def warm_up() -> None:
+    """Import numpy and build the preflop count's tables now (about 0.1 s, once per process), so that the first
+    preflop `all_in_odds` of the process takes milliseconds like the others. Optional: the first count does it."""
+    from bot.poker.equity.preflop import _tables
+
+    _tables()
 
 
 def _pot_players(pots: Sequence[Iterable[int]] | None, count: int) -> list[tuple[int, ...]]:

@@ -4,7 +4,7 @@ C(48, 5) = 1,712,304 boards heads-up are too many to evaluate one by one in Pyth
 hands only depends on
 
 - the **ranks** of its five cards when nobody makes a flush: 6,175 rank multisets, each standing for
-  `prod C(cards of that rank left, copies)` boards (`_Tables.board_ranks`, weighted per call);
+  `prod C(cards of that rank left, copies)` boards (`_Tables.board_counts`, weighted per call);
 - otherwise, the board holds k >= 3 cards of one suit s (only one suit can: 3 + 3 > 5); the players whose
   hole cards of suit s bring them to five or more have a flush, whose value depends only on the set S of the
   board's s-ranks; the others keep their rank value. Those boards are listed as (s, S, the 5 - k other ranks,
