@@ -15,7 +15,7 @@ from bot.poker import (
     hand_result_from_events,
     parse_cards,
 )
-from bot.poker.errors import MESSAGES as ENGINE_MESSAGES
+from bot.poker.errors import CODES as ENGINE_CODES
 from bot.render import (
     hand_name,
     render_event_lines,
@@ -168,7 +168,7 @@ def test_royal_flush_and_wheel_from_the_engine():
 
 
 def test_every_engine_error_code_has_a_message_in_both_languages():
-    for code in ENGINE_MESSAGES:
+    for code in ENGINE_CODES:
         assert has_key(f"error.{code}", "en") and has_key(f"error.{code}", "fr"), code
 
 
