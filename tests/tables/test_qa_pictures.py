@@ -1,9 +1,11 @@
-"""What QA saw in the pictures of an all-in run-out (the flop, turn and river messages drawn before the showdown):
-the pictures must not tell the result before the river."""
+"""What QA saw in the table's pictures (street and result messages), as a spectator reads them: a run-out's
+pictures must not tell the result before the river, and a picture's title names what happened."""
 
 from __future__ import annotations
 
-from bot.poker import ActionKind
+import pytest
+
+from bot.poker import ActionKind, HandResult
 from bot.render.picture import scene_from_snapshot
 from bot.tables import RecordingNotifier, StreetAnnouncement, TableService
 from bot.tables.pictures import run_out_view, street_snapshot
@@ -39,3 +41,28 @@ async def test_every_all_in_player_reads_all_in_on_the_run_out_pictures_winner_o
             ("Bob", 0, "all_in"),
             ("Chloé", 0, "all_in"),
         }, announcement.street
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="qa: the result picture of a hand won without a showdown is titled 'Hand #1 · Showdown' ('Abattage')",
+)
+async def test_the_picture_of_a_hand_won_uncontested_is_not_titled_showdown(
+    service: TableService, notifier: RecordingNotifier
+) -> None:
+    """Everyone folded to Bob: the message says "Hand #1 is over" (no showdown, no hand shown), but its picture's
+    title reads "Hand #1 · Showdown" ("Donne n° 1 · Abattage" in French)."""
+    await seat_and_start(service, users=(ALICE, BOB, CHLOE))
+    runner = service.get(CHANNEL)
+    await runner.act(actor(service), ActionKind.FOLD)
+    await runner.act(actor(service), ActionKind.FOLD)
+    await runner.drain()
+    results = [
+        (a, snap)
+        for (a, _p), snap in zip(notifier.pictures, notifier.picture_snapshots, strict=True)
+        if isinstance(a, HandResult)
+    ]
+    assert len(results) == 1
+    result, snapshot = results[0]
+    assert not result.showdown
+    assert scene_from_snapshot(snapshot, result).street != "showdown"
