@@ -3,14 +3,25 @@ pictures must not tell the result before the river, and a picture's title names 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.poker import ActionKind, HandResult
 from bot.render.picture import scene_from_snapshot
-from bot.tables import RecordingNotifier, StreetAnnouncement, TableService
+from bot.tables import RecordingNotifier, StreetAnnouncement, TableService, TableSnapshot
 from bot.tables.pictures import run_out_view, street_snapshot
 from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, Decks, actor, deck_for
 from tests.tables.test_flow import seat_and_start
+
+
+def pictured(notifier: RecordingNotifier, kind: type) -> list[tuple[Any, TableSnapshot]]:
+    """The announcements of `kind` that carried a picture, each with the snapshot it was drawn from."""
+    return [
+        (a, snap)
+        for (a, _p), snap in zip(notifier.pictures, notifier.picture_snapshots, strict=True)
+        if isinstance(a, kind)
+    ]
 
 
 async def test_every_all_in_player_reads_all_in_on_the_run_out_pictures_winner_or_not(
@@ -26,11 +37,7 @@ async def test_every_all_in_player_reads_all_in_on_the_run_out_pictures_winner_o
     for _ in range(3):
         await runner.act(actor(service), ActionKind.ALL_IN)
     await runner.drain()
-    streets = [
-        (a, snap)
-        for (a, _p), snap in zip(notifier.pictures, notifier.picture_snapshots, strict=True)
-        if isinstance(a, StreetAnnouncement)
-    ]
+    streets = pictured(notifier, StreetAnnouncement)
     assert len(streets) == 3  # flop, turn, river
     for announcement, snapshot in streets:
         shown = street_snapshot(snapshot, announcement)
@@ -57,11 +64,7 @@ async def test_the_picture_of_a_hand_won_uncontested_is_not_titled_showdown(
     await runner.act(actor(service), ActionKind.FOLD)
     await runner.act(actor(service), ActionKind.FOLD)
     await runner.drain()
-    results = [
-        (a, snap)
-        for (a, _p), snap in zip(notifier.pictures, notifier.picture_snapshots, strict=True)
-        if isinstance(a, HandResult)
-    ]
+    results = pictured(notifier, HandResult)
     assert len(results) == 1
     result, snapshot = results[0]
     assert not result.showdown
