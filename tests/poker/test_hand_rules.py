@@ -304,7 +304,8 @@ def test_98_all_in_called_by_a_102_stack_4_go_back() -> None:
     hand = new_hand([98, 102], holes=["AsAd", "KsKd"], board="2c7h9dJc3s")
     play(hand, "p1 all_in", "p0 call")  # the 102 shove is called for 98
     assert of_type(hand.events, UncalledBetReturned) == [UncalledBetReturned(1, 4)]
-    aces, kings = hand.events[-3].value, hand.events[-4].value  # the showdown's HandShown events
+    shown = {e.player: e.value for e in of_type(hand.events, HandShown)}  # the showdown's hands, by player
+    aces, kings = shown[0], shown[1]
     # The award names the hand the pot was won against (what the kicker words are computed from).
     assert of_type(hand.events, PotAwarded) == [PotAwarded(0, 196, ((0, 196),), aces, kings)]
     assert hand.finishing_stacks == (196, 4)
@@ -691,3 +692,11 @@ def test_each_pot_names_the_best_hand_it_was_won_against_among_its_own_claimants
     side, main = of_type(hand.events, PotAwarded)
     assert (side.pot_index, side.winners, side.value, side.beaten) == (1, ((1, 60),), shown[1], shown[2])
     assert (main.pot_index, main.winners, main.value, main.beaten) == (0, ((0, 60),), shown[0], shown[1])
+
+
+def test_after_an_all_in_run_out_the_first_player_left_of_the_button_shows_first() -> None:
+    """QA: p2 (button) moved all-in before the flop and was shown first, though nobody bet on the river: "s'il
+    n'y a pas eu de mise à la river, le premier joueur actif à gauche du bouton révèle d'abord" (002)."""
+    hand = new_hand([50, 50, 50], holes=["AsAd", "KsKd", "QsQd"], board="2c7h9dJc3h")
+    play(hand, "p2 all_in", "p0 call", "p1 call")
+    assert [e.player for e in of_type(hand.events, HandShown)] == [0, 1, 2]
