@@ -5,7 +5,10 @@ Run from the repository root (loopback only; bounded in time):
     python benchmarks/load.py [--tables 100] [--players 6] [--seconds 30] [--warmup 10] [--next-hand-delay S]
 
 The stand-in (tests/discord_stub) and the simulated players run in this process; the real bot runs in its own
-process over a fresh SQLite file, launched as the end-to-end tests do (`tests.e2e.bot_entry:main`: the shipped
+process over a fresh SQLite file (or, with `--database postgresql`, a new database of a throwaway PostgreSQL that
+this benchmark starts through pgserver in a temporary folder and removes at the end unless --keep: the bot, and a
+cluster's children, get it as DATABASE_URL; the server's CPU is reported beside the bot's), launched as the
+end-to-end tests do (`tests.e2e.bot_entry:main`: the shipped
 `bot.__main__:main` plus test-only hooks that this benchmark leaves off unless --next-hand-delay is given).
 Every table: its host opens it with /poker create, six players sit down with /poker join, /poker start deals.
 Each player acts as soon as the table message says it is their turn: mostly with the table's buttons (Check /

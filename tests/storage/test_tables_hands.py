@@ -246,6 +246,25 @@ async def test_concurrent_appends_of_several_tables_commit_together_in_order(sto
     assert await store.append_action(hand_a, {"n": 5}) == 5
 
 
+async def test_interleaved_appends_of_two_hands_in_one_batch_are_numbered_in_their_callers_order(
+    store: Storage,
+) -> None:
+    """One batch mixing two hands' rows (as two tables acting in the same loop turn): each hand's rows are
+    numbered on from its last stored number, in the order their callers appended them."""
+    first = await two_player_table(store)
+    second = await two_player_table(store, channel=701)
+    hand_a = await store.start_hand(first, 1, RECORD, SEATS)
+    hand_b = await store.start_hand(second, 1, RECORD, SEATS)
+    assert await store.append_action(hand_b, {"n": "b0"}) == 0
+    order = [hand_a, hand_b, hand_a, hand_a, hand_b, hand_a]
+    results = await asyncio.gather(*(store.append_action(h, {"n": i}) for i, h in enumerate(order)))
+    assert results == [0, 1, 1, 2, 2, 3]
+    a = await store.hand(hand_a)
+    b = await store.hand(hand_b)
+    assert a is not None and [x["n"] for x in a.actions] == [0, 2, 3, 5]
+    assert b is not None and [x["n"] for x in b.actions] == ["b0", 1, 4]
+
+
 async def test_the_latest_table_of_a_channel_is_the_open_one_else_the_last_closed(store: Storage) -> None:
     assert await store.latest_table_for_channel(700) is None
     first = await two_player_table(store)
