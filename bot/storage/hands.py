@@ -118,15 +118,11 @@ class Hands:
             (r["seat"], r["user_id"]): r["stack"]
             for r in await tx.all("SELECT seat, user_id, stack FROM table_seats WHERE table_id = ?", (table_id,))
         }
+        updates = []
         for r in rows:
             final = seated.get((r["seat"], r["user_id"]))
             o = outcomes.get(r["user_id"], PlayerOutcome())
-            await tx.execute(
-                """
-                UPDATE hand_players SET final_stack = ?, net = ?, won = ?, showed = ?, vpip = ?, pfr = ?,
-                    went_to_showdown = ?, won_at_showdown = ?
-                WHERE hand_id = ? AND user_id = ?
-                """,
+            updates.append(
                 (
                     final,
                     None if final is None else final - r["starting_stack"],
@@ -138,8 +134,17 @@ class Hands:
                     int(o.won_at_showdown),
                     hand_id,
                     r["user_id"],
-                ),
+                )
             )
+        # One executemany (PostgreSQL: the players' updates in one round trip, not one each).
+        await tx.executemany(
+            """
+            UPDATE hand_players SET final_stack = ?, net = ?, won = ?, showed = ?, vpip = ?, pfr = ?,
+                went_to_showdown = ?, won_at_showdown = ?
+            WHERE hand_id = ? AND user_id = ?
+            """,
+            updates,
+        )
         await self._outbox.attach(tx, table_id, state, outbox, None)
 
     @staticmethod

@@ -169,6 +169,12 @@ class PostgresExecutor(Executor):
     async def write_ahead(self, body: Body[T]) -> T:
         return await self._shielded(_in_transaction(body), self._ahead)
 
+    async def write_statement(self, sql: str, params: Params = ()) -> int:
+        async def run(conn: asyncpg.Connection) -> int:
+            return await PostgresTx(conn).execute(sql, params)  # outside a transaction block: it commits itself
+
+        return await self._shielded(run, self.pool)
+
     async def write_ahead_statement(self, sql: str, params: Params = ()) -> list[Row]:
         async def run(conn: asyncpg.Connection) -> list[Row]:
             return await PostgresTx(conn).all(sql, params)  # outside a transaction block: it commits itself
