@@ -8,6 +8,7 @@ import pytest
 
 from bot.storage import (
     ChipsNotConserved,
+    Conflict,
     HandInProgress,
     HandNotFound,
     LedgerKind,
@@ -170,6 +171,31 @@ async def test_a_closed_table_s_state_message_and_settings_cannot_change(store: 
     row = await store.table(table)
     assert row is not None and (row.state, row.message_id, row.settings) == ({"button": 1}, 42, {"big_blind": 2})
     assert await store.pending_outbox() == []
+
+
+async def test_delivered_messages_are_marked_by_key_once_and_unknown_keys_change_nothing(store: Storage) -> None:
+    table = await two_player_table(store)
+    owed = [{"key": key, "payload": {"n": n}} for n, key in enumerate(("a", "b", "c", "d"))]
+    await store.save_table_state(table, {"button": 1}, outbox=owed)
+    await store.mark_delivered(["b", "unknown", "d"])
+    assert [row.key for row in await store.pending_outbox(table)] == ["a", "c"]
+    await store.mark_delivered(["b"])  # already delivered: ignored
+    await store.mark_delivered([])
+    await store.mark_delivered(["c"])
+    assert [row.key for row in await store.pending_outbox()] == ["a"]
+
+
+async def test_a_statement_written_alone_is_committed_and_a_conflict_changes_nothing(store: Storage) -> None:
+    table = await two_player_table(store)
+    changed = await store.executor.write_statement("UPDATE table_seats SET stack = stack WHERE table_id = ?", (table,))
+    assert changed == 2
+    await store.save_table_state(table, {}, outbox=[{"key": "once", "payload": {}}])
+    with pytest.raises(Conflict):
+        await store.executor.write_statement(
+            "INSERT INTO outbox (table_id, key, payload, created_at) VALUES (?, ?, ?, ?), (?, ?, ?, ?)",
+            (table, "new", "{}", 0.0, table, "once", "{}", 0.0),
+        )
+    assert [row.key for row in await store.pending_outbox(table)] == ["once"]
 
 
 async def test_tournament_seats_hold_tournament_chips_not_balance_chips(store: Storage) -> None:
