@@ -36,11 +36,19 @@ def seal_of(row: HandRow) -> DeckSeal | None:
         return None
 
 
+def dealt_board(hand: Hand) -> tuple[Card, ...]:
+    """The board cards dealt so far in deal order, as the PHH export writes them: the first board, then (a hand
+    run twice) the second run-out's own cards, those not shared with the first board."""
+    second = tuple(card for i, card in enumerate(hand.second_board) if i >= len(hand.board) or card != hand.board[i])
+    return hand.board + second
+
+
 def published_proofs(hand: Hand, seal: DeckSeal, viewer: int | None) -> tuple[CardProof, ...]:
-    """The proofs a member may have: every board card dealt so far and every hand shown (public), and the
-    viewer's own hole cards (theirs, as in their DM). Folded and mucked cards' proofs are never given."""
+    """The proofs a member may have: every board card dealt so far (both boards of a hand run twice) and every
+    hand shown (public), and the viewer's own hole cards (theirs, as in their DM). Folded and mucked cards'
+    proofs are never given."""
     shown = sorted(shown_players(hand))
-    proofs = seal.public_proofs(hand.player_count, len(hand.board), shown)
+    proofs = seal.public_proofs(hand.player_count, len(dealt_board(hand)), shown)
     if viewer is not None and viewer not in shown:
         proofs += seal.hole_proofs(hand.player_count, viewer)
     return proofs
@@ -52,7 +60,7 @@ def verify_for(hand: Hand, seal: DeckSeal, viewer: int | None) -> Verification:
     if viewer is not None:
         seen.setdefault(viewer, tuple(hand.hole_cards[viewer]))
     proofs = published_proofs(hand, seal, viewer)
-    return verify_hand(seal.root, hand.player_count, hand.board, seen, proofs)
+    return verify_hand(seal.root, hand.player_count, dealt_board(hand), seen, proofs)
 
 
 def phh_for(
