@@ -7,6 +7,7 @@ from bot.tables.clock import Clock, ManualClock, SystemClock
 from bot.tables.errors import ServiceError
 from bot.tables.notifier import (
     Announcement,
+    CardsShown,
     LevelAnnouncement,
     Notifier,
     Picture,
@@ -28,6 +29,7 @@ __all__ = [
     "CASH",
     "TOURNAMENT",
     "Announcement",
+    "CardsShown",
     "Clock",
     "InteractionReply",
     "LevelAnnouncement",

@@ -19,6 +19,7 @@ from bot.render.table import SeatView, TableSnapshot
 
 __all__ = [
     "Announcement",
+    "CardsShown",
     "LevelAnnouncement",
     "Notifier",
     "Placing",
@@ -116,7 +117,20 @@ class LevelAnnouncement:
     by: str
 
 
-Announcement = StreetAnnouncement | HandResult | PlayerAnnouncement | TableClosedAnnouncement | LevelAnnouncement
+@dataclass(frozen=True)
+class CardsShown:
+    """A player showed cards by choice after hand `hand_number` (issue 15, bot/tables/shows.py): the public line
+    "Alice shows A♠ K♦". cards: those shown this time (one or two), in the order they were dealt."""
+
+    hand_number: int
+    user_id: int
+    name: str
+    cards: tuple[Card, ...]
+
+
+Announcement = (
+    StreetAnnouncement | HandResult | PlayerAnnouncement | TableClosedAnnouncement | LevelAnnouncement | CardsShown
+)
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from bot.tables.notifier import Announcement
 from bot.tables.outbox import Owed, decode_announcement
 from bot.tables.record import RUN_TWICE, StoredHand, replay, replay_actions
 from bot.tables.results import hand_result
+from bot.tables.shows import decode_shown
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +114,8 @@ class Restorer:
                     announcement = decode_announcement(payload["announcement"])
                 elif payload.get("type") == "hand_result":
                     announcement = await self._stored_result(int(payload["hand_number"]))
+                elif payload.get("type") == "shown":
+                    announcement = decode_shown(payload)
             except Exception:
                 log.exception("table %s: outbox row %s cannot be read; dropped", state.ids.table_id, row.key)
                 await core.storage.mark_delivered([row.key])

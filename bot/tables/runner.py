@@ -16,7 +16,7 @@ import contextlib
 import itertools
 import logging
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from bot.poker import ActionKind, Card, LegalActions, PlayerActed, PokerError
@@ -30,12 +30,13 @@ from bot.tables.errors import STORAGE_REFUSALS, ServiceError, refusal
 from bot.tables.hands import RUN_TWICE_TIMEOUT_S, Hands
 from bot.tables.host import Host
 from bot.tables.kinds import ActionBy
-from bot.tables.notifier import Notifier, TableClosedAnnouncement, TableSnapshot
+from bot.tables.notifier import CardsShown, Notifier, TableClosedAnnouncement, TableSnapshot
 from bot.tables.options import TableOptions
 from bot.tables.outbox import InteractionReply
 from bot.tables.preactions import PreAction, PreChoice
 from bot.tables.restore import Restorer
 from bot.tables.seating import Seating
+from bot.tables.shows import Shows
 from bot.tables.state import TableIds, TableState, TableView
 
 log = logging.getLogger(__name__)
@@ -110,6 +111,7 @@ class TableRunner:
         self._hands = Hands(self._core, self, self._seating, self._host)
         self._restorer = Restorer(self._core, self, self._hands)
         self._computers = Computers(self._core, self._seating, self._hands)
+        self._shows = Shows(self._core)
         self._on_closed = on_closed
         self._turn = 0
         self._timer: asyncio.Task[None] | None = None
@@ -623,6 +625,23 @@ class TableRunner:
         already given, no question open), "table_closed"; nothing changes then."""
         async with self._operation():
             await self._hands.answer_run_twice(user_id, yes, hand_number=hand_number, by=ActionBy.PLAYER)
+
+    # ------------------------------------------------------------------ showing by choice (bot/tables/shows.py)
+
+    async def cards_to_show(self, user_id: int, hand_number: int) -> tuple[Card, ...]:
+        """The cards of finished hand `hand_number` that `user_id` may still show (private to them; changes
+        nothing). Raises ServiceError: "show_not_dealt" (not dealt in), "show_not_over" (the hand is being
+        played), "show_too_late" (the next hand is dealt), "show_at_showdown", "show_already", "table_closed"."""
+        async with self._operation():
+            return await self._shows.hidden_cards(user_id, hand_number)
+
+    async def show_cards(self, user_id: int, hand_number: int, which: Sequence[int]) -> CardsShown:
+        """The player shows cards of finished hand `hand_number` by choice (issue 15: folded, won without a
+        showdown or mucked), until the next hand is dealt: `which`, their hole cards by index (0, 1 or both).
+        Stored first (write-ahead, with its public line "Alice shows A♠ K♦", docs/outbox.md), then announced.
+        Raises as `cards_to_show`; nothing changes then."""
+        async with self._operation():
+            return await self._shows.show(user_id, hand_number, which)
 
     # ------------------------------------------------------------------ restore (bot/tables/restore.py)
 
