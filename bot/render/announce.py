@@ -303,6 +303,12 @@ def render_my_cards(cards: Sequence[Card], locale: Locale, value: HandValue | No
     return t("cards.yours", locale, cards=cards_text(cards))
 
 
+def render_cards_shown(name: str, cards: Sequence[Card], locale: Locale) -> str:
+    """The public line of cards shown by choice after a hand (issue 15): "Alice shows A♠ K♦" — the same line
+    as in the hand's history (`event.shows_by_choice`)."""
+    return t("event.shows_by_choice", locale, name=escape_name(name), cards=cards_text(cards))
+
+
 def render_hand_summary(hand_number: int, result: HandResult | None, locale: Locale) -> str:
     """The one line an old table message becomes once it is no longer the live table (the channel then reads
     as a history): "Hand #3 · Alice wins 24 with Pair of kings · K♠ 9♦ 4♣ 2♥ A♣".

@@ -628,10 +628,11 @@ class TableRunner:
 
     # ------------------------------------------------------------------ showing by choice (bot/tables/shows.py)
 
-    async def cards_to_show(self, user_id: int, hand_number: int) -> tuple[Card, ...]:
-        """The cards of finished hand `hand_number` that `user_id` may still show (private to them; changes
-        nothing). Raises ServiceError: "show_not_dealt" (not dealt in), "show_not_over" (the hand is being
-        played), "show_too_late" (the next hand is dealt), "show_at_showdown", "show_already", "table_closed"."""
+    async def cards_to_show(self, user_id: int, hand_number: int) -> tuple[tuple[int, Card], ...]:
+        """The hole cards of finished hand `hand_number` that `user_id` may still show, with their index among
+        the player's two (0: dealt first), for `show_cards` (private to them; changes nothing). Raises
+        ServiceError: "show_not_dealt" (not dealt in), "show_not_over" (the hand is being played),
+        "show_too_late" (the next hand is dealt), "show_at_showdown", "show_already", "table_closed"."""
         async with self._operation():
             return await self._shows.hidden_cards(user_id, hand_number)
 

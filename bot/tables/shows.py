@@ -101,9 +101,11 @@ class Shows:
             raise ServiceError("show_already", number=hand_number)
         return _Showable(row.id, hand, player, hidden)
 
-    async def hidden_cards(self, user_id: int, hand_number: int) -> tuple[Card, ...]:
+    async def hidden_cards(self, user_id: int, hand_number: int) -> tuple[tuple[int, Card], ...]:
         """See `TableRunner.cards_to_show`."""
-        return (await self._showable(user_id, hand_number)).hidden
+        showable = await self._showable(user_id, hand_number)
+        hole = showable.hand.hole_cards[showable.player]
+        return tuple((i, card) for i, card in enumerate(hole) if card in showable.hidden)
 
     async def show(self, user_id: int, hand_number: int, which: Sequence[int]) -> CardsShown:
         """See `TableRunner.show_cards`."""

@@ -62,13 +62,13 @@ async def test_after_a_fold_both_players_may_show_one_card_or_both_until_the_nex
     cards = {user: runner.hole_cards(user) for user in (ALICE, BOB)}
     await refused("show_not_over", runner.cards_to_show(folder, 1))  # rule book 002: not while the hand is played
     await runner.act(folder, ActionKind.FOLD)  # the other wins without a showdown
-    assert await runner.cards_to_show(winner, 1) == cards[winner]
-    assert await runner.cards_to_show(folder, 1) == cards[folder]
+    assert await runner.cards_to_show(winner, 1) == tuple(enumerate(cards[winner]))
+    assert await runner.cards_to_show(folder, 1) == tuple(enumerate(cards[folder]))
     await refused("show_not_dealt", runner.cards_to_show(HOST, 1))
 
     first = await runner.show_cards(winner, 1, [1])
     assert first == CardsShown(1, winner, NAMES[winner], (cards[winner][1],))
-    assert await runner.cards_to_show(winner, 1) == (cards[winner][0],)  # the other card is still hers to show
+    assert await runner.cards_to_show(winner, 1) == ((0, cards[winner][0]),)  # the other card is still to show
     await runner.show_cards(folder, 1, [0, 1])
     await refused("show_already", runner.show_cards(folder, 1, [0]))
     await refused("show_already", runner.cards_to_show(folder, 1))
@@ -108,7 +108,7 @@ async def test_a_hand_shown_at_the_showdown_is_not_shown_again_a_mucked_one_may_
     await play_to_end_of_hand(service)
     await settle()
     await refused("show_at_showdown", runner.cards_to_show(users[0], 1))
-    assert await runner.cards_to_show(users[1], 1) == parse_cards("AhQs")
+    assert await runner.cards_to_show(users[1], 1) == tuple(enumerate(parse_cards("AhQs")))
     shown = await runner.show_cards(users[1], 1, [0])
     assert shown.cards == parse_cards("Ah")
     await settle()
