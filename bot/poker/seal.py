@@ -249,6 +249,11 @@ class DeckSeal:
         """The proofs of hand player `player`'s hole cards (for their DM only)."""
         return tuple(self.proof(p) for p in hole_positions(players, player))
 
+    def card_proofs(self, players: int, player: int, cards: Sequence[Card]) -> tuple[CardProof, ...]:
+        """The proofs of those of hand player `player`'s hole cards that are in `cards` (cards shown by choice
+        after the hand, one or both: public once shown)."""
+        return tuple(self.proof(p) for p in hole_positions(players, player) if self.deck[p] in cards)
+
     def board_proofs(self, players: int, dealt: int) -> tuple[CardProof, ...]:
         """The proofs of the first `dealt` board cards (public once dealt; beyond 5, a second run-out's new
         cards: `dealt_board_positions`)."""
@@ -331,7 +336,16 @@ def verify_hand(
         )
         expected.append((position, card, what))
     for player, cards in sorted(shown.items()):
-        for position, card in zip(hole_positions(players, player), cards, strict=False):
+        # A card shown alone (by choice, after the hand) may be either hole card: its place is the one whose
+        # published proof is for it (the other place, when none is, so that the problem names the card).
+        places = list(hole_positions(players, player))
+        for card in cards:
+            if not places:
+                problems.append(f"p{player + 1}'s card {card}: a player holds two cards")
+                failed.append(card)
+                continue
+            position = next((p for p in places if p in by_position and by_position[p].card == card), places[0])
+            places.remove(position)
             expected.append((position, card, f"p{player + 1}'s card {card}"))
     checked = 0
     for position, card, what in expected:
@@ -364,7 +378,8 @@ def phh_fields(seal: DeckSeal, proofs: Sequence[CardProof]) -> dict[str, Any]:
 
 def revealed_in_phh(actions: Sequence[str]) -> tuple[tuple[Card, ...], dict[int, tuple[Card, ...]]]:
     """The board (deal order) and the known hole cards by player index of a PHH hand's actions: `d db` lines,
-    `d dh pN XxYy` with known cards (not `????`), and shows `pN sm XxYy`."""
+    `d dh pN XxYy` with known cards (not `????`), and shows `pN sm XxYy` (at the showdown, or by choice after
+    the hand: one card or both, possibly in two lines — the cards of all of them)."""
     board: list[Card] = []
     hole: dict[int, tuple[Card, ...]] = {}
     for action in actions:
@@ -373,8 +388,10 @@ def revealed_in_phh(actions: Sequence[str]) -> tuple[tuple[Card, ...], dict[int,
             board.extend(parse_cards(words[2]))
         elif len(words) >= 4 and words[0] == "d" and words[1] == "dh" and "?" not in words[3]:
             hole[int(words[2][1:]) - 1] = parse_cards(words[3])
-        elif len(words) >= 3 and words[0].startswith("p") and words[1] == "sm" and words[2] != "-":
-            hole[int(words[0][1:]) - 1] = parse_cards(words[2])
+        elif len(words) >= 3 and words[0].startswith("p") and words[1] == "sm" and words[2] not in ("-", "#"):
+            player = int(words[0][1:]) - 1
+            known = hole.get(player, ())
+            hole[player] = known + tuple(c for c in parse_cards(words[2]) if c not in known)
     return tuple(board), hole
 
 

@@ -5,9 +5,11 @@ refusals in the presser's language, and the shown cards in `/history` for everyo
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import discord
 
+from bot.poker.__main__ import main as engine_main
 from tests.cogs.conftest import World, cards_of
 
 
@@ -28,7 +30,7 @@ def labels(message: discord.Message) -> list[str]:
     return [c.label or "" for row in message.components for c in row.children]  # type: ignore[attr-defined]
 
 
-async def test_the_winner_shows_one_card_then_the_other_and_everyone_reads_it(world: World) -> None:
+async def test_the_winner_shows_one_card_then_the_other_and_everyone_reads_it(world: World, tmp_path: Path) -> None:
     _folder, winner, result = await hand_won_without_a_showdown(world)
     assert labels(result) == ["Show my cards"]
     hole = cards_of("AsKd")
@@ -70,6 +72,14 @@ async def test_the_winner_shows_one_card_then_the_other_and_everyone_reads_it(wo
     )
     assert f"{winner} shows {hole[1]}" in text and f"{winner} shows {hole[0]}" in text
     assert not any(card in text for card in cards_of("7c2h"))
+
+    # /poker verify: the two cards shown are revealed cards, proven against the sealed deck; the file verifies.
+    verify = await world.slash("sam", "poker verify", hand=1)
+    assert verify.response is not None
+    assert (verify.response.content or "").startswith("✅ Hand #1: the 2 revealed cards match the deck sealed")
+    path = tmp_path / "hand1.phh"
+    path.write_bytes(await verify.response.attachments[0].read())
+    assert engine_main(["verify", str(path)]) == 0
 
 
 async def test_strangers_and_late_presses_are_refused_privately_in_their_language(world: World) -> None:
