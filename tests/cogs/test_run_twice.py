@@ -91,3 +91,19 @@ async def test_poker_verify_checks_both_boards_of_a_hand_run_twice(world: World,
     tampered = tmp_path / "tampered.phh"
     tampered.write_text(phh.replace(f"d db {second[0]} # second board", f"d db {other} # second board"))
     assert engine_main(["verify", str(tampered)]) == 1
+
+
+async def test_the_result_and_the_retired_table_message_name_both_boards(world: World) -> None:
+    await all_in_on_the_flop(world)
+    table = world.table_message()
+    await world.press("alice", "Run it twice: yes")
+    await world.press("bob", "Run it twice: yes")
+    await world.env.settle()
+    retired = next(m for m in world.messages() if m.id == table.id).content.replace("\ufe0e", "")
+    assert retired.startswith("Hand #1 · ")
+    assert " · first board 2♣ 7♦ 9♥ K♦ 3♠ · second board 2♣ 7♦ 9♥ " in retired
+    result = next(m for m in reversed(world.messages()) if m.embeds and "Showdown" in (m.embeds[0].title or ""))
+    pots = next(f.value or "" for f in result.embeds[0].fields if f.name == "Pots won").replace("\ufe0e", "")
+    lines = pots.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("First board: ") and lines[1].startswith("Second board: ")
+    assert all("half the pot (100)" in line for line in lines)
