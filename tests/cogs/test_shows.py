@@ -11,6 +11,7 @@ import discord
 
 from bot.poker.__main__ import main as engine_main
 from tests.cogs.conftest import World, cards_of
+from tests.cogs.test_seal_and_picture import _play_down as play_down
 
 
 async def hand_won_without_a_showdown(world: World) -> tuple[str, str, discord.Message]:
@@ -113,12 +114,7 @@ async def test_a_checked_down_hand_offers_the_button_to_the_player_who_mucked_in
     world.decks.queue(["KhKd", "AhQs"], "Kc9d4s2h7c")
     await world.seat({"alice": 100, "bob": 100})
     await world.slash("alice", "poker start")
-    for _ in range(30):
-        snapshot = world.snapshot()
-        if snapshot.actor_user_id is None:
-            break
-        legal = snapshot.legal
-        await world.slash(world.actor(), "check" if legal is not None and legal.can_check else "call")
+    await play_down(world)
     await world.env.settle()
     result = next(m for m in reversed(world.messages()) if m.embeds and "Abattage" in (m.embeds[0].title or ""))
     assert labels(result) == ["Montrer mes cartes"]
