@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.poker import Card, Hand
+from bot.poker.errors import IllegalActionError
 from bot.poker.events import ShownByChoice
 from bot.poker.visibility import shown_players
 from bot.tables.core import TableCore
@@ -112,12 +113,13 @@ class Shows:
         core, state = self._core, self._state
         showable = await self._showable(user_id, hand_number)
         hole = showable.hand.hole_cards[showable.player]
-        if not which or any(not 0 <= i < len(hole) for i in which) or len(set(which)) != len(which):
-            raise ServiceError("show_already", number=hand_number)
-        cards = tuple(hole[i] for i in sorted(which))
+        if not which or any(not 0 <= i < len(hole) for i in which):
+            raise IllegalActionError("cannot_show")  # no such card (a forged press)
+        cards = tuple(hole[i] for i in sorted(set(which)))
         if any(card not in showable.hidden for card in cards):
             raise ServiceError("show_already", number=hand_number)
-        showable.hand.verify_show_by_choice(showable.player, cards)  # the engine's rule (see the docstring)
+        # The engine's rule (see the module docstring); IllegalActionError("cannot_show") otherwise.
+        showable.hand.verify_show_by_choice(showable.player, cards)
         entry = {
             "player": showable.player,
             "kind": SHOW,

@@ -71,6 +71,7 @@ async def test_after_a_fold_both_players_may_show_one_card_or_both_until_the_nex
     assert await runner.cards_to_show(winner, 1) == ((0, cards[winner][0]),)  # the other card is still to show
     await runner.show_cards(folder, 1, [0, 1])
     await refused("show_already", runner.show_cards(folder, 1, [0]))
+    await refused("cannot_show", runner.show_cards(winner, 1, [2]))  # no third card (a forged press)
     await refused("show_already", runner.cards_to_show(folder, 1))
     await settle()
     await runner.drain()
