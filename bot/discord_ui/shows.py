@@ -143,7 +143,12 @@ class ShowCardButton(
 
     async def _press(self, interaction: discord.Interaction[Any]) -> None:
         runner = table_service(interaction.client).get(self.channel_id)
-        shown = await _unless_late(
-            interaction, runner.show_cards(interaction.user.id, self.hand_number, WHICH[self.which])
-        )
-        await send_private(interaction, t("show.done", interaction.locale, cards=cards_text(shown.cards)))
+        user = interaction.user.id
+        # Checked before acknowledging, so that a refusal is the press's private answer; then the press is
+        # acknowledged before the show is stored (a crash after the commit leaves no press unanswered: the public
+        # line, stored with the show, is told after the restart), and the private choice becomes what was shown.
+        await _unless_late(interaction, runner.cards_to_show(user, self.hand_number))
+        await interaction.response.defer()
+        shown = await runner.show_cards(user, self.hand_number, WHICH[self.which])
+        text = t("show.done", interaction.locale, cards=cards_text(shown.cards))
+        await interaction.edit_original_response(content=text, view=None)

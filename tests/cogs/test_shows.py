@@ -49,6 +49,8 @@ async def test_the_winner_shows_one_card_then_the_other_and_everyone_reads_it(wo
     await world.env.settle()
     assert done.response is not None and done.response.ephemeral
     assert done.response.content == f"You showed {hole[1]} to the table."
+    prompt = next(m for m in world.messages(winner) if m.id == asked.response.message.id)
+    assert prompt.content == done.response.content and not prompt.components  # the choice became what was shown
     seen = "\n".join(world.public_texts(mark))
     assert f"{winner} shows {hole[1]}" in seen and hole[0] not in seen
 
