@@ -5,6 +5,7 @@ from bot.render.amounts import AMOUNT_TEXT_MAX, parse_amount
 from bot.render.announce import (
     ClosedNews,
     LevelNews,
+    NoticeKind,
     PlayerNews,
     StreetNews,
     render_cards_shown,
@@ -80,6 +81,7 @@ __all__ = [
     "Locale",
     "MemberStats",
     "ModalSpec",
+    "NoticeKind",
     "PlayerNews",
     "SeatState",
     "SeatView",

@@ -19,7 +19,7 @@ import random
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
-from bot.poker import ActionKind, Card, PlayerActed, PokerError
+from bot.poker import ActionKind, Card, LevelBy, PlayerActed, PokerError
 from bot.storage import OutboxRow, Storage, TableRow
 from bot.tables.clock import Clock
 from bot.tables.computers import Computers, pause
@@ -423,7 +423,7 @@ class TableRunner(TableReader):
         self,
         user_id: int,
         levels: tuple[tuple[int, int, int], ...],
-        by: str = "hands",
+        by: LevelBy = LevelBy.HANDS,
         length: int = 10,
         *,
         is_admin: bool = False,
