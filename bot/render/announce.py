@@ -265,7 +265,7 @@ def render_player_notice(announcement: PlayerNews, locale: Locale) -> str:
             return t(f"notice.{a.kind}", locale, name=name)
         case NoticeKind.FORFEITED:
             return t(f"notice.{a.kind}", locale, name=name)
-        case NoticeKind.RUN_TWICE if a.action in ("yes", "yes_last", "no", "timeout"):
+        case NoticeKind.RUN_TWICE if a.action in ("yes", "yes_last", "no", "timeout", "left"):
             return t(f"notice.run_twice_{a.action}", locale, name=name)
     return ""
 

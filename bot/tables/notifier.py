@@ -68,7 +68,7 @@ class PlayerAnnouncement:
     hand: folded), "forfeited" (left during a hand: folded at once, seat freed when the hand ends), "finished"
     (left, or was removed from, a started tournament with chips: `place`, the worst among players with chips),
     "run_twice" (an answer to "run it twice?", issue 15: action "yes", "yes_last" (the last yes: the board is run
-    twice), "no" (one run) or "timeout" (no answer in time: one run)).
+    twice), "no" (one run), "timeout" (no answer in time: one run) or "left" (left the table while asked: one run)).
     Tournament chips never go to a balance: "left" and "kicked" carry chips only at cash tables.
     """
 
