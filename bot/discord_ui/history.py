@@ -12,6 +12,7 @@ import logging
 from collections.abc import Sequence
 
 from bot.poker import Card, Event, Hand, HandShown, Viewer
+from bot.poker.events import ShownByChoice
 from bot.poker.phh import dump_hand
 from bot.poker.seal import CardProof, DeckSeal, SealError, Verification, phh_fields, verify_hand
 from bot.poker.visibility import shown_players
@@ -36,23 +37,46 @@ def seal_of(row: HandRow) -> DeckSeal | None:
         return None
 
 
+def dealt_board(hand: Hand) -> tuple[Card, ...]:
+    """The board cards dealt so far in deal order, as the PHH export writes them: the first board, then (a hand
+    run twice) the second run-out's own cards, those not shared with the first board."""
+    second = tuple(card for i, card in enumerate(hand.second_board) if i >= len(hand.board) or card != hand.board[i])
+    return hand.board + second
+
+
 def published_proofs(hand: Hand, seal: DeckSeal, viewer: int | None) -> tuple[CardProof, ...]:
-    """The proofs a member may have: every board card dealt so far and every hand shown (public), and the
-    viewer's own hole cards (theirs, as in their DM). Folded and mucked cards' proofs are never given."""
+    """The proofs a member may have: every board card dealt so far (both boards of a hand run twice), every
+    hand shown and every card shown by choice after the hand (public), and the viewer's own hole cards (theirs,
+    as in their DM). The proofs of folded and mucked cards nobody showed are never given."""
     shown = sorted(shown_players(hand))
-    proofs = seal.public_proofs(hand.player_count, len(hand.board), shown)
+    proofs = seal.public_proofs(hand.player_count, len(dealt_board(hand)), shown)
+    by_choice = shown_by_choice(hand)
+    for player, cards in sorted(by_choice.items()):
+        if player != viewer:
+            proofs += seal.card_proofs(hand.player_count, player, cards)
     if viewer is not None and viewer not in shown:
         proofs += seal.hole_proofs(hand.player_count, viewer)
     return proofs
 
 
+def shown_by_choice(hand: Hand) -> dict[int, tuple[Card, ...]]:
+    """The cards each player showed by choice after the hand (issue 15; public), by hand player index."""
+    shown: dict[int, tuple[Card, ...]] = {}
+    for event in hand.events:
+        if isinstance(event, ShownByChoice):
+            shown[event.player] = shown.get(event.player, ()) + tuple(event.cards)
+    return shown
+
+
 def verify_for(hand: Hand, seal: DeckSeal, viewer: int | None) -> Verification:
     """Check what `viewer` has seen of the hand (board, shown hands, their own cards) against the seal."""
     seen: dict[int, tuple[Card, ...]] = {e.player: tuple(e.cards) for e in hand.events if isinstance(e, HandShown)}
+    for player, cards in shown_by_choice(hand).items():
+        seen.setdefault(player, cards)
     if viewer is not None:
-        seen.setdefault(viewer, tuple(hand.hole_cards[viewer]))
+        seen[viewer] = tuple(hand.hole_cards[viewer])  # both their cards, whatever they showed
     proofs = published_proofs(hand, seal, viewer)
-    return verify_hand(seal.root, hand.player_count, hand.board, seen, proofs)
+    return verify_hand(seal.root, hand.player_count, dealt_board(hand), seen, proofs)
 
 
 def phh_for(

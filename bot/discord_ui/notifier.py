@@ -21,10 +21,12 @@ from discord.http import Route
 
 from bot.discord_ui.errors import NO_MENTIONS
 from bot.discord_ui.people import People
+from bot.discord_ui.shows import offers_show, show_components
 from bot.discord_ui.table_view import buy_in_components, table_payload
 from bot.poker import Card, HandResult, TableKind
 from bot.render import (
     NoticeKind,
+    render_cards_shown,
     render_hand_summary,
     render_hole_cards_dm,
     render_level_up,
@@ -37,6 +39,7 @@ from bot.render.embeds import EmbedSpec
 from bot.render.events import street_key
 from bot.tables import (
     Announcement,
+    CardsShown,
     LevelAnnouncement,
     Picture,
     PlayerAnnouncement,
@@ -99,13 +102,14 @@ class DiscordNotifier:
         what: str,
         nonce: str | None = None,
         pictures: Sequence[Picture] = (),
+        components: list[dict[str, Any]] | None = None,
         **kwargs: Any,
     ) -> None:
         try:
-            if nonce is None and not pictures:
+            if nonce is None and not pictures and components is None:
                 await self._channel(snapshot).send(allowed_mentions=NO_MENTIONS, **kwargs)
             else:
-                await self._post_once(snapshot.channel_id, nonce, pictures=pictures, **kwargs)
+                await self._post_once(snapshot.channel_id, nonce, pictures=pictures, components=components, **kwargs)
         except discord.HTTPException as exc:
             log.warning("could not post %s at table %s: %s", what, snapshot.table_id, exc)
 
@@ -116,13 +120,17 @@ class DiscordNotifier:
         content: str | None = None,
         embed: discord.Embed | None = None,
         pictures: Sequence[Picture] = (),
+        components: list[dict[str, Any]] | None = None,
     ) -> None:
         """Post with Discord's `nonce` and `enforce_nonce` (discord.py's `send` has no `enforce_nonce`): a post
         repeated with the same nonce (an outbox row delivered again after a restart) makes no second message.
-        `pictures`: attached as the message's files, in order (a multipart body, as discord.py sends files)."""
+        `pictures`: attached as the message's files, in order (a multipart body, as discord.py sends files).
+        `components`: the message's buttons (Discord JSON)."""
         payload: dict[str, Any] = {"allowed_mentions": NO_MENTIONS.to_dict()}
         if nonce is not None:
             payload.update(nonce=nonce, enforce_nonce=True)
+        if components is not None:
+            payload["components"] = components
         if content is not None:
             payload["content"] = content
         if embed is not None:
@@ -241,11 +249,13 @@ class DiscordNotifier:
             streets = self._streets.pop(snapshot.channel_id, None)
             pictures = self._attached(snapshot.channel_id, picture)
             embed = to_embed(render_showdown(announcement, language))
-            if streets:
-                content = render_streets(streets, language)
-                await self._send(snapshot, "showdown", nonce, pictures=pictures, content=content, embed=embed)
-            else:
-                await self._send(snapshot, "showdown", nonce, pictures=pictures, embed=embed)
+            # The Show button for the players whose cards were not shown (bot/discord_ui/shows.py: why here).
+            show = offers_show(snapshot, announcement)
+            components = show_components(snapshot.channel_id, announcement.hand_number, language) if show else None
+            extra: dict[str, Any] = {"content": render_streets(streets, language)} if streets else {}
+            await self._send(
+                snapshot, "showdown", nonce, pictures=pictures, components=components, embed=embed, **extra
+            )
             return
         await self._flush_streets(snapshot)
         if isinstance(announcement, PlayerAnnouncement):
@@ -257,6 +267,9 @@ class DiscordNotifier:
                 await self._send(snapshot, announcement.kind, nonce, content=content)
         elif isinstance(announcement, LevelAnnouncement):
             await self._send(snapshot, "level", nonce, content=render_level_up(announcement, language))
+        elif isinstance(announcement, CardsShown):
+            content = render_cards_shown(announcement.name, announcement.cards, language)
+            await self._send(snapshot, "shown cards", nonce, content=content)
         elif isinstance(announcement, TableClosedAnnouncement):
             embed = to_embed(render_table_closed(announcement, language))
             await self._send(snapshot, "table closed", nonce, embed=embed)

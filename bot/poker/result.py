@@ -32,19 +32,23 @@ class ShownHand:
 class PotResult:
     """A pot paid: index (0 = main), chips, winners as (user id, name, chips won) from the button's left, the
     winning hand (None: uncontested), and the best hand shown that lost it (None: nobody shown lost it), so that
-    the kicker that decided can be named."""
+    the kicker that decided can be named. run: 0 when the pot was played on one board; 1 or 2 for the half of it
+    won on the first or second board of a hand run twice (`amount` is that half; rule book 002)."""
 
     index: int
     amount: int
     winners: tuple[tuple[int, str, int], ...]
     value: HandValue | None
     beaten: HandValue | None = None
+    run: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """How a hand ended: shown hands in showing order, mucked (user id, name), pots (main first), uncalled bets
-    returned (user id, name, chips), the board, and whether there was a showdown (someone showed or mucked)."""
+    returned (user id, name, chips), the board, and whether there was a showdown (someone showed or mucked).
+    second_board: the second board of a hand run twice (the cards both boards share, then its own), else ();
+    `board` is then the first."""
 
     hand_number: int
     board: tuple[Card, ...]
@@ -53,6 +57,7 @@ class HandResult:
     pots: tuple[PotResult, ...]
     returned: tuple[tuple[int, str, int], ...]
     showdown: bool
+    second_board: tuple[Card, ...] = ()
 
 
 def hand_result_from_events(
@@ -75,23 +80,27 @@ def hand_result_from_events(
             return f"#{player + 1}"
 
     board: tuple[Card, ...] = ()
+    second: tuple[Card, ...] = ()
     shown: list[ShownHand] = []
     mucked: list[tuple[int, str]] = []
     pots: list[PotResult] = []
     returned: list[tuple[int, str, int]] = []
     for event in events:
         match event:
-            case StreetDealt(board=dealt):
-                board = tuple(dealt)
+            case StreetDealt(board=dealt, run=run):
+                if run == 2:
+                    second = tuple(dealt)
+                else:
+                    board = tuple(dealt)
             case HandShown(player=player, cards=cards, value=value):
                 shown.append(ShownHand(uid(player), name(player), tuple(cards), value))
             case HandMucked(player=player):
                 mucked.append((uid(player), name(player)))
-            case PotAwarded(pot_index=index, amount=amount, winners=winners, value=value, beaten=beaten):
+            case PotAwarded(pot_index=index, amount=amount, winners=winners, value=value, beaten=beaten, run=run):
                 paid = tuple((uid(p), name(p), chips) for p, chips in winners)
-                pots.append(PotResult(index, amount, paid, value, beaten))
+                pots.append(PotResult(index, amount, paid, value, beaten, run))
             case UncalledBetReturned(player=player, amount=amount):
                 returned.append((uid(player), name(player), amount))
     return HandResult(
-        hand_number, board, tuple(shown), tuple(mucked), tuple(pots), tuple(returned), bool(shown or mucked)
+        hand_number, board, tuple(shown), tuple(mucked), tuple(pots), tuple(returned), bool(shown or mucked), second
     )

@@ -4,8 +4,10 @@ The scheme (SHA-256 throughout; `H(x)` is SHA-256 of the bytes x):
 
 1. The deck is the hand's deck order, position 0 first (the engine deals from the front: one hole card at a
    time starting left of the button, so player i holds positions i and n + i; then a burn card before the
-   flop, the turn and the river: the flop is 2n+1..2n+3, the turn 2n+5, the river 2n+7). The shuffle is the
-   engine's (`secrets.SystemRandom`); this module only seals what was shuffled.
+   flop, the turn and the river: the flop is 2n+1..2n+3, the turn 2n+5, the river 2n+7). A hand run twice
+   (issue 15) completes the first board, then deals the second run-out from the next card, 2n+8, a burn card
+   before each of its streets as the first (`dealt_board_positions`). The shuffle is the engine's
+   (`secrets.SystemRandom`); this module only seals what was shuffled.
 2. Each position p gets its own salt: 16 random bytes from `secrets.token_bytes`. The leaf of position p is
    `H(0x00 || "poker-seal-v1" || p as one byte || the card as two ASCII characters, e.g. "Ah" || salt_p)`.
    Without its salt a leaf says nothing about its card (16 random bytes: no one can try the 52 cards).
@@ -46,6 +48,7 @@ __all__ = [
     "DeckSeal",
     "SealError",
     "board_positions",
+    "dealt_board_positions",
     "hole_positions",
     "verify_hand",
     "verify_proof",
@@ -103,6 +106,36 @@ def board_positions(players: int) -> tuple[int, ...]:
     """The deck positions of the five board cards (a burn card before the flop, the turn and the river)."""
     n2 = 2 * players
     return n2 + 1, n2 + 2, n2 + 3, n2 + 5, n2 + 7
+
+
+#: How many cards a second run-out deals, by where the betting closed: from preflop the whole board, from the
+#: flop the turn and the river, from the turn the river.
+SECOND_RUN_CARDS = (5, 2, 1)
+
+
+def dealt_board_positions(players: int, dealt: int) -> tuple[int, ...]:
+    """The deck positions of the first `dealt` board cards in deal order, a second run-out's included.
+
+    Up to 5: the first board (`board_positions`). Beyond 5 (a hand run twice, issue 15): the first board is
+    complete, and the `dealt - 5` cards that follow are the second run-out's new cards (5, 2 or 1: the streets
+    still to come when the betting closed), dealt as the engine does (`Hand._deal_second_run`) from position
+    2n+8 on, a burn card before each street: the first board's positions of those streets, moved on by the
+    cards the first run-out used.
+
+    Raises:
+        ValueError: `dealt` is negative, or more than 5 with a second run-out of another size than 5, 2 or 1.
+    """
+    first = board_positions(players)
+    if dealt < 0:
+        raise ValueError(f"no board of {dealt} cards")
+    if dealt <= len(first):
+        return first[:dealt]
+    second = dealt - len(first)
+    if second not in SECOND_RUN_CARDS:
+        raise ValueError(f"a second run-out deals 5, 2 or 1 cards, not {second}")
+    streets = first[len(first) - second :]
+    shift = 2 * players + 8 - (streets[0] - 1)  # its first burn card follows the first board's river
+    return first + tuple(p + shift for p in streets)
 
 
 @dataclass(frozen=True)
@@ -216,9 +249,15 @@ class DeckSeal:
         """The proofs of hand player `player`'s hole cards (for their DM only)."""
         return tuple(self.proof(p) for p in hole_positions(players, player))
 
+    def card_proofs(self, players: int, player: int, cards: Sequence[Card]) -> tuple[CardProof, ...]:
+        """The proofs of those of hand player `player`'s hole cards that are in `cards` (cards shown by choice
+        after the hand, one or both: public once shown)."""
+        return tuple(self.proof(p) for p in hole_positions(players, player) if self.deck[p] in cards)
+
     def board_proofs(self, players: int, dealt: int) -> tuple[CardProof, ...]:
-        """The proofs of the first `dealt` board cards (public once dealt)."""
-        return tuple(self.proof(p) for p in board_positions(players)[:dealt])
+        """The proofs of the first `dealt` board cards (public once dealt; beyond 5, a second run-out's new
+        cards: `dealt_board_positions`)."""
+        return tuple(self.proof(p) for p in dealt_board_positions(players, dealt))
 
     def public_proofs(self, players: int, dealt: int, shown: Sequence[int] = ()) -> tuple[CardProof, ...]:
         """Everything public at a point of the hand: the board dealt so far, then the hole cards of the players
@@ -273,24 +312,40 @@ def verify_hand(
 ) -> Verification:
     """Check every revealed card of a hand against the committed `root`.
 
-    players: the number of players dealt in (positions depend on it); board: the board cards in deal order;
-    shown: hole cards shown, by hand player index (0 = first left of the button, as PHH's p1); proofs: the
-    published proofs (any order). Each revealed card needs a proof at the position the deal gives it, for that
-    card, that leads to `root`; a proof for a card nobody saw is a problem too (it would not have been
-    published)."""
+    players: the number of players dealt in (positions depend on it); board: the board cards in deal order (a
+    hand run twice: the first board's five, then the second run-out's new cards, as a PHH export deals them;
+    positions from `dealt_board_positions`); shown: hole cards shown, by hand player index (0 = first left of
+    the button, as PHH's p1); proofs: the published proofs (any order). Each revealed card needs a proof at the
+    position the deal gives it, for that card, that leads to `root`; a proof for a card nobody saw is a problem
+    too (it would not have been published)."""
     by_position = {proof.position: proof for proof in proofs}
     problems: list[str] = []
     failed: list[Card] = []
     expected: list[tuple[int, Card, str]] = []
-    positions = board_positions(players)
-    for i, card in enumerate(board):
-        if i >= len(positions):
-            problems.append(f"board card {i + 1} ({card}): a board has at most 5 cards")
-            failed.append(card)
-            continue
-        expected.append((positions[i], card, f"board card {i + 1} ({card})"))
+    try:
+        positions = dealt_board_positions(players, len(board))
+    except ValueError as exc:
+        positions = ()
+        problems.append(f"a board of {len(board)} cards: {exc}")
+        failed.extend(board)
+    first = len(board_positions(players))
+    for i, (position, card) in enumerate(zip(positions, board, strict=False)):
+        # A second run-out's cards are named by their place on the second board (it shares 10 - len(board)).
+        what = (
+            f"board card {i + 1} ({card})" if i < first else f"second board card {first - len(board) + i + 1} ({card})"
+        )
+        expected.append((position, card, what))
     for player, cards in sorted(shown.items()):
-        for position, card in zip(hole_positions(players, player), cards, strict=False):
+        # A card shown alone (by choice, after the hand) may be either hole card: its place is the one whose
+        # published proof is for it (the other place, when none is, so that the problem names the card).
+        places = list(hole_positions(players, player))
+        for card in cards:
+            if not places:
+                problems.append(f"p{player + 1}'s card {card}: a player holds two cards")
+                failed.append(card)
+                continue
+            position = next((p for p in places if p in by_position and by_position[p].card == card), places[0])
+            places.remove(position)
             expected.append((position, card, f"p{player + 1}'s card {card}"))
     checked = 0
     for position, card, what in expected:
@@ -323,7 +378,8 @@ def phh_fields(seal: DeckSeal, proofs: Sequence[CardProof]) -> dict[str, Any]:
 
 def revealed_in_phh(actions: Sequence[str]) -> tuple[tuple[Card, ...], dict[int, tuple[Card, ...]]]:
     """The board (deal order) and the known hole cards by player index of a PHH hand's actions: `d db` lines,
-    `d dh pN XxYy` with known cards (not `????`), and shows `pN sm XxYy`."""
+    `d dh pN XxYy` with known cards (not `????`), and shows `pN sm XxYy` (at the showdown, or by choice after
+    the hand: one card or both, possibly in two lines — the cards of all of them)."""
     board: list[Card] = []
     hole: dict[int, tuple[Card, ...]] = {}
     for action in actions:
@@ -332,8 +388,10 @@ def revealed_in_phh(actions: Sequence[str]) -> tuple[tuple[Card, ...], dict[int,
             board.extend(parse_cards(words[2]))
         elif len(words) >= 4 and words[0] == "d" and words[1] == "dh" and "?" not in words[3]:
             hole[int(words[2][1:]) - 1] = parse_cards(words[3])
-        elif len(words) >= 3 and words[0].startswith("p") and words[1] == "sm" and words[2] != "-":
-            hole[int(words[0][1:]) - 1] = parse_cards(words[2])
+        elif len(words) >= 3 and words[0].startswith("p") and words[1] == "sm" and words[2] not in ("-", "#"):
+            player = int(words[0][1:]) - 1
+            known = hole.get(player, ())
+            hole[player] = known + tuple(c for c in parse_cards(words[2]) if c not in known)
     return tuple(board), hole
 
 

@@ -163,8 +163,9 @@ def render_streets(announcements: Iterable[StreetNews], locale: Locale) -> str:
 
 
 def render_showdown(result: HandResult, locale: Locale) -> EmbedSpec:
-    """The end of a hand as a new message: the board, each shown hand with its name ("Alice: A♠ K♠ —
-    Flush, ace high"), who mucked, the winners of each pot with amounts, and uncalled bets returned.
+    """The end of a hand as a new message: the board (both boards of a hand run twice), each shown hand with its
+    name ("Alice: A♠ K♠ — Flush, ace high"), who mucked, the winners of each pot with amounts (each half of a
+    hand run twice with the board it was won on), and uncalled bets returned.
 
     Titled "Showdown" when hands were shown, "Hand #N is over" otherwise.
     """
@@ -174,6 +175,9 @@ def render_showdown(result: HandResult, locale: Locale) -> EmbedSpec:
     else:
         title = t("result.title", locale, number=number) if number else t("result.title_plain", locale)
     description = t("showdown.board", locale, board=cards_text(result.board)) if result.board else ""
+    if result.second_board:  # a hand run twice: both boards, each half of a pot says on which it was won
+        first = t("showdown.first_board", locale, board=cards_text(result.board))
+        description = first + "\n" + t("showdown.second_board", locale, board=cards_text(result.second_board))
 
     fields = []
     against = [s.value for s in result.shown]
@@ -197,10 +201,11 @@ def render_showdown(result: HandResult, locale: Locale) -> EmbedSpec:
             tuple((escape_name(name), chips) for _uid, name, chips in pot.winners),
             pot.value,
             pot.beaten,
+            pot.run,
         )
         for pot in result.pots
     ]
-    pot_lines = render_awards(awards, locale, len(result.pots))
+    pot_lines = render_awards(awards, locale, len({pot.index for pot in result.pots}))
     if pot_lines:
         fields.append(EmbedField(t("showdown.field.pots", locale), clamp_lines(pot_lines, FIELD_VALUE_MAX, locale)))
     returned = [
@@ -260,7 +265,7 @@ def render_player_notice(announcement: PlayerNews, locale: Locale) -> str:
             return t(f"notice.{a.kind}", locale, name=name)
         case NoticeKind.FORFEITED:
             return t(f"notice.{a.kind}", locale, name=name)
-        case NoticeKind.RUN_TWICE if a.action in ("yes", "yes_last", "no", "timeout"):
+        case NoticeKind.RUN_TWICE if a.action in ("yes", "yes_last", "no", "timeout", "left"):
             return t(f"notice.run_twice_{a.action}", locale, name=name)
     return ""
 
@@ -328,9 +333,16 @@ def render_my_cards(cards: Sequence[Card], locale: Locale, value: HandValue | No
     return t("cards.yours", locale, cards=cards_text(cards))
 
 
+def render_cards_shown(name: str, cards: Sequence[Card], locale: Locale) -> str:
+    """The public line of cards shown by choice after a hand (issue 15): "Alice shows A♠ K♦" — the same line
+    as in the hand's history (`event.shows_by_choice`)."""
+    return t("event.shows_by_choice", locale, name=escape_name(name), cards=cards_text(cards))
+
+
 def render_hand_summary(hand_number: int, result: HandResult | None, locale: Locale) -> str:
     """The one line an old table message becomes once it is no longer the live table (the channel then reads
-    as a history): "Hand #3 · Alice wins 24 with Pair of kings · K♠ 9♦ 4♣ 2♥ A♣".
+    as a history): "Hand #3 · Alice wins 24 with Pair of kings · K♠ 9♦ 4♣ 2♥ A♣" (a hand run twice names both
+    boards: "… · first board K♠ 9♦ 4♣ 2♥ A♣ · second board K♠ 9♦ 4♣ 7♥ 3♦").
 
     result: the hand's `HandResult` (winners summed over every pot, each with the hand that won their
     biggest pot when there was a showdown, named with the kicker that decided it, as the showdown does), or
@@ -353,7 +365,10 @@ def render_hand_summary(hand_number: int, result: HandResult | None, locale: Loc
         for name, chips, value, beaten in won.values()
     ]
     line = t("summary.hand", locale, number=hand_number, winners=", ".join(parts))
-    if result.board:
+    if result.second_board:  # a hand run twice: both boards
+        board, second = cards_text(result.board), cards_text(result.second_board)
+        line = t("summary.with_boards", locale, line=line, board=board, second=second)
+    elif result.board:
         line = t("summary.with_board", locale, line=line, board=cards_text(result.board))
     return clamp(line, CONTENT_MAX)
 

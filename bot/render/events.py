@@ -60,9 +60,14 @@ def street_name(street: Street | int, locale: Locale) -> str:
     return t(f"street.{street_key(street)}", locale)
 
 
-def pot_label(index: int, pot_count: int | None, locale: Locale, *, article: bool = True) -> str:
+def pot_label(index: int, pot_count: int | None, locale: Locale, *, article: bool = True, half: bool = False) -> str:
     """How to call pot `index` (0 = main) among `pot_count` pots (None: unknown, several assumed):
-    "the pot" when it is the only one, else "the main pot" / "side pot 2" (article=False: "Main pot")."""
+    "the pot" when it is the only one, else "the main pot" / "side pot 2" (article=False: "Main pot").
+    half: the half of it played on one board of a hand run twice: "half the pot" / "la moitié du pot"."""
+    if half:
+        if pot_count == 1:
+            return t("pot.half_single", locale)
+        return t("pot.half_main", locale) if index == 0 else t("pot.half_side", locale, n=index)
     if pot_count == 1:
         return t("pot.the_single" if article else "pot.single", locale)
     if index == 0:
@@ -156,13 +161,16 @@ def _line(event: Event, names: Names, locale: Locale, ctx: _Context) -> str | No
 @dataclass(frozen=True)
 class Award:
     """A pot paid, for `render_awards`: pot index (0 = main), chips, winners as (escaped name, chips won), the
-    winning `HandValue` (None: uncontested) and the best hand it was won against (None: nobody shown lost it)."""
+    winning `HandValue` (None: uncontested) and the best hand it was won against (None: nobody shown lost it).
+    run: 0 for a pot played on one board; 1 or 2 for the half of it won on the first or second board of a hand
+    run twice (`amount`: that half)."""
 
     pot_index: int
     amount: int
     winners: tuple[tuple[str, int], ...]
     value: HandValue | None = None
     beaten: HandValue | None = None
+    run: int = 0
 
 
 def render_award(
@@ -184,12 +192,14 @@ def render_award(
 def render_awards(awards: Iterable[Award], locale: Locale, pot_count: int | None = None) -> list[str]:
     """The lines of the pots paid, one per winner (or set of winners sharing) and winning hand: pots that
     follow each other with the same winners and the same hand share one line, shares added up ("Alice wins the
-    main pot (79) and side pot 1 (12) with Full house, sevens full of kings"), pots from the main one up."""
+    main pot (79) and side pot 1 (12) with Full house, sevens full of kings"), pots from the main one up. The
+    halves of a hand run twice say on which board they were won ("Second board: Bob wins half the pot (100)
+    with Three of a kind, kings"); halves of different boards never share a line."""
     groups: list[list[Award]] = []
     for award in awards:
         last = groups[-1][0] if groups else None
         same_winners = last is not None and [n for n, _ in last.winners] == [n for n, _ in award.winners]
-        if same_winners and last is not None and last.value == award.value:
+        if same_winners and last is not None and last.value == award.value and last.run == award.run:
             groups[-1].append(award)
         else:
             groups.append([award])
@@ -197,16 +207,27 @@ def render_awards(awards: Iterable[Award], locale: Locale, pot_count: int | None
 
 
 def _award_line(group: Sequence[Award], locale: Locale, pot_count: int | None) -> str:
+    line = _award_words(group, locale, pot_count)
+    run = group[0].run
+    if run in (1, 2):
+        board = t("street.first_board" if run == 1 else "street.second_board", locale)
+        return t("award.on_board", locale, board=board, line=line)
+    return line
+
+
+def _award_words(group: Sequence[Award], locale: Locale, pot_count: int | None) -> str:
     first = group[0]
     value = first.value
+    half = first.run in (1, 2)
     hand = hand_name(value, locale, [a.beaten for a in group]) if value is not None else None
     if len(group) == 1:
-        pot, amount = pot_label(first.pot_index, pot_count, locale), first.amount
+        pot, amount = pot_label(first.pot_index, pot_count, locale, half=half), first.amount
         params: dict[str, object] = {"pot": pot, "amount": amount}
         key = ""
     else:
         pots = (
-            t("pot.with_amount", locale, pot=pot_label(a.pot_index, pot_count, locale), amount=a.amount) for a in group
+            t("pot.with_amount", locale, pot=pot_label(a.pot_index, pot_count, locale, half=half), amount=a.amount)
+            for a in group
         )
         params = {"pots": format_names(pots, locale)}
         key = "_pots"
@@ -226,7 +247,7 @@ def _award_line(group: Sequence[Award], locale: Locale, pot_count: int | None) -
 
 def _award_of(event: PotAwarded, names: Names, locale: Locale) -> Award:
     winners = tuple((player_name(names, player, locale), chips) for player, chips in event.winners)
-    return Award(event.pot_index, event.amount, winners, event.value, event.beaten)
+    return Award(event.pot_index, event.amount, winners, event.value, event.beaten, event.run)
 
 
 def shown_values(events: Iterable[Event]) -> tuple[HandValue, ...]:

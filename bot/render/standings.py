@@ -373,12 +373,19 @@ def render_history_line(
     cancelled before its end (`/poker end` in a hand: every bet returned) says so: "#19 · 4♦ 10♠ 5♥ · cancelled,
     every bet returned"."""
     board: tuple[Card, ...] = ()
+    second: tuple[Card, ...] = ()
     for event in events:
         if isinstance(event, StreetDealt):
-            board = event.board
+            if event.run == 2:
+                second = event.board
+            else:
+                board = event.board
     # The pots paid, grouped as at the showdown (one line per winner and hand).
     awards = render_event_lines([e for e in events if isinstance(e, PotAwarded)], names, locale)
     summary = t("history.cancelled", locale) if cancelled else "; ".join(awards) or t("common.none", locale)
+    if second:  # a hand run twice: both boards
+        first, other = cards_text(board), cards_text(second)
+        return t("history.line_boards", locale, number=number, board=first, second=other, summary=summary)
     if board:
         return t("history.line_board", locale, number=number, board=cards_text(board), summary=summary)
     return t("history.line", locale, number=number, summary=summary)

@@ -147,6 +147,27 @@ class Hands:
         )
         await self._outbox.attach(tx, table_id, state, outbox, None)
 
+    async def show(self, tx: Tx, hand_id: int, entry: Mapping[str, Any], outbox: Owed) -> int:
+        """Body of `Storage.show_cards`."""
+        hand = await tx.one("SELECT table_id, number, ended_at FROM hands WHERE id = ?", (hand_id,))
+        if hand is None or hand["ended_at"] is None:
+            raise HandNotFound(f"no finished hand {hand_id}")
+        table_id = hand["table_id"]
+        # The table's row first (every write of a table does): no hand can be dealt there meanwhile.
+        table = await tx.one(f"SELECT status FROM poker_tables WHERE id = ?{tx.dialect.for_update}", (table_id,))
+        if table is None or table["status"] != TableStatus.OPEN:
+            raise TableNotFound(f"no open table {table_id}")
+        if await tx.one("SELECT 1 FROM hands WHERE table_id = ? AND number > ?", (table_id, hand["number"])):
+            raise HandNotFound(f"hand {hand_id} is no longer the last hand of table {table_id}")
+        last = await tx.one("SELECT MAX(seq) AS last FROM hand_actions WHERE hand_id = ?", (hand_id,))
+        seq = 0 if last is None or last["last"] is None else int(last["last"]) + 1
+        await tx.execute(
+            "INSERT INTO hand_actions (hand_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
+            (hand_id, seq, dumps(dict(entry)), self._clock()),
+        )
+        await self._outbox.attach(tx, table_id, None, outbox, seq)
+        return seq
+
     @staticmethod
     async def hands(tx: Tx, where: str, params: Sequence[Any], limit: int) -> list[HandRow]:
         """The hands matching `where` (SQL over `hands`), highest number first, with their actions and players."""

@@ -7,6 +7,7 @@ from bot.tables.clock import Clock, ManualClock, SystemClock
 from bot.tables.errors import ServiceError
 from bot.tables.notifier import (
     Announcement,
+    CardsShown,
     LevelAnnouncement,
     Notifier,
     Picture,
@@ -26,6 +27,7 @@ from bot.tables.state import TableIds, TableView
 
 __all__ = [
     "Announcement",
+    "CardsShown",
     "Clock",
     "InteractionReply",
     "LevelAnnouncement",

@@ -61,6 +61,11 @@ CODES: frozenset[str] = frozenset(
         "puzzle_open",
         "puzzle_over",
         "no_puzzle",
+        "show_not_dealt",
+        "show_not_over",
+        "show_too_late",
+        "show_at_showdown",
+        "show_already",
     }
 )
 

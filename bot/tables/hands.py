@@ -249,9 +249,13 @@ class Hands:
 
     async def forfeit(self, player: int) -> None:
         """A player who left forfeits the hand being played at once (`Hand.forfeit`), unless already folded."""
-        hand = self._state.hand
+        state = self._state
+        hand = state.hand
         assert hand is not None
         if hand.can_forfeit(player):
+            if hand.run_twice_pending:  # the question is open: a leave counts as a no (issue 15), said so
+                user = state.hand_users[player]
+                self._core.announce(PlayerAnnouncement(NoticeKind.RUN_TWICE, user, state.name(user), action="left"))
             await self.apply(player, ActionKind.FOLD, None, by=ActionBy.FORFEIT)
         else:  # already folded: nothing to play
             self._core.delivery.refresh()

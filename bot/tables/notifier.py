@@ -20,6 +20,7 @@ from bot.render.table import SeatView, TableSnapshot
 
 __all__ = [
     "Announcement",
+    "CardsShown",
     "LevelAnnouncement",
     "Notifier",
     "Placing",
@@ -67,7 +68,7 @@ class PlayerAnnouncement:
     hand: folded), "forfeited" (left during a hand: folded at once, seat freed when the hand ends), "finished"
     (left, or was removed from, a started tournament with chips: `place`, the worst among players with chips),
     "run_twice" (an answer to "run it twice?", issue 15: action "yes", "yes_last" (the last yes: the board is run
-    twice), "no" (one run) or "timeout" (no answer in time: one run)).
+    twice), "no" (one run), "timeout" (no answer in time: one run) or "left" (left the table while asked: one run)).
     Tournament chips never go to a balance: "left" and "kicked" carry chips only at cash tables.
     """
 
@@ -117,7 +118,20 @@ class LevelAnnouncement:
     by: LevelBy
 
 
-Announcement = StreetAnnouncement | HandResult | PlayerAnnouncement | TableClosedAnnouncement | LevelAnnouncement
+@dataclass(frozen=True)
+class CardsShown:
+    """A player showed cards by choice after hand `hand_number` (issue 15, bot/tables/shows.py): the public line
+    "Alice shows A♠ K♦". cards: those shown this time (one or two), in the order they were dealt."""
+
+    hand_number: int
+    user_id: int
+    name: str
+    cards: tuple[Card, ...]
+
+
+Announcement = (
+    StreetAnnouncement | HandResult | PlayerAnnouncement | TableClosedAnnouncement | LevelAnnouncement | CardsShown
+)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ imports discord and the render layer's output depends on the table's language at
   from the stored hand record by replay (the engine is deterministic), so the evaluator's values need no codec;
 - ``{"type": "hole_cards", "user_id": u, "hand_number": n, "cards": ["Ah", "Kd"]}``: the DM of a new hand, and
   when it is refused, the public "press My cards" notice;
+- ``{"type": "shown", "hand_number": n, "user_id": u, "name": "Alice", "cards": ["Ah"]}``: the public line of
+  cards shown by choice after a hand (bot/tables/shows.py, stored with the show);
 - ``{"type": "closed_table", "message_id": m}``: the edit that takes the buttons off the table message of a
   closed table;
 - ``{"type": "reply", "application_id": a, "token": t, "locale": l, "key": k, "params": {...}}``: the answer to

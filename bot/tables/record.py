@@ -7,7 +7,8 @@ engine's record (settings, starting stacks, deck order), then the table seat and
 player, by the hand's player index, and the salts of its sealed deck (`DeckSeal.to_json`; absent for hands
 dealt before decks were sealed). Each action is appended to the hand's action log
 (``{"player", "kind", "amount", "at", "by"}``), and so is each answer to "run it twice?"
-(``{"player", "kind": "run_twice", "yes", "at", "by"}``, issue 15).
+(``{"player", "kind": "run_twice", "yes", "at", "by"}``, issue 15); once the hand is over, each show by choice
+is appended too (``{"player", "kind": "show", "cards": ["Ah"], "at", "by"}``, bot/tables/shows.py).
 `replay` applies that log to the record; the runner (restore, a result delivered again) and `/history` use it.
 """
 
@@ -17,12 +18,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.poker import ActionKind, Hand, HandRecord
+from bot.poker import ActionKind, Hand, HandRecord, parse_cards
 from bot.poker.seal import DeckSeal
 from bot.storage import HandRow
 
 #: The `kind` of an answer to "run it twice?" in a hand's action log.
 RUN_TWICE = "run_twice"
+#: The `kind` of cards shown by choice after the hand, in its action log (`Hand.show_by_choice`).
+SHOW = "show"
 
 
 @dataclass(frozen=True)
@@ -62,12 +65,15 @@ def stored_hand(row: HandRow) -> StoredHand:
 
 def replay_actions(hand: Hand, actions: Iterable[Mapping[str, Any]]) -> float | None:
     """Apply stored actions to `hand` in order (`Hand.replay`: a recorded fold out of turn is a forfeit; a
-    "run_twice" entry is an answer, `Hand.answer_run_twice`).
+    "run_twice" entry is an answer, `Hand.answer_run_twice`; a "show" entry, cards shown by choice after the
+    hand, `Hand.show_by_choice`).
     Returns the time (`at`, clock seconds) of the last one, or None when there is none or it carries no time."""
     last_at: float | None = None
     for action in actions:
         if action["kind"] == RUN_TWICE:
             hand.answer_run_twice(int(action["player"]), bool(action["yes"]))
+        elif action["kind"] == SHOW:
+            hand.show_by_choice(int(action["player"]), parse_cards("".join(action["cards"])))
         else:
             hand.replay(int(action["player"]), ActionKind(action["kind"]), action.get("amount"))
         last_at = action.get("at", last_at)

@@ -19,6 +19,7 @@ from bot.tables.outbox import Owed, decode_announcement
 from bot.tables.record import StoredHand, replay, replay_actions
 from bot.tables.results import hand_result
 from bot.tables.run_twice import restored_deadline as run_twice_deadline
+from bot.tables.shows import decode_shown
 from bot.tables.timebank_turn import restored_deadline as time_bank_deadline
 
 log = logging.getLogger(__name__)
@@ -128,6 +129,8 @@ class Restorer:
                     announcement = decode_announcement(payload["announcement"])
                 elif payload.get("type") == "hand_result":
                     announcement = await self._stored_result(int(payload["hand_number"]))
+                elif payload.get("type") == "shown":
+                    announcement = decode_shown(payload)
             except Exception:
                 log.exception("table %s: outbox row %s cannot be read; dropped", state.ids.table_id, row.key)
                 await core.storage.mark_delivered([row.key])

@@ -18,7 +18,8 @@ from bot.storage import PlayerOutcome
 class FinishedHand:
     """A finished hand's result, twice: `announcement`, for the channel (the showdown / "Hand #N is over"), and
     `stored`, the JSON stored with the hand (`Storage.finish_hand`: board, shown and mucked hands, pots and their
-    winners, chips returned, finishing stacks; user ids and chips)."""
+    winners, chips returned, finishing stacks; user ids and chips; a hand run twice adds "second_board" and each
+    half's "run", 1 or 2)."""
 
     announcement: HandResult
     stored: dict[str, Any]
@@ -34,11 +35,14 @@ def hand_result(hand: Hand, number: int, users: Sequence[int], names: Sequence[s
         "mucked": [u for u, _ in announcement.mucked],
         "pots": [
             {"index": p.index, "amount": p.amount, "winners": [[u, chips] for u, _, chips in p.winners]}
+            | ({"run": p.run} if p.run else {})
             for p in announcement.pots
         ],
         "returned": [[u, chips] for u, _, chips in announcement.returned],
         "finishing_stacks": list(hand.stacks),
     }
+    if hand.runs == 2:  # written only for a hand run twice: older results read the same
+        data["second_board"] = [str(c) for c in hand.second_board]
     return FinishedHand(announcement, data)
 
 

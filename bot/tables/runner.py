@@ -16,10 +16,10 @@ import contextlib
 import itertools
 import logging
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
-from bot.poker import ActionKind, LevelBy, PlayerActed, PokerError
+from bot.poker import ActionKind, Card, LevelBy, PlayerActed, PokerError
 from bot.storage import OutboxRow, Storage, TableRow
 from bot.tables.clock import Clock
 from bot.tables.computers import Computers, pause
@@ -29,7 +29,7 @@ from bot.tables.errors import STORAGE_REFUSALS, ServiceError, refusal
 from bot.tables.hands import Hands
 from bot.tables.host import Host
 from bot.tables.kinds import ActionBy
-from bot.tables.notifier import Notifier, TableClosedAnnouncement, TableSnapshot
+from bot.tables.notifier import CardsShown, Notifier, TableClosedAnnouncement, TableSnapshot
 from bot.tables.options import TableOptions
 from bot.tables.outbox import InteractionReply
 from bot.tables.preactions import PreAction, PreChoice
@@ -37,6 +37,7 @@ from bot.tables.reader import TableReader
 from bot.tables.restore import Restorer
 from bot.tables.run_twice import RUN_TWICE_TIMEOUT_S, RunTwice
 from bot.tables.seating import Seating
+from bot.tables.shows import Shows
 from bot.tables.state import TableIds, TableState
 from bot.tables.timebank_turn import TimeBankTurn
 
@@ -112,6 +113,7 @@ class TableRunner(TableReader):
         self._run_twice = RunTwice(self._core, hands)
         self._restorer = Restorer(self._core, self, hands)
         self._computers = Computers(self._core, self._seating, self._hands)
+        self._shows = Shows(self._core)
         self._on_closed = on_closed
         self._turn = 0
         self._timer: asyncio.Task[None] | None = None
@@ -477,6 +479,24 @@ class TableRunner(TableReader):
         already given, no question open), "table_closed"; nothing changes then."""
         async with self._operation():
             await self._run_twice.answer(user_id, yes, hand_number=hand_number, by=ActionBy.PLAYER)
+
+    # ------------------------------------------------------------------ showing by choice (bot/tables/shows.py)
+
+    async def cards_to_show(self, user_id: int, hand_number: int) -> tuple[tuple[int, Card], ...]:
+        """The hole cards of finished hand `hand_number` that `user_id` may still show, with their index among
+        the player's two (0: dealt first), for `show_cards` (private to them; changes nothing). Raises
+        ServiceError: "show_not_dealt" (not dealt in), "show_not_over" (the hand is being played),
+        "show_too_late" (the next hand is dealt), "show_at_showdown", "show_already", "table_closed"."""
+        async with self._operation():
+            return await self._shows.hidden_cards(user_id, hand_number)
+
+    async def show_cards(self, user_id: int, hand_number: int, which: Sequence[int]) -> CardsShown:
+        """The player shows cards of finished hand `hand_number` by choice (issue 15: folded, won without a
+        showdown or mucked), until the next hand is dealt: `which`, their hole cards by index (0, 1 or both).
+        Stored first (write-ahead, with its public line "Alice shows A♠ K♦", docs/outbox.md), then announced.
+        Raises as `cards_to_show`; nothing changes then."""
+        async with self._operation():
+            return await self._shows.show(user_id, hand_number, which)
 
     # ------------------------------------------------------------------ restore (bot/tables/restore.py)
 

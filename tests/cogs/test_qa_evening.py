@@ -160,6 +160,14 @@ async def test_a_retired_table_message_names_a_hand_only_if_it_showed_one(
     idle = world.table_message().id
     await world.slash("alice", "poker table")
     assert {m.id: m.content for m in world.messages()}[idle] == moved
-    with_buttons = [m.id for m in world.messages() if m.components]
-    assert with_buttons == [world.table_message().id] or with_buttons == []
+    # Buttons only on the live table message, and the Show button (issue 15) under hand 1's result: the pause
+    # before the next hand, when its players may show their cards, goes on (alice waits alone).
+    with_buttons = {m.id: m for m in world.messages() if m.components}
+    live = world.table_message().id
+    shows = [
+        m.id
+        for m in with_buttons.values()
+        if [c.custom_id for row in m.components for c in row.children] == [f"poker:show:{world.channel.id}:1"]  # type: ignore[attr-defined]
+    ]
+    assert sorted(with_buttons) == sorted([*shows, *([live] if live in with_buttons else [])]) and len(shows) == 1
     world.acknowledge_refusals()

@@ -3,16 +3,9 @@ each test is a defect found then, asserted as the channel shows it."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.cogs.conftest import World
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="qa: a player who leaves during the run-it-twice question settles it (one run) without the channel "
-    "saying so",
-)
 async def test_a_player_leaving_during_the_run_it_twice_question_is_announced_as_one_run(world: World) -> None:
     """Three players all-in before the flop at a run-it-twice table; alice agrees, then leaves (her hand is
     folded). The question vanished: the board was dealt once, and bob and chloe, never asked again, read only

@@ -3,6 +3,10 @@ to answer, and what the channel reads."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+from bot.poker.__main__ import main as engine_main
 from tests.cogs.conftest import World
 
 
@@ -66,3 +70,40 @@ async def test_the_question_in_french(world: World) -> None:
     assert world.button_labels()[-2:] == ["Deux boards\u00a0: oui", "Non, un seul board"]
     description = (world.table_message().embeds[0].description or "").replace("\u202f", " ")
     assert "Tirer deux boards ? On attend **alice, bob**" in description
+
+
+async def test_poker_verify_checks_both_boards_of_a_hand_run_twice(world: World, tmp_path: Path) -> None:
+    await all_in_on_the_flop(world)
+    await world.press("alice", "Run it twice: yes")
+    await world.press("bob", "Run it twice: yes")
+    await world.env.settle()
+    answer = await world.slash("sam", "poker verify", hand=1)
+    assert answer.response is not None
+    # The first board (5), the second board's turn and river (2), and both hands shown at the showdown (4).
+    assert answer.response.content.startswith("✅ Hand #1: the 11 revealed cards match the deck sealed")
+    phh = (await answer.response.attachments[0].read()).decode()
+    path = tmp_path / "twice.phh"
+    path.write_text(phh)
+    assert engine_main(["verify", str(path)]) == 0
+    second = re.findall(r'"d db (\w\w) # second board"', phh)
+    assert len(second) == 2  # the second board's turn and river
+    other = next(card for card in ("2d", "5d", "6d") if card not in phh)
+    tampered = tmp_path / "tampered.phh"
+    tampered.write_text(phh.replace(f"d db {second[0]} # second board", f"d db {other} # second board"))
+    assert engine_main(["verify", str(tampered)]) == 1
+
+
+async def test_the_result_and_the_retired_table_message_name_both_boards(world: World) -> None:
+    await all_in_on_the_flop(world)
+    table = world.table_message()
+    await world.press("alice", "Run it twice: yes")
+    await world.press("bob", "Run it twice: yes")
+    await world.env.settle()
+    retired = next(m for m in world.messages() if m.id == table.id).content.replace("\ufe0e", "")
+    assert retired.startswith("Hand #1 · ")
+    assert " · first board 2♣ 7♦ 9♥ K♦ 3♠ · second board 2♣ 7♦ 9♥ " in retired
+    result = next(m for m in reversed(world.messages()) if m.embeds and "Showdown" in (m.embeds[0].title or ""))
+    pots = next(f.value or "" for f in result.embeds[0].fields if f.name == "Pots won").replace("\ufe0e", "")
+    lines = pots.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("First board: ") and lines[1].startswith("Second board: ")
+    assert all("half the pot (100)" in line for line in lines)

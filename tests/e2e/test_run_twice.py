@@ -54,3 +54,10 @@ async def test_an_all_in_on_the_flop_run_twice_by_agreement_shows_the_odds_and_b
     attachments = message.versions[0].attachments
     assert [a["filename"] for a in attachments][-2:] == ["turn.png", "table.png"]
     assert all(world.stub.uploads[a["id"]].startswith(b"\x89PNG\r\n\x1a\n") for a in attachments)
+    # /poker verify (issue 15): both boards come from the sealed deck; a spectator checks the 5 + 2 board cards
+    # and the two hands shown.
+    await world.stub.wait_for(lambda: game.spectator.results().get(1), WAIT, what="hand 1's result")
+    verified = await game.command(world.players[2], "poker", "verify", hand=1)
+    assert verified.startswith("✅ Hand #1: the 11 revealed cards match the deck sealed before the first action"), (
+        verified
+    )
