@@ -45,6 +45,7 @@ from bot.discord_ui.texts import choice, en
 from bot.poker.settings import MAX_PLAYERS, MIN_PLAYERS
 from bot.render import escape_name, render_audit, render_settings, t
 from bot.tables import CASH, TOURNAMENT, InteractionReply, ServiceError, TableSnapshot
+from bot.tables.computer_names import computer_display_name
 from bot.tables.options import BETTING_STRUCTURES, LEARNING, MAX_TIME_BANK, MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
 from bot.tables.pictures import table_picture
 from bot.tables.puzzle_board import PuzzleBoard
@@ -374,7 +375,8 @@ class TableCog(CheckedCog):
         is_admin = interaction.permissions.manage_guild
         service = table_service(interaction.client)
         seat = await service.get(channel_id).add_computer(interaction.user.id, level, is_admin=is_admin)
-        name = next(s.name for s in service.get(channel_id).snapshot().seats if s.seat == seat)
+        user_id = next(s.user_id for s in service.get(channel_id).snapshot().seats if s.seat == seat)
+        name = computer_display_name(user_id, interaction.locale) or str(seat)  # in the reader's language
         await send_private(interaction, t("addbot.done", interaction.locale, name=name, seat=seat))
 
     @poker.command(name="removebot", description=en("cmd.poker.removebot.desc"))
@@ -384,7 +386,8 @@ class TableCog(CheckedCog):
         _guild_id, channel_id = _ids(interaction)
         is_admin = interaction.permissions.manage_guild
         service = table_service(interaction.client)
-        name = next((s.name for s in service.get(channel_id).snapshot().seats if s.seat == seat), str(seat))
+        user_id = next((s.user_id for s in service.get(channel_id).snapshot().seats if s.seat == seat), 0)
+        name = computer_display_name(user_id, interaction.locale) or str(seat)  # in the reader's language
         await service.get(channel_id).remove_computer(interaction.user.id, seat, is_admin=is_admin)
         await send_private(interaction, t("kick.done", interaction.locale, name=name))
 

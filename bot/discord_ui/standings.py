@@ -55,7 +55,7 @@ async def leaderboard_message(
         guild_id, RANKINGS.get(by, LeaderboardBy.BALANCE), limit=PAGE_SIZE, offset=offset, user_id=user_id
     )
     ids = [row.user_id for row in page.rows] + ([page.own.user_id] if page.own is not None else [])
-    names = await parts(client).people.names(client, guild_id, ids)
+    names = await parts(client).people.names(client, guild_id, ids, locale)
     entries = [LeaderboardEntry(row.rank, names[row.user_id], row.value) for row in page.rows]
     caller = LeaderboardEntry(page.own.rank, names[page.own.user_id], page.own.value) if page.own else None
     pages = max(1, math.ceil(page.total / PAGE_SIZE))
@@ -133,7 +133,7 @@ async def history_list(client: discord.Client, table: TableRow, viewer_id: int, 
     """The last finished hands of the table, newest first, one line each (board, who won what)."""
     rows = [row for row in await parts(client).storage.hands_for_table(table.id, limit=HISTORY_HANDS) if row.ended_at]
     users = {user for row in rows for user in hand_users(row)}
-    names = await parts(client).people.names(client, table.guild_id, users)
+    names = await parts(client).people.names(client, table.guild_id, users, locale)
     lines = []
     for row in rows:
         hand = replay(row)
@@ -155,7 +155,7 @@ async def history_hand(
         raise CommandRefused("history.in_progress", number=number)
     hand = replay(row)
     users = hand_users(row)
-    names = await parts(client).people.names(client, table.guild_id, users)
+    names = await parts(client).people.names(client, table.guild_id, users, locale)
     players = [names[user] for user in users]
     viewer = users.index(viewer_id) if viewer_id in users else None
     title = _channel_name(client, table)
@@ -206,7 +206,7 @@ async def verify_answer(
         text = t("verify.ok", locale, number=number, count=result.checked, fingerprint=fingerprint)
     if row.ended_at is None:
         return text, None
-    names = await parts(client).people.names(client, table.guild_id, users)
+    names = await parts(client).people.names(client, table.guild_id, users, locale)
     phh = phh_for(
         hand, viewer, players=[names[u] for u in users], table=_channel_name(client, table), number=number, seal=seal
     )

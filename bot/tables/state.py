@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.poker import Betting, BlindLevel, BlindSchedule, Hand, HandSettings, Table, TableConfig
 from bot.poker.seal import DeckSeal
+from bot.tables.computer_names import computer_display_name
 from bot.tables.errors import ServiceError
 from bot.tables.options import CASH, TableOptions
 from bot.tables.preactions import PreChoice
@@ -302,7 +303,12 @@ class TableState:
             return None
 
     def name(self, user_id: int) -> str:
-        """The user's display name at this table (their id when unknown)."""
+        """The user's display name at this table (their id when unknown); a computer player's from its id, in the
+        table's language (never the text stored when it sat down: bot/tables/computer_names.py)."""
+        if user_id < 0:
+            computer = computer_display_name(user_id, self.language)
+            if computer is not None:
+                return computer
         return self.names.get(user_id, str(user_id))
 
     def free_seats(self) -> list[int]:

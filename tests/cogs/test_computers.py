@@ -78,3 +78,37 @@ async def test_a_learning_table_with_a_computer_player_shows_every_card(world: W
         assert all(str(card)[0] in "23456789TJQKA" for card in seat.cards)
     assert description.count("♠") + description.count("♥") + description.count("♦") + description.count("♣") >= 4
     assert (await world.bot.storage.balance(world.guild.id, world.member("alice").id)) == 1000
+
+
+async def test_computer_players_are_named_in_the_readers_language_from_their_id(world: World) -> None:
+    """Issue 17: a computer player's name is never the English text stored when it sat down: /history, the
+    table and the host's replies name it from its kind, level and seat in the reader's (or table's) language."""
+    await world.seat({"alice": None})
+    world.speaks("alice", "fr")
+    added = await world.slash("alice", "poker addbot", level="solid")
+    assert added.response.content == "🤖 Solide 2 s'assoit à la place 2.", added.response.content
+    await world.slash("alice", "poker addbot")
+    await world.slash("alice", "poker start")
+    for _ in range(200):
+        snap = world.snapshot()
+        if snap.hand_number >= 2 and snap.actor_user_id is None:
+            break
+        if snap.actor_user_id is None or is_computer_player(snap.actor_user_id):
+            await world.advance(5.5)
+            continue
+        await world.slash("alice", "fold")
+    history = await world.slash("alice", "history")
+    text = " ".join(e.description or "" for e in history.response.embeds)
+    assert "🤖 Débutant 3" in text or "🤖 Solide 2" in text, text
+    assert "Beginner" not in text and "Solid " not in text, text
+    english = await world.slash("bob", "history")  # another reader, in English, the same hands
+    text = " ".join(e.description or "" for e in english.response.embeds)
+    assert "🤖 Beginner 3" in text or "🤖 Solid 2" in text, text
+
+    # The table's own messages follow the table's language, also for players seated before it changed.
+    await world.slash(world.member("admin", admin=True), "poker-admin settings", language="fr")
+    names = [seat.name for seat in world.snapshot().seats]
+    assert names[1:] == ["🤖 Solide 2", "🤖 Débutant 3"], names
+    removed = await world.slash("alice", "poker removebot", seat=3)
+    assert removed.response.content.startswith("🤖 Débutant 3"), removed.response.content
+    world.acknowledge_refusals()
