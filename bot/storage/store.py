@@ -30,6 +30,7 @@ from bot.storage.models import (
     LeaderboardPage,
     LedgerKind,
     LedgerRow,
+    OpenPuzzleRow,
     OutboxRow,
     PlayerOutcome,
     PuzzleRecord,
@@ -439,8 +440,22 @@ class Storage:
             lambda tx: self._puzzles.answer(tx, guild_id, user_id, puzzle_id, spot_key, answer)
         )
 
+    async def open_puzzle(self, row: OpenPuzzleRow) -> bool:
+        """Keep a puzzle posted in a channel until its reveal (restored after a restart). Returns False, and
+        keeps nothing, when that channel already has one open."""
+        return await self.executor.write(lambda tx: self._puzzles.open(tx, row))
+
+    async def open_puzzles(self) -> list[OpenPuzzleRow]:
+        """Every puzzle posted and not yet revealed, oldest first (all servers: the caller keeps its own)."""
+        return await self.executor.read(self._puzzles.open_ones)
+
+    async def close_puzzle(self, puzzle_id: str) -> None:
+        """Close an open puzzle without revealing it (its answers stay answered, not marked)."""
+        await self.executor.write(lambda tx: self._puzzles.close(tx, puzzle_id))
+
     async def reveal_puzzle(self, puzzle_id: str, favoured: Collection[str]) -> dict[str, int]:
-        """Mark every answer to a puzzle as favoured by the numbers or not; returns the votes by answer."""
+        """Close a puzzle (it is no longer open) and mark every answer to it as favoured by the numbers or not,
+        in one transaction; returns the votes by answer."""
         return await self.executor.write(lambda tx: self._puzzles.reveal(tx, puzzle_id, favoured))
 
     async def puzzle_record(self, guild_id: int, user_id: int) -> PuzzleRecord:

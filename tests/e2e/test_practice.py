@@ -73,3 +73,40 @@ async def test_a_puzzle_answered_by_two_members_and_revealed(world: World) -> No
         what="the answer",
     )
     assert revealed.latest.text().startswith("**Answer** — the channel voted: fold 1, call 1, raise 0.")
+
+
+async def test_a_puzzle_open_when_the_bot_is_killed_is_answered_and_revealed_after_the_restart(world: World) -> None:
+    """Issue 17: SIGKILL with a puzzle open: the next process takes it back with its answers; the buttons posted
+    before the kill still answer it, and the reveal counts every answer."""
+    game = world.game
+    alice, bob, carol = (game.user(name) for name in ("alice", "bob", "carol"))
+    posted = world.stub.invoke_slash(alice, world.channel, "poker", "puzzle")
+    await posted.wait_acked(WAIT)
+    message = await world.stub.wait_for(
+        lambda: next((m for m in reversed(game.spectator.messages()) if "Decision puzzle" in m.latest.text()), None),
+        WAIT,
+        what="the puzzle",
+    )
+    buttons = {c["label"]: c["custom_id"] for c in iter_components(message.latest.components) if c.get("type") == 2}
+    inter = world.stub.press_button(bob, message.id, buttons["Raise"])
+    await inter.wait_acked(WAIT)
+    assert (await world.stub.wait_for(lambda: game.reply(inter), WAIT, what="bob's answer")).startswith(
+        "Your answer: **raise**"
+    )
+
+    world.bot.kill()
+    assert await world.bot.wait() == -9
+    await world.bot.start()
+    await world.stub.wait_connected()
+
+    inter = world.stub.press_button(carol, message.id, buttons["Call"])  # a button posted before the kill
+    await inter.wait_acked(WAIT)
+    answer = await world.stub.wait_for(lambda: game.reply(inter), WAIT, what="carol's answer")
+    assert answer.startswith("Your answer: **call**"), answer
+    await game.command(alice, "poker", "puzzle", action="reveal")
+    revealed = await world.stub.wait_for(
+        lambda: next((m for m in reversed(game.spectator.messages()) if m.latest.text().startswith("**Answer")), None),
+        WAIT,
+        what="the answer",
+    )
+    assert revealed.latest.text().startswith("**Answer** — the channel voted: fold 0, call 1, raise 1.")
