@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import math
+from collections.abc import Iterable
 from typing import Any
 
 import discord
@@ -31,6 +32,7 @@ from bot.render import (
     t,
 )
 from bot.storage import HandRow, LeaderboardBy, TableRow
+from bot.tables.computer_names import computer_display_name
 from bot.tables.record import hand_users, replay
 
 PAGE_SIZE = 10
@@ -122,6 +124,40 @@ async def stats_embed(
         await parts(client).storage.balance(guild_id, member.id)
     row = await parts(client).storage.stats(guild_id, member.id)
     return to_embed(render_stats(member.display_name, row, locale))
+
+
+async def computer_stats_embed(client: discord.Client, guild_id: int, user_id: int, locale: Locale) -> discord.Embed:
+    """`/stats computer:` — a computer player's figures on this server, like a member's (the same `StatsRow`),
+    named in the reader's language and marked as a computer player (no balance: its chips are the house's)."""
+    row = await parts(client).storage.stats(guild_id, user_id)
+    name = computer_display_name(user_id, locale) or str(user_id)
+    return to_embed(render_stats(name, row, locale, computer=True))
+
+
+def find_computer(text: str, known: Iterable[int]) -> int | None:
+    """The computer player among `known` (user ids) that `text` names: its id as the autocomplete sends it
+    ("-2003"), or its name in English or French, with or without the 🤖 ("Solid 3", "solide 3"); else None."""
+    wanted = " ".join(text.replace("🤖", " ").split()).casefold()
+    for user_id in known:
+        if wanted == str(user_id):
+            return user_id
+        for language in ("en", "fr"):
+            name = computer_display_name(user_id, language) or ""
+            if " ".join(name.replace("🤖", " ").split()).casefold() == wanted:
+                return user_id
+    return None
+
+
+async def computer_choices(client: discord.Client, guild_id: int, typed: str, locale: Locale) -> list[tuple[str, str]]:
+    """Autocomplete of `/stats computer:`: (name in the reader's language, id as text) of the computer players
+    that played on this server whose name contains what is typed, at most 25 (Discord's limit)."""
+    typed = typed.replace("🤖", " ").strip().casefold()
+    found = []
+    for user_id in await parts(client).storage.computer_players(guild_id):
+        name = computer_display_name(user_id, locale) or str(user_id)
+        if typed in name.casefold():
+            found.append((name, str(user_id)))
+    return found[:25]
 
 
 def table_title(table: TableRow) -> str:

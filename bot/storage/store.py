@@ -41,7 +41,7 @@ from bot.storage.models import (
 from bot.storage.outbox import Outbox, Owed
 from bot.storage.puzzles import Puzzles
 from bot.storage.settings import Settings
-from bot.storage.standings import leaderboard, stats
+from bot.storage.standings import computer_players, leaderboard, stats
 from bot.storage.tables import Tables
 
 log = logging.getLogger(__name__)
@@ -468,6 +468,11 @@ class Storage:
         """A member's standings on a server (see StatsRow for what counts: finished hands of both kinds of
         table, net in cash-table chips only). Reads only: a member without an account gets `balance` None."""
         return await self.executor.read(lambda tx: stats(tx, guild_id, user_id))
+
+    async def computer_players(self, guild_id: int) -> list[int]:
+        """The user ids of the computer players that finished a hand on this server (negative ids, nearest zero
+        first: the beginners' seats, then the solid ones'), for `/stats` to name them."""
+        return await self.executor.read(lambda tx: computer_players(tx, guild_id))
 
     async def leaderboard(
         self,

@@ -112,3 +112,52 @@ async def test_computer_players_are_named_in_the_readers_language_from_their_id(
     removed = await world.slash("alice", "poker removebot", seat=3)
     assert removed.response.content.startswith("🤖 Débutant 3"), removed.response.content
     world.acknowledge_refusals()
+
+
+async def test_stats_of_a_computer_player_are_shown_like_a_members_and_it_stays_off_the_leaderboard(
+    world: World,
+) -> None:
+    """Issue 17: `/stats computer:` (the autocomplete lists the computer players that played here, in the reader's
+    language) shows its hands, VPIP/PFR and showdowns as a member's, marked as a computer player, without a
+    balance; it never appears on the leaderboard."""
+    await world.seat({"alice": None})
+    await world.slash("alice", "poker addbot", level="solid")
+    none_yet = await world.member("alice").autocomplete(world.channel, "stats", "computer", "")
+    assert none_yet == []  # no hand finished yet
+    await world.slash("alice", "poker start")
+    for _ in range(200):
+        snap = world.snapshot()
+        if snap.hand_number >= 3 and snap.actor_user_id is None:
+            break
+        if snap.actor_user_id is None or is_computer_player(snap.actor_user_id):
+            await world.advance(5.5)
+            continue
+        await world.slash("alice", "call" if snap.legal.can_call else "check")
+    choices = await world.member("alice").autocomplete(world.channel, "stats", "computer", "")
+    assert [(c["name"], c["value"]) for c in choices] == [("🤖 Solid 2", "-2002")]
+    world.speaks("bob", "fr")
+    choices = await world.member("bob").autocomplete(world.channel, "stats", "computer", "sol")
+    assert [c["name"] for c in choices] == ["🤖 Solide 2"]
+
+    shown = await world.slash("alice", "stats", computer="-2002")
+    embed = shown.response.embeds[0]
+    fields = {f.name: f.value for f in embed.fields}
+    assert embed.title == "Stats — 🤖 Solid 2"
+    assert (embed.description or "").startswith("🤖 A computer player: its chips come from the server's house")
+    hands = int(fields["Hands played"] or "0")
+    assert hands >= 2 and fields["VPIP"] != "—" and "/" in (fields["Showdowns won / reached"] or "")
+    assert "Balance" not in fields
+    mine = await world.slash("alice", "stats")
+    assert {f.name: f.value for f in mine.response.embeds[0].fields}["Hands played"] == str(hands)  # same hands
+
+    typed = await world.slash("bob", "stats", computer="solide 2")  # a name typed without the list, in French
+    assert typed.response.embeds[0].title == "Statistiques — 🤖 Solide 2"
+    unknown = await world.slash("alice", "stats", computer="Solid 9")
+    assert unknown.response.content == "No computer player called “Solid 9” has played here: pick one from the list"
+    both = await world.slash("alice", "stats", member=world.member("bob"), computer="-2002")
+    assert both.response.content == "Choose a member or a computer player, not both"
+
+    board = await world.slash("alice", "leaderboard")
+    shown_board = board.response.embeds[0]
+    assert "🤖" not in " ".join([shown_board.description or "", *(f"{f.name} {f.value}" for f in shown_board.fields)])
+    world.acknowledge_refusals()
