@@ -365,11 +365,13 @@ class TableCog(CheckedCog):
 
     @poker.command(name="coach", description=en("cmd.poker.coach.desc"))
     @app_commands.describe(mode=en("cmd.poker.coach.opt.mode.desc"))
-    @app_commands.choices(mode=[choice("on"), choice("off")])
+    @app_commands.choices(mode=[choice("on"), choice("off"), choice("dm")])
     async def coach(self, interaction: discord.Interaction[Any], mode: str = "on") -> None:
-        """Turn your coach on or off at this table: on your turn, "My cards" adds its advice (docs/practice.md)."""
+        """Turn your coach on or off at this table: on your turn, "My cards" adds its advice; `dm`: sent to your
+        DMs on your turn as well (docs/practice.md)."""
         _guild_id, channel_id = _ids(interaction)
-        await table_service(interaction.client).get(channel_id).set_coach(interaction.user.id, mode == "on")
+        runner = table_service(interaction.client).get(channel_id)
+        await runner.set_coach(interaction.user.id, mode != "off", dm=mode == "dm")
         await send_private(interaction, t(f"coach.turned_{mode}", interaction.locale))
 
     @poker.command(name="addbot", description=en("cmd.poker.addbot.desc"))

@@ -23,6 +23,7 @@ from bot.discord_ui.errors import NO_MENTIONS
 from bot.discord_ui.people import People
 from bot.discord_ui.table_view import buy_in_components, table_payload
 from bot.poker import Card, HandResult
+from bot.poker.coach import CoachFacts
 from bot.render import (
     render_hand_summary,
     render_hole_cards_dm,
@@ -32,6 +33,7 @@ from bot.render import (
     render_streets,
     render_table_closed,
 )
+from bot.render.coach import coach_dm_text
 from bot.render.embeds import EmbedSpec
 from bot.render.events import street_key
 from bot.tables import (
@@ -305,6 +307,29 @@ class DiscordNotifier:
         except discord.HTTPException as exc:
             self._dm_channels.pop(user_id, None)
             log.warning("could not DM hole cards to user %s: %s", user_id, exc)
+            return False
+        return True
+
+    async def send_coach(
+        self, snapshot: TableSnapshot, user_id: int, facts: CoachFacts, nonce: str | None = None
+    ) -> bool:
+        """DM the member the coach's lines for their turn, in their language (one REST call once their DM channel
+        is known); False when the DM is refused or fails, so that the table says so and falls back to My cards.
+        `nonce`: as `announce` (one DM per turn, after a restart too)."""
+        locale = self.people.locale(user_id, snapshot.language)
+        content = coach_dm_text(facts, snapshot.hand_number, f"<#{snapshot.channel_id}>", locale)
+        try:
+            channel = await self._dm_channel(user_id)
+            if nonce is None:
+                await channel.send(content, allowed_mentions=NO_MENTIONS)
+            else:
+                await self._post_once(channel.id, nonce, content=content)
+        except discord.Forbidden:
+            log.info("user %s does not accept DMs (coach)", user_id)
+            return False
+        except discord.HTTPException as exc:
+            self._dm_channels.pop(user_id, None)
+            log.warning("could not DM the coach to user %s: %s", user_id, exc)
             return False
         return True
 

@@ -201,11 +201,11 @@ def render_elimination(name: str, locale: Locale, place: int | None = None) -> s
 
 def render_player_notice(announcement: PlayerNews, locale: Locale) -> str:
     """A public line about one player, from the service's `PlayerAnnouncement` (`kind`, `name`, `place`,
-    `action`, `sat_out`, `seat`, `chips`): eliminated, timed_out, dm_refused, joined, left, sat_out, sat_in,
-    kicked, auto_folded, forfeited (left during a hand: folded at once), busted (cash: out of chips, unseated),
-    finished (left a started tournament: the place it gives), rebuy, rebuy_failed, run_twice (an answer to
-    "run it twice?": action yes, yes_last, no, timeout). An unknown kind gives an
-    empty string (nothing to post)."""
+    `action`, `sat_out`, `seat`, `chips`): eliminated, timed_out, dm_refused, coach_dm_refused, joined, left,
+    sat_out, sat_in, kicked, auto_folded, forfeited (left during a hand: folded at once), busted (cash: out of
+    chips, unseated), finished (left a started tournament: the place it gives), rebuy, rebuy_failed, run_twice
+    (an answer to "run it twice?": action yes, yes_last, no, timeout). An unknown kind gives an empty string
+    (nothing to post)."""
     a = announcement
     name = escape_name(a.name)
     kind = a.kind
@@ -216,8 +216,8 @@ def render_player_notice(announcement: PlayerNews, locale: Locale) -> str:
         if a.sat_out:
             line += "\n" + t("notice.sat_out_timeouts", locale, name=name)
         return line
-    if kind == "dm_refused":
-        return t("notice.dm_refused", locale, name=name)
+    if kind in ("dm_refused", "coach_dm_refused"):
+        return t(f"notice.{kind}", locale, name=name)
     if kind == "joined":
         if a.chips is None:
             return t("notice.joined_plain", locale, name=name, seat=a.seat or 0)

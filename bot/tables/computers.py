@@ -72,15 +72,20 @@ class Computers:
         self._seating = seating
         self._hands = hands
 
-    async def set_coach(self, user_id: int, on: bool) -> None:
-        """Turn the coach on or off for a seated member (kept with the table). Raises ServiceError("not_seated")."""
+    async def set_coach(self, user_id: int, on: bool, *, dm: bool = False) -> None:
+        """Turn the coach on or off for a seated member (kept with the table); `dm`: on, and by DM on their turn
+        as well (bot/tables/coaching.py). Raises ServiceError("not_seated")."""
         state = self._state
         state.check_open()
         state.require_seat(user_id)
-        if on:
+        if on or dm:
             state.coached.add(user_id)
         else:
             state.coached.discard(user_id)
+        if dm:
+            state.coach_dm.add(user_id)
+        else:
+            state.coach_dm.discard(user_id)
         await self._core.save()
 
     async def add(self, by_user: int, level: str, *, is_admin: bool) -> int:

@@ -23,6 +23,7 @@ from bot.poker import ActionKind, Card, LegalActions, PlayerActed, PokerError
 from bot.poker.coach import CoachFacts
 from bot.storage import OutboxRow, Storage, TableRow
 from bot.tables.clock import Clock
+from bot.tables.coaching import CoachDMs
 from bot.tables.computers import Computers, coach_facts_of, pause
 from bot.tables.core import DeckFactory, RngFactory, TableCore
 from bot.tables.delivery import Delivery, IdleWait
@@ -110,6 +111,7 @@ class TableRunner:
         self._hands = Hands(self._core, self, self._seating, self._host)
         self._restorer = Restorer(self._core, self, self._hands)
         self._computers = Computers(self._core, self._seating, self._hands)
+        self._coach_dms = CoachDMs(state, self._outbox, self._lock, self.snapshot)
         self._on_closed = on_closed
         self._turn = 0
         self._timer: asyncio.Task[None] | None = None
@@ -247,6 +249,7 @@ class TableRunner:
         if self._computers.to_act():
             self._timer = asyncio.create_task(self._computer_turn(turn), name=f"computer-turn-{self.ids.channel_id}")
             return
+        self._coach_dms.turn_started()  # the coach by DM, for a member who wants it (bot/tables/coaching.py)
 
         async def expire() -> None:
             await clock.sleep_until(when)
@@ -542,10 +545,12 @@ class TableRunner:
         async with self._operation():
             return await self._computers.add(user_id, level, is_admin=is_admin)
 
-    async def set_coach(self, user_id: int, on: bool) -> None:
-        """Turn the coach on or off for a seated member (`/poker coach`). Raises ServiceError("not_seated")."""
+    async def set_coach(self, user_id: int, on: bool, *, dm: bool = False) -> None:
+        """Turn the coach on or off for a seated member (`/poker coach`); `dm`: on, and by DM on their turn too
+        (sent at once when it is their turn now). Raises ServiceError("not_seated")."""
         async with self._operation():
-            await self._computers.set_coach(user_id, on)
+            await self._computers.set_coach(user_id, on, dm=dm)
+            self._coach_dms.turn_started()
 
     def coach_facts(self, user_id: int) -> CoachFacts | None:
         """The coach's facts for the user on their turn when their coach is on, else None (no lock: a picture)."""

@@ -161,3 +161,44 @@ async def test_stats_of_a_computer_player_are_shown_like_a_members_and_it_stays_
     shown_board = board.response.embeds[0]
     assert "🤖" not in " ".join([shown_board.description or "", *(f"{f.name} {f.value}" for f in shown_board.fields)])
     world.acknowledge_refusals()
+
+
+async def test_the_coach_by_dm_comes_on_your_turn_in_your_language_and_costs_others_nothing(world: World) -> None:
+    """Issue 17: `/poker coach mode:dm`: on each of Bob's turns one DM with the coach's lines, in French (his
+    language); no other player's action makes a call to his DMs; "My cards" still shows the coach."""
+    await world.seat({"alice": None, "bob": None, "chloe": None})
+    world.speaks("bob", "fr")
+    turned = await world.slash("bob", "poker coach", mode="dm")
+    assert turned.response.content.startswith("Coach activé, aussi en message privé")
+    await world.slash("alice", "poker start")
+    dm_channel = world.member("bob").user.dm_channel
+    assert dm_channel is not None  # his hole cards came by DM
+    dm_path = f"/channels/{dm_channel.id}/messages"
+    bobs_turns = 0
+    while world.snapshot().actor_user_id is not None:
+        who = world.actor()
+        mark = len(world.env.http_requests)
+        if who == "bob":
+            bobs_turns += 1
+            mine = await world.press("bob", "My cards")  # the table speaks English
+            assert any(line.startswith("> ") for line in mine.response.content.splitlines())
+        await world.slash(who, "check" if world.snapshot().legal.can_check else "call")
+        to_bob = [r for r in world.env.http_requests[mark:] if r.method == "POST" and r.path == dm_path]
+        assert len(to_bob) == (1 if world.snapshot().actor_user_id == world.member("bob").id else 0), who
+    coach = [dm for dm in world.dms("bob") if dm.startswith("**Coach**")]
+    assert len(coach) == bobs_turns >= 2
+    first = coach[0].splitlines()
+    assert first[0] == f"**Coach** — donne n° 1 sur <#{world.channel.id}>, à ton tour\xa0:", first
+    assert any("Tes chances de gagner contre 2 mains au hasard" in line for line in first), first
+
+
+async def test_closed_dms_turn_the_coach_back_to_my_cards_with_one_notice(world: World) -> None:
+    await world.seat({"alice": None, "bob": None})
+    await world.slash("bob", "poker coach", mode="dm")
+    world.refuse_dms("bob")
+    await world.slash("alice", "poker start")
+    while world.snapshot().actor_user_id is not None:
+        await world.slash(world.actor(), "check" if world.snapshot().legal.can_check else "call")
+    notices = [m.content for m in world.messages() if "the coach's advice stays in **My cards**" in m.content]
+    assert notices == ["bob doesn't accept direct messages: the coach's advice stays in **My cards** on your turn."]
+    world.acknowledge_refusals()
