@@ -1,5 +1,6 @@
 """Practice through the Discord stand-in against the real bot process (issue 17): one member and three computer
-players play twenty hands with the member's coach on; then a decision puzzle answered by two members and revealed.
+players play twenty hands with the member's coach on, by DM too; then a decision puzzle answered by two members
+and revealed; and a puzzle open when the bot is killed, taken back by the next process.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ async def test_one_member_and_three_computer_players_play_twenty_hands_with_the_
     await game.command(alice, "poker", "join")
     for level in ("solid", "beginner", "solid"):
         assert "sits at seat" in await game.command(alice, "poker", "addbot", level=level)
-    assert (await game.command(alice, "poker", "coach", mode="on")).startswith("Coach on")
+    assert (await game.command(alice, "poker", "coach", mode="dm")).startswith("Coach on, by DM too")
     await game.command(alice, "poker", "start")
-    coached = 0
+    coached = turns = 0
     hands_seen: set[int] = set()
     for _ in range(2000):
         view = await game.turn(timeout=WAIT * 4)
@@ -39,6 +40,7 @@ async def test_one_member_and_three_computer_players_play_twenty_hands_with_the_
             )
             continue
         assert all(name == "alice" or name.startswith("🤖 ") for name in view.seats)
+        turns += 1
         inter = world.stub.press_button(alice, view.message_id, view.buttons["cards"]["custom_id"])
         await inter.wait_acked(WAIT)
         answer = await world.stub.wait_for(lambda inter=inter: game.reply(inter), WAIT, what="My cards")
@@ -47,6 +49,10 @@ async def test_one_member_and_three_computer_players_play_twenty_hands_with_the_
         await game.act("alice", "fold" if view.to_call else "check", "button")  # she keeps her chips: 20 hands
     assert len(hands_seen) > HANDS, hands_seen
     assert coached >= HANDS // 2  # on her turns, My cards carries the coach's lines
+    # ... and her DMs: one per turn at most (a turn she ended before its DM went out gets none, by design).
+    coach_dms = [m for m in world.stub.dms(alice) if m.content.startswith("**Coach** — hand #")]
+    assert HANDS // 2 <= len(coach_dms) <= turns, (len(coach_dms), turns)
+    assert all("> Your chance to win against" in m.content for m in coach_dms)
 
 
 async def test_a_puzzle_answered_by_two_members_and_revealed(world: World) -> None:
