@@ -295,20 +295,7 @@ class DiscordNotifier:
         await self._flush_streets(snapshot)
         locale = self.people.locale(user_id, snapshot.language)
         content = render_hole_cards_dm(cards, snapshot.hand_number, f"<#{snapshot.channel_id}>", locale, proofs)
-        try:
-            channel = await self._dm_channel(user_id)
-            if nonce is None:
-                await channel.send(content, allowed_mentions=NO_MENTIONS)
-            else:
-                await self._post_once(channel.id, nonce, content=content)
-        except discord.Forbidden:
-            log.info("user %s does not accept DMs", user_id)
-            return False
-        except discord.HTTPException as exc:
-            self._dm_channels.pop(user_id, None)
-            log.warning("could not DM hole cards to user %s: %s", user_id, exc)
-            return False
-        return True
+        return await self._send_dm(user_id, content, nonce, "hole cards")
 
     async def send_coach(
         self, snapshot: TableSnapshot, user_id: int, facts: CoachFacts, nonce: str | None = None
@@ -318,6 +305,10 @@ class DiscordNotifier:
         `nonce`: as `announce` (one DM per turn, after a restart too)."""
         locale = self.people.locale(user_id, snapshot.language)
         content = coach_dm_text(facts, snapshot.hand_number, f"<#{snapshot.channel_id}>", locale)
+        return await self._send_dm(user_id, content, nonce, "the coach")
+
+    async def _send_dm(self, user_id: int, content: str, nonce: str | None, what: str) -> bool:
+        """DM `content` to a user (once per `nonce`); False when refused (closed DMs: 403/50007) or failed."""
         try:
             channel = await self._dm_channel(user_id)
             if nonce is None:
@@ -325,11 +316,11 @@ class DiscordNotifier:
             else:
                 await self._post_once(channel.id, nonce, content=content)
         except discord.Forbidden:
-            log.info("user %s does not accept DMs (coach)", user_id)
+            log.info("user %s does not accept DMs (%s)", user_id, what)
             return False
         except discord.HTTPException as exc:
             self._dm_channels.pop(user_id, None)
-            log.warning("could not DM the coach to user %s: %s", user_id, exc)
+            log.warning("could not DM %s to user %s: %s", what, user_id, exc)
             return False
         return True
 

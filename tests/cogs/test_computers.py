@@ -3,8 +3,25 @@ acting after their pause; the house pays their buy-ins and the audit holds."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from bot.storage import is_computer_player
 from tests.cogs.conftest import World
+
+
+async def play_with_computers(world: World, hands: int, member: str, choose: Callable[[Any], str]) -> None:
+    """Play until `hands` hands are over: `member` acts with `choose(snapshot)` on their turns, the computer
+    players after their pause (at most 3 s), and the next hand is dealt after its delay."""
+    for _ in range(200):
+        snap = world.snapshot()
+        if snap.hand_number >= hands and snap.actor_user_id is None:
+            return
+        if snap.actor_user_id is None or is_computer_player(snap.actor_user_id):
+            await world.advance(5.5)
+            continue
+        await world.slash(member, choose(snap))
+    raise AssertionError(f"{hands} hands were not played")
 
 
 async def test_the_host_seats_two_computer_players_and_plays_hands_with_them(world: World) -> None:
@@ -89,14 +106,7 @@ async def test_computer_players_are_named_in_the_readers_language_from_their_id(
     assert added.response.content == "🤖 Solide 2 s'assoit à la place 2.", added.response.content
     await world.slash("alice", "poker addbot")
     await world.slash("alice", "poker start")
-    for _ in range(200):
-        snap = world.snapshot()
-        if snap.hand_number >= 2 and snap.actor_user_id is None:
-            break
-        if snap.actor_user_id is None or is_computer_player(snap.actor_user_id):
-            await world.advance(5.5)
-            continue
-        await world.slash("alice", "fold")
+    await play_with_computers(world, 2, "alice", lambda _snap: "fold")
     history = await world.slash("alice", "history")
     text = " ".join(e.description or "" for e in history.response.embeds)
     assert "🤖 Débutant 3" in text or "🤖 Solide 2" in text, text
@@ -125,14 +135,7 @@ async def test_stats_of_a_computer_player_are_shown_like_a_members_and_it_stays_
     none_yet = await world.member("alice").autocomplete(world.channel, "stats", "computer", "")
     assert none_yet == []  # no hand finished yet
     await world.slash("alice", "poker start")
-    for _ in range(200):
-        snap = world.snapshot()
-        if snap.hand_number >= 3 and snap.actor_user_id is None:
-            break
-        if snap.actor_user_id is None or is_computer_player(snap.actor_user_id):
-            await world.advance(5.5)
-            continue
-        await world.slash("alice", "call" if snap.legal.can_call else "check")
+    await play_with_computers(world, 3, "alice", lambda snap: "call" if snap.legal.can_call else "check")
     choices = await world.member("alice").autocomplete(world.channel, "stats", "computer", "")
     assert [(c["name"], c["value"]) for c in choices] == [("🤖 Solid 2", "-2002")]
     world.speaks("bob", "fr")

@@ -5,6 +5,8 @@ and revealed; and a puzzle open when the bot is killed, taken back by the next p
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.discord_stub.model import iter_components
@@ -55,10 +57,10 @@ async def test_one_member_and_three_computer_players_play_twenty_hands_with_the_
     assert all("> Your chance to win against" in m.content for m in coach_dms)
 
 
-async def test_a_puzzle_answered_by_two_members_and_revealed(world: World) -> None:
+async def post_puzzle(world: World, user: Any) -> tuple[Any, dict[str, str]]:
+    """`user` posts a puzzle: its message and its buttons' custom ids by label."""
     game = world.game
-    alice, bob, carol = (game.user(name) for name in ("alice", "bob", "carol"))
-    posted = world.stub.invoke_slash(alice, world.channel, "poker", "puzzle")
+    posted = world.stub.invoke_slash(user, world.channel, "poker", "puzzle")
     await posted.wait_acked(WAIT)
     message = await world.stub.wait_for(
         lambda: next((m for m in reversed(game.spectator.messages()) if "Decision puzzle" in m.latest.text()), None),
@@ -66,53 +68,52 @@ async def test_a_puzzle_answered_by_two_members_and_revealed(world: World) -> No
         what="the puzzle",
     )
     buttons = {c["label"]: c["custom_id"] for c in iter_components(message.latest.components) if c.get("type") == 2}
-    assert list(buttons) == ["Fold", "Call", "Raise"]
-    for user, label in ((bob, "Call"), (carol, "Fold")):
-        inter = world.stub.press_button(user, message.id, buttons[label])
-        await inter.wait_acked(WAIT)
-        answer = await world.stub.wait_for(lambda inter=inter: game.reply(inter), WAIT, what="the answer")
-        assert answer.startswith(f"Your answer: **{label.lower() if label != 'Fold' else 'fold'}**")
-    await game.command(alice, "poker", "puzzle", action="reveal")
+    return message, buttons
+
+
+async def answer_puzzle(world: World, user: Any, message: Any, custom_id: str) -> str:
+    """`user` presses a puzzle's button: the private answer they get."""
+    inter = world.stub.press_button(user, message.id, custom_id)
+    await inter.wait_acked(WAIT)
+    reply: str = await world.stub.wait_for(lambda: world.game.reply(inter), WAIT, what="the answer")
+    return reply
+
+
+async def reveal_puzzle(world: World, user: Any) -> str:
+    """`user` reveals the open puzzle now: the answer's text as posted."""
+    game = world.game
+    await game.command(user, "poker", "puzzle", action="reveal")
     revealed = await world.stub.wait_for(
         lambda: next((m for m in reversed(game.spectator.messages()) if m.latest.text().startswith("**Answer")), None),
         WAIT,
         what="the answer",
     )
-    assert revealed.latest.text().startswith("**Answer** — the channel voted: fold 1, call 1, raise 0.")
+    text: str = revealed.latest.text()
+    return text
+
+
+async def test_a_puzzle_answered_by_two_members_and_revealed(world: World) -> None:
+    alice, bob, carol = (world.game.user(name) for name in ("alice", "bob", "carol"))
+    message, buttons = await post_puzzle(world, alice)
+    assert list(buttons) == ["Fold", "Call", "Raise"]
+    for user, label in ((bob, "Call"), (carol, "Fold")):
+        answer = await answer_puzzle(world, user, message, buttons[label])
+        assert answer.startswith(f"Your answer: **{label.lower()}**")
+    assert (await reveal_puzzle(world, alice)).startswith("**Answer** — the channel voted: fold 1, call 1, raise 0.")
 
 
 async def test_a_puzzle_open_when_the_bot_is_killed_is_answered_and_revealed_after_the_restart(world: World) -> None:
     """Issue 17: SIGKILL with a puzzle open: the next process takes it back with its answers; the buttons posted
     before the kill still answer it, and the reveal counts every answer."""
-    game = world.game
-    alice, bob, carol = (game.user(name) for name in ("alice", "bob", "carol"))
-    posted = world.stub.invoke_slash(alice, world.channel, "poker", "puzzle")
-    await posted.wait_acked(WAIT)
-    message = await world.stub.wait_for(
-        lambda: next((m for m in reversed(game.spectator.messages()) if "Decision puzzle" in m.latest.text()), None),
-        WAIT,
-        what="the puzzle",
-    )
-    buttons = {c["label"]: c["custom_id"] for c in iter_components(message.latest.components) if c.get("type") == 2}
-    inter = world.stub.press_button(bob, message.id, buttons["Raise"])
-    await inter.wait_acked(WAIT)
-    assert (await world.stub.wait_for(lambda: game.reply(inter), WAIT, what="bob's answer")).startswith(
-        "Your answer: **raise**"
-    )
+    alice, bob, carol = (world.game.user(name) for name in ("alice", "bob", "carol"))
+    message, buttons = await post_puzzle(world, alice)
+    assert (await answer_puzzle(world, bob, message, buttons["Raise"])).startswith("Your answer: **raise**")
 
     world.bot.kill()
     assert await world.bot.wait() == -9
     await world.bot.start()
     await world.stub.wait_connected()
 
-    inter = world.stub.press_button(carol, message.id, buttons["Call"])  # a button posted before the kill
-    await inter.wait_acked(WAIT)
-    answer = await world.stub.wait_for(lambda: game.reply(inter), WAIT, what="carol's answer")
+    answer = await answer_puzzle(world, carol, message, buttons["Call"])  # a button posted before the kill
     assert answer.startswith("Your answer: **call**"), answer
-    await game.command(alice, "poker", "puzzle", action="reveal")
-    revealed = await world.stub.wait_for(
-        lambda: next((m for m in reversed(game.spectator.messages()) if m.latest.text().startswith("**Answer")), None),
-        WAIT,
-        what="the answer",
-    )
-    assert revealed.latest.text().startswith("**Answer** — the channel voted: fold 0, call 1, raise 1.")
+    assert (await reveal_puzzle(world, alice)).startswith("**Answer** — the channel voted: fold 0, call 1, raise 1.")
