@@ -59,7 +59,12 @@ class CoachDMs:
         if key == self._sent:
             return
         self._sent = key
-        self._delivery.worker.put(lambda: self._send(key, user, state.hand_number, hand.event_count))
+        number, events = state.hand_number, hand.event_count  # this turn's, bound now
+
+        async def send() -> None:
+            await self._send(key, user, number, events)
+
+        self._delivery.worker.put(send)
 
     async def _send(self, key: str, user: int, number: int, events: int) -> None:
         """On the delivery worker: the facts for the turn, if it is still that turn, then the DM."""

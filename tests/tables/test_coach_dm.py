@@ -4,12 +4,13 @@ falls back to My cards. The choice is kept with the table."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from bot.poker import ActionKind
 from bot.storage import Storage
 from bot.tables import ManualClock, RecordingNotifier, TableOptions, TableService
-from bot.tables.notifier import PlayerAnnouncement
+from bot.tables.notifier import PlayerAnnouncement, TableSnapshot
 from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, DEFAULTS, GUILD, HOST, NAMES, Decks, actor
 
 OPTIONS = TableOptions.for_blinds(1, 2)
@@ -115,3 +116,43 @@ async def test_the_dm_choice_is_kept_with_the_table_and_a_restart_does_not_send_
     finally:
         await service.close()
         await storage.close()
+
+
+class SlowDiscord(RecordingNotifier):
+    """Discord answering table edits only once `gate` is set (the delivery worker falls behind the actions)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+
+    async def edit_table(self, snapshot: TableSnapshot) -> None:
+        await self.gate.wait()
+        await super().edit_table(snapshot)
+
+
+async def test_a_turn_over_before_its_dm_went_out_gets_none_and_the_next_one_gets_one(
+    storage: Storage, clock: ManualClock
+) -> None:
+    notifier = SlowDiscord()
+    service = TableService(storage, notifier, clock=clock, rng_factory=Decks())
+    try:
+        await seat_three(service)
+        await service.get(CHANNEL).set_coach(BOB, True, dm=True)
+        await service.get(CHANNEL).start_game(HOST)
+        runner = service.get(CHANNEL)
+        bobs_turns = 0
+        while bobs_turns < 2:  # Bob's first turn ends, and his second begins, while Discord lags behind
+            snap = runner.snapshot()
+            assert snap.actor_user_id is not None and snap.legal is not None
+            bobs_turns += snap.actor_user_id == BOB
+            if bobs_turns < 2:
+                await runner.act(snap.actor_user_id, ActionKind.CHECK if snap.legal.can_check else ActionKind.CALL)
+        assert notifier.coach_dms == []
+        notifier.gate.set()
+        await runner.drain()
+        assert [(number, user) for number, user, _facts in notifier.coach_dms] == [(1, BOB)]  # his turn now only
+        facts = runner.coach_facts(BOB)
+        assert facts is not None and notifier.coach_dms[0][2].to_call == facts.to_call
+    finally:
+        notifier.gate.set()
+        await service.close()
