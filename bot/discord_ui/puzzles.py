@@ -52,7 +52,7 @@ class PuzzleButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
     ) -> PuzzleButton:
-        """Rebuild from the custom_id (after a restart too: the answer is then refused as over)."""
+        """Rebuild from the custom_id (after a restart too: the open puzzle was restored with its answers)."""
         return cls(int(match["channel"]), match["puzzle"], Answer(match["answer"]), label=getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
