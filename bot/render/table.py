@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from bot.poker import Card, Event, LegalActions, Pot, Street
+from bot.poker import Card, Event, LegalActions, LevelBy, Pot, Street, TableKind
 from bot.render.announce import render_level_blinds, render_level_when
 from bot.render.cards import cards_text
 from bot.render.embeds import (
@@ -110,7 +110,7 @@ class SeatView:
 class TableSnapshot:
     """A public picture of a table, enough to draw its table message (built by the table service).
 
-    kind: "cash" or "tournament"; language: the table's language ("en"/"fr"). hand_number: the current
+    kind: CASH or TOURNAMENT (`TableKind`); language: the table's language ("en"/"fr"). hand_number: the current
     (or last) hand, 0 before the first. small_blind/big_blind/ante: the current level (chips). seats: occupied
     seats by number. board: community cards so far. pots: main pot first (`Pot`s, or chip counts). street: None
     between hands. actor_user_id/deadline: whose turn and until when (Unix seconds). legal: the actor's options
@@ -135,7 +135,7 @@ class TableSnapshot:
     guild_id: int = 0
     channel_id: int = 0
     host_id: int = 0
-    kind: str = "cash"
+    kind: TableKind = TableKind.CASH
     language: str = "en"
     hand_number: int = 0
     small_blind: int = 1
@@ -158,7 +158,7 @@ class TableSnapshot:
     level: int | None = None
     next_level: tuple[int, int, int] | None = None
     next_level_in: int | None = None
-    level_by: str = "hands"
+    level_by: LevelBy = LevelBy.HANDS
     players_left: int | None = None
     average_stack: int | None = None
     waiting: Waiting | None = None
@@ -216,7 +216,7 @@ def _info_line(view: TableSnapshot, locale: Locale) -> str:
         line = t("table.blinds_ante", locale, sb=view.small_blind, bb=view.big_blind, ante=view.ante)
     else:
         line = t("table.blinds", locale, sb=view.small_blind, bb=view.big_blind)
-    parts = [line, t(f"table.kind.{'tournament' if view.kind == 'tournament' else 'cash'}", locale)]
+    parts = [line, t(f"table.kind.{view.kind}", locale)]
     if view.level:
         parts.append(t("table.level", locale, level=view.level))
     return " · ".join(parts)

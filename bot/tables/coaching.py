@@ -17,6 +17,7 @@ import hashlib
 import logging
 from collections.abc import Callable
 
+from bot.render.announce import NoticeKind
 from bot.tables.computers import coach_facts_of
 from bot.tables.delivery import Delivery
 from bot.tables.notifier import PlayerAnnouncement, TableSnapshot
@@ -81,5 +82,5 @@ class CoachDMs:
             return
         async with self._lock:
             state.coach_dm.discard(user)  # back to My cards only (stored with the table's next change)
-        notice = PlayerAnnouncement("coach_dm_refused", user, state.name(user))
+        notice = PlayerAnnouncement(NoticeKind.COACH_DM_REFUSED, user, state.name(user))
         await self._delivery.notifier.announce(snapshot, notice)
