@@ -106,7 +106,7 @@ async def test_computer_players_are_named_in_the_readers_language_from_their_id(
     assert added.response.content == "🤖 Solide 2 s'assoit à la place 2.", added.response.content
     await world.slash("alice", "poker addbot")
     await world.slash("alice", "poker start")
-    await play_with_computers(world, 2, "alice", lambda _snap: "fold")
+    await play_with_computers(world, 2, "alice", lambda snap: "check" if snap.legal.can_check else "fold")
     history = await world.slash("alice", "history")
     text = " ".join(e.description or "" for e in history.response.embeds)
     assert "🤖 Débutant 3" in text or "🤖 Solide 2" in text, text
