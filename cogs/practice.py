@@ -17,6 +17,7 @@ from bot.discord_ui.table_settings import table_language
 from bot.discord_ui.texts import choice, en
 from bot.poker.settings import MAX_PLAYERS
 from bot.render import t
+from bot.tables.computer_names import computer_display_name
 from cogs.common import command_ids
 
 
@@ -54,11 +55,13 @@ class PracticeCommands(commands.Cog):
 
     @app_commands.command(name="coach", description=en("cmd.poker.coach.desc"))
     @app_commands.describe(mode=en("cmd.poker.coach.opt.mode.desc"))
-    @app_commands.choices(mode=[choice("on"), choice("off")])
+    @app_commands.choices(mode=[choice("on"), choice("off"), choice("dm")])
     async def coach(self, interaction: discord.Interaction[Any], mode: str = "on") -> None:
-        """Turn your coach on or off at this table: on your turn, "My cards" adds its advice (docs/practice.md)."""
+        """Turn your coach on or off at this table: on your turn, "My cards" adds its advice; `dm`: sent to your
+        DMs on your turn as well (docs/practice.md)."""
         _guild_id, channel_id = command_ids(interaction)
-        await table_service(interaction.client).get(channel_id).set_coach(interaction.user.id, mode == "on")
+        runner = table_service(interaction.client).get(channel_id)
+        await runner.set_coach(interaction.user.id, mode != "off", dm=mode == "dm")
         await send_private(interaction, t(f"coach.turned_{mode}", interaction.locale))
 
     @app_commands.command(name="addbot", description=en("cmd.poker.addbot.desc"))
@@ -70,7 +73,8 @@ class PracticeCommands(commands.Cog):
         is_admin = interaction.permissions.manage_guild
         service = table_service(interaction.client)
         seat = await service.get(channel_id).add_computer(interaction.user.id, level, is_admin=is_admin)
-        name = next(s.name for s in service.get(channel_id).snapshot().seats if s.seat == seat)
+        user_id = next(s.user_id for s in service.get(channel_id).snapshot().seats if s.seat == seat)
+        name = computer_display_name(user_id, interaction.locale) or str(seat)  # in the reader's language
         await send_private(interaction, t("addbot.done", interaction.locale, name=name, seat=seat))
 
     @app_commands.command(name="removebot", description=en("cmd.poker.removebot.desc"))
@@ -80,6 +84,7 @@ class PracticeCommands(commands.Cog):
         _guild_id, channel_id = command_ids(interaction)
         is_admin = interaction.permissions.manage_guild
         service = table_service(interaction.client)
-        name = next((s.name for s in service.get(channel_id).snapshot().seats if s.seat == seat), str(seat))
+        user_id = next((s.user_id for s in service.get(channel_id).snapshot().seats if s.seat == seat), 0)
+        name = computer_display_name(user_id, interaction.locale) or str(seat)  # in the reader's language
         await service.get(channel_id).remove_computer(interaction.user.id, seat, is_admin=is_admin)
         await send_private(interaction, t("kick.done", interaction.locale, name=name))

@@ -14,7 +14,16 @@ from discord.ext import commands
 from bot.discord_ui.errors import CommandRefused, send_private
 from bot.discord_ui.options import CheckedCog
 from bot.discord_ui.parts import parts
-from bot.discord_ui.standings import PageButton, history_hand, history_list, leaderboard_message, stats_embed
+from bot.discord_ui.standings import (
+    PageButton,
+    computer_choices,
+    computer_stats_embed,
+    find_computer,
+    history_hand,
+    history_list,
+    leaderboard_message,
+    stats_embed,
+)
 from bot.discord_ui.texts import choice, en
 from bot.render import t
 from bot.tables import ServiceError
@@ -44,11 +53,28 @@ class StandingsCog(CheckedCog):
 
     @app_commands.command(name="stats", description=en("cmd.stats.desc"))
     @app_commands.guild_only()
-    @app_commands.describe(member=en("cmd.stats.opt.member.desc"))
-    async def stats(self, interaction: discord.Interaction[Any], member: discord.Member | None = None) -> None:
-        """Hands played and won, won at showdown, biggest pot, net, VPIP, PFR, tournaments (default: yours)."""
+    @app_commands.describe(member=en("cmd.stats.opt.member.desc"), computer=en("cmd.stats.opt.computer.desc"))
+    async def stats(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member | None = None,
+        computer: Range[str, 1, 100] | None = None,
+    ) -> None:
+        """Hands played and won, won at showdown, biggest pot, net, VPIP, PFR, tournaments (default: yours); or
+        those of a computer player (`computer`, from the autocomplete's list: docs/practice.md)."""
         if interaction.guild_id is None:
             raise CommandRefused("guild_only")
+        if computer is not None:
+            if member is not None:
+                raise CommandRefused("stats.member_or_computer")
+            known = await parts(self.bot).storage.computer_players(interaction.guild_id)
+            user_id = find_computer(computer, known)
+            if user_id is None:
+                raise CommandRefused("stats.no_computer", name=computer)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            embed = await computer_stats_embed(self.bot, interaction.guild_id, user_id, interaction.locale)
+            await send_private(interaction, embed=embed)
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         embed = await stats_embed(
             self.bot,
@@ -58,6 +84,20 @@ class StandingsCog(CheckedCog):
             viewer_id=interaction.user.id,
         )
         await send_private(interaction, embed=embed)
+
+    @stats.autocomplete("computer")
+    async def computer_names(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The computer players that played on this server, named in the reader's language. Never raises."""
+        if interaction.guild_id is None or not isinstance(current, str):
+            return []
+        try:
+            found = await computer_choices(self.bot, interaction.guild_id, current, interaction.locale)
+        except Exception:
+            log.exception("computer players' names failed in guild %s", interaction.guild_id)
+            return []
+        return [app_commands.Choice(name=name, value=value) for name, value in found]
 
     @app_commands.command(name="history", description=en("cmd.history.desc"))
     @app_commands.guild_only()

@@ -62,6 +62,12 @@ class TableCog(
         self.puzzles = Puzzles(PuzzleBoard(bot.storage))  # type: ignore[attr-defined]
         bot.puzzles = self.puzzles  # type: ignore[attr-defined]
 
+    async def cog_load(self) -> None:
+        """Take back the puzzles left open by the previous process (their reveals re-armed: docs/practice.md)."""
+        service = parts(self.bot).tables
+        if service is not None:
+            await self.puzzles.restore(self.bot, service.clock, service.owns)
+
     async def cog_unload(self) -> None:
         """Stop the puzzles' reveal timers."""
         self.puzzles.stop()

@@ -5,7 +5,8 @@
 Reads the MIT-licensed PHH hands (tests/data/phh/real-slice.phhs and, when present, ../shared/data/phh/
 real-dev.phhs; credits in bot/tables/PUZZLES.md). Each hand is replayed through the engine; a spot is a decision
 of a player whose hole cards are known (they reached the showdown), facing a bet, with a raise allowed. One spot per
-hand (its last such decision), then up to `--per-street` per street, so that every street is represented. The
+hand (its last such decision), then up to `--per-street` per street, so that every street is represented, and
+as many as `--heads-up-per-street` heads-up spots per street (the button posts the small blind there). The
 rule book 001's own spot (big blind with K♣9♦, the button min-raises) comes first. Names never appear: players are
 positions.
 """
@@ -82,8 +83,10 @@ def spots_of(phh: PhhHand, key: str, source: str) -> list[Spot]:
     if any(phh.settings.antes or ()) or phh.settings.ante or phh.settings.straddle:
         return []
     blinds = phh.settings.blinds_or_straddles
-    if blinds is None or n == 2 or tuple(blinds[:2]) != tuple(sorted(blinds[:2])) or any(blinds[2:]) or not blinds[0]:
-        return []  # only the usual small and big blind (heads-up PHH swaps the blinds: left out for simplicity)
+    if blinds is None or tuple(blinds[:2]) != tuple(sorted(blinds[:2])) or any(blinds[2:]) or not blinds[0]:
+        return []  # only the usual small and big blind
+    # Heads-up, PHH's p1 is the big blind and p2 the button, who posts the small blind (bot/poker/phh.py), and
+    # `blinds_or_straddles` is still written [SB, BB]: our hand player 0 is the big blind and 1 the button too.
     small, big = blinds[0], blinds[1]
     hand = Hand(HandSettings(small_blind=small, big_blind=big), phh.starting_stacks, deck=_deck(n, holes, board))
     found: list[Spot] = []
@@ -94,6 +97,7 @@ def spots_of(phh: PhhHand, key: str, source: str) -> list[Spot]:
         view = view_of(hand, player)
         legal = view.legal
         if player in holes and legal.can_call and legal.can_raise and view.street.value <= Street.RIVER.value:
+            assert view.hole_cards == holes[player], (key, player)  # the deck dealt the history's cards
             raisers = [a.player for a in view.history if a.raised and a.player != player]
             opponent = raisers[-1] if raisers else view.opponents[0]
             played = {"f": "fold", "cc": "call", "cbr": "raise"}[verb]
@@ -181,8 +185,11 @@ def rulebook_spot() -> Spot:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--per-street", type=int, default=15)
+    parser.add_argument("--heads-up-per-street", type=int, default=4)
     args = parser.parse_args()
-    by_street: dict[Street, list[Spot]] = {s: [] for s in (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)}
+    streets = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
+    by_street: dict[Street, list[Spot]] = {s: [] for s in streets}
+    heads_up: dict[Street, list[Spot]] = {s: [] for s in streets}
     for path in (SLICE, CORPUS):
         if not path.exists():
             print(f"{path} not found: skipped")
@@ -192,17 +199,21 @@ def main() -> int:
             origin = f"{path.name} [{number}]: {sources.get(number, 'uoftcprg/phh-dataset')}"
             spots = spots_of(phh, f"phh-{path.stem}-{number}", origin)
             if spots:
+                bucket = heads_up if phh.starting_stacks and len(phh.starting_stacks) == 2 else by_street
                 last = spots[-1]
-                by_street[last.street].append(last)
+                bucket[last.street].append(last)
                 # a hand whose last decision is on the river also gives an earlier street when that one is short
                 for spot in spots[:-1]:
-                    if len(by_street[spot.street]) < len(by_street[last.street]) // 2:
-                        by_street[spot.street].append(spot)
+                    if len(bucket[spot.street]) < len(bucket[last.street]) // 2:
+                        bucket[spot.street].append(spot)
                         break
     spots = [rulebook_spot()]
     for street, found in by_street.items():
         spots += found[: args.per_street]
         print(f"{street.name.lower()}: {len(found)} found, {min(len(found), args.per_street)} kept")
+    for street, found in heads_up.items():
+        spots += found[: args.heads_up_per_street]
+        print(f"{street.name.lower()} heads-up: {len(found)} found, {min(len(found), args.heads_up_per_street)} kept")
     OUT.write_text(json.dumps([s.to_json() for s in spots], ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"{len(spots)} spots written to {OUT.relative_to(ROOT)}")
     return 0

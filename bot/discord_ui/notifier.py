@@ -24,6 +24,7 @@ from bot.discord_ui.people import People
 from bot.discord_ui.shows import offers_show, show_components
 from bot.discord_ui.table_view import buy_in_components, table_payload
 from bot.poker import Card, HandResult, TableKind
+from bot.poker.coach import CoachFacts
 from bot.render import (
     NoticeKind,
     render_cards_shown,
@@ -35,6 +36,7 @@ from bot.render import (
     render_streets,
     render_table_closed,
 )
+from bot.render.coach import coach_dm_text
 from bot.render.embeds import EmbedSpec
 from bot.render.events import street_key
 from bot.tables import (
@@ -308,6 +310,20 @@ class DiscordNotifier:
         await self._flush_streets(snapshot)
         locale = self.people.locale(user_id, snapshot.language)
         content = render_hole_cards_dm(cards, snapshot.hand_number, f"<#{snapshot.channel_id}>", locale, proofs)
+        return await self._send_dm(user_id, content, nonce, "hole cards")
+
+    async def send_coach(
+        self, snapshot: TableSnapshot, user_id: int, facts: CoachFacts, nonce: str | None = None
+    ) -> bool:
+        """DM the member the coach's lines for their turn, in their language (one REST call once their DM channel
+        is known); False when the DM is refused or fails, so that the table says so and falls back to My cards.
+        `nonce`: as `announce` (one DM per turn, after a restart too)."""
+        locale = self.people.locale(user_id, snapshot.language)
+        content = coach_dm_text(facts, snapshot.hand_number, f"<#{snapshot.channel_id}>", locale)
+        return await self._send_dm(user_id, content, nonce, "the coach")
+
+    async def _send_dm(self, user_id: int, content: str, nonce: str | None, what: str) -> bool:
+        """DM `content` to a user (once per `nonce`); False when refused (closed DMs: 403/50007) or failed."""
         try:
             channel = await self._dm_channel(user_id)
             if nonce is None:
@@ -315,11 +331,11 @@ class DiscordNotifier:
             else:
                 await self._post_once(channel.id, nonce, content=content)
         except discord.Forbidden:
-            log.info("user %s does not accept DMs", user_id)
+            log.info("user %s does not accept DMs (%s)", user_id, what)
             return False
         except discord.HTTPException as exc:
             self._dm_channels.pop(user_id, None)
-            log.warning("could not DM hole cards to user %s: %s", user_id, exc)
+            log.warning("could not DM %s to user %s: %s", what, user_id, exc)
             return False
         return True
 

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.render import Locale
-from bot.tables.computers import computer_display_name
+from bot.tables.computer_names import computer_display_name
 
 log = logging.getLogger(__name__)
 
@@ -53,13 +53,16 @@ class People:
         """The user's last seen display name, or None."""
         return self._names.get(user_id)
 
-    async def names(self, client: discord.Client, guild_id: int | None, user_ids: Iterable[int]) -> dict[int, str]:
+    async def names(
+        self, client: discord.Client, guild_id: int | None, user_ids: Iterable[int], language: Locale = "en"
+    ) -> dict[int, str]:
         """Display names for `user_ids`: remembered, else the member cache, else one REST lookup (member, then
-        user); a user that can't be found is shown as "#<id>"."""
+        user); a user that can't be found is shown as "#<id>". A computer player is named from its id in
+        `language` (the reader's: "🤖 Solide 3" for a French reader), never from stored text."""
         result: dict[int, str] = {}
         guild = client.get_guild(guild_id) if guild_id is not None else None
         for user_id in dict.fromkeys(user_ids):
-            computer = computer_display_name(user_id)
+            computer = computer_display_name(user_id, language)
             if computer is not None:  # a computer player (bot/tables/computers.py): no Discord user to ask
                 result[user_id] = computer
                 continue

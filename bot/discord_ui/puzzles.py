@@ -1,11 +1,13 @@
 """Decision puzzles on Discord (issue 17): the posted spot with its Fold / Call / Raise buttons, private answers,
-and the reveal after a minute or on `/poker puzzle action:reveal` (bot/tables/puzzle_board.py holds the puzzles).
+and the reveal after a minute or on `/poker puzzle action:reveal` (bot/tables/puzzle_board.py holds the puzzles,
+kept in storage: after a restart the open ones are restored with their answers and revealed on time, `restore`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -15,7 +17,7 @@ from bot.discord_ui.errors import NO_MENTIONS, send_private
 from bot.poker.puzzles import Answer
 from bot.render import t
 from bot.render.puzzles import puzzle_text, reveal_text
-from bot.tables.puzzle_board import REVEAL_AFTER_S, PuzzleBoard
+from bot.tables.puzzle_board import OpenPuzzle, PuzzleBoard
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +52,7 @@ class PuzzleButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
     ) -> PuzzleButton:
-        """Rebuild from the custom_id (after a restart too: the answer is then refused as over)."""
+        """Rebuild from the custom_id (after a restart too: the open puzzle was restored with its answers)."""
         return cls(int(match["channel"]), match["puzzle"], Answer(match["answer"]), label=getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -84,21 +86,33 @@ class Puzzles:
         """Post a new puzzle in the interaction's channel and arm its reveal."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         channel_id = interaction.channel_id
-        puzzle = self.board.post(interaction.guild_id, channel_id, clock.time())
+        puzzle = await self.board.post(interaction.guild_id, channel_id, clock.time(), language)
         text = puzzle_text(puzzle.spot, language)
         await interaction.response.send_message(
             text, view=puzzle_view(channel_id, puzzle.puzzle_id, language), allowed_mentions=NO_MENTIONS
         )
-        channel = interaction.channel
+        self._arm(puzzle, interaction.channel, clock)
+
+    async def restore(self, client: discord.Client, clock: Any, owns: Callable[[int], bool]) -> int:
+        """After a restart: take back the puzzles left open (`PuzzleBoard.restore`) and arm each reveal, at its
+        minute, or at once when that passed while the bot was down. Returns how many."""
+        restored = await self.board.restore(owns)
+        for puzzle in restored:
+            channel = client.get_partial_messageable(puzzle.channel_id, guild_id=puzzle.guild_id)
+            self._arm(puzzle, channel, clock)
+        return len(restored)
+
+    def _arm(self, puzzle: OpenPuzzle, channel: Any, clock: Any) -> None:
+        """Reveal `puzzle` in `channel` at its minute (`OpenPuzzle.reveal_at`), in the language it was posted in."""
 
         async def reveal_later() -> None:
-            await clock.sleep_until(puzzle.posted_at + REVEAL_AFTER_S)
+            await clock.sleep_until(puzzle.reveal_at)
             try:
-                await self.reveal(channel, channel_id, language, puzzle.puzzle_id)
+                await self.reveal(channel, puzzle.channel_id, puzzle.language, puzzle.puzzle_id)
             except Exception:
-                log.info("puzzle %s in channel %s was already revealed", puzzle.puzzle_id, channel_id)
+                log.info("puzzle %s in channel %s was already revealed", puzzle.puzzle_id, puzzle.channel_id)
 
-        self.timers[channel_id] = asyncio.create_task(reveal_later(), name=f"puzzle-{channel_id}")
+        self.timers[puzzle.channel_id] = asyncio.create_task(reveal_later(), name=f"puzzle-{puzzle.channel_id}")
 
     async def reveal(self, channel: Any, channel_id: int, language: str, puzzle_id: str | None = None) -> str:
         """Reveal the channel's open puzzle in `channel` (all of it, when `puzzle_id` is None); returns the text."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import math
+from collections.abc import Iterable
 from typing import Any
 
 import discord
@@ -31,6 +32,7 @@ from bot.render import (
     t,
 )
 from bot.storage import HandRow, LeaderboardBy, TableRow
+from bot.tables.computer_names import computer_display_name
 from bot.tables.record import hand_users, replay
 
 PAGE_SIZE = 10
@@ -55,7 +57,7 @@ async def leaderboard_message(
         guild_id, RANKINGS.get(by, LeaderboardBy.BALANCE), limit=PAGE_SIZE, offset=offset, user_id=user_id
     )
     ids = [row.user_id for row in page.rows] + ([page.own.user_id] if page.own is not None else [])
-    names = await parts(client).people.names(client, guild_id, ids)
+    names = await parts(client).people.names(client, guild_id, ids, locale)
     entries = [LeaderboardEntry(row.rank, names[row.user_id], row.value) for row in page.rows]
     caller = LeaderboardEntry(page.own.rank, names[page.own.user_id], page.own.value) if page.own else None
     pages = max(1, math.ceil(page.total / PAGE_SIZE))
@@ -124,6 +126,40 @@ async def stats_embed(
     return to_embed(render_stats(member.display_name, row, locale))
 
 
+async def computer_stats_embed(client: discord.Client, guild_id: int, user_id: int, locale: Locale) -> discord.Embed:
+    """`/stats computer:` — a computer player's figures on this server, like a member's (the same `StatsRow`),
+    named in the reader's language and marked as a computer player (no balance: its chips are the house's)."""
+    row = await parts(client).storage.stats(guild_id, user_id)
+    name = computer_display_name(user_id, locale) or str(user_id)
+    return to_embed(render_stats(name, row, locale, computer=True))
+
+
+def find_computer(text: str, known: Iterable[int]) -> int | None:
+    """The computer player among `known` (user ids) that `text` names: its id as the autocomplete sends it
+    ("-2003"), or its name in English or French, with or without the 🤖 ("Solid 3", "solide 3"); else None."""
+    wanted = " ".join(text.replace("🤖", " ").split()).casefold()
+    for user_id in known:
+        if wanted == str(user_id):
+            return user_id
+        for language in ("en", "fr"):
+            name = computer_display_name(user_id, language) or ""
+            if " ".join(name.replace("🤖", " ").split()).casefold() == wanted:
+                return user_id
+    return None
+
+
+async def computer_choices(client: discord.Client, guild_id: int, typed: str, locale: Locale) -> list[tuple[str, str]]:
+    """Autocomplete of `/stats computer:`: (name in the reader's language, id as text) of the computer players
+    that played on this server whose name contains what is typed, at most 25 (Discord's limit)."""
+    typed = typed.replace("🤖", " ").strip().casefold()
+    found = []
+    for user_id in await parts(client).storage.computer_players(guild_id):
+        name = computer_display_name(user_id, locale) or str(user_id)
+        if typed in name.casefold():
+            found.append((name, str(user_id)))
+    return found[:25]
+
+
 def table_title(table: TableRow) -> str:
     """How a table is named in history titles: its channel, as a mention (embed titles show it as text)."""
     return f"#{table.channel_id}"
@@ -133,7 +169,7 @@ async def history_list(client: discord.Client, table: TableRow, viewer_id: int, 
     """The last finished hands of the table, newest first, one line each (board, who won what)."""
     rows = [row for row in await parts(client).storage.hands_for_table(table.id, limit=HISTORY_HANDS) if row.ended_at]
     users = {user for row in rows for user in hand_users(row)}
-    names = await parts(client).people.names(client, table.guild_id, users)
+    names = await parts(client).people.names(client, table.guild_id, users, locale)
     lines = []
     for row in rows:
         hand = replay(row)
@@ -155,7 +191,7 @@ async def history_hand(
         raise CommandRefused("history.in_progress", number=number)
     hand = replay(row)
     users = hand_users(row)
-    names = await parts(client).people.names(client, table.guild_id, users)
+    names = await parts(client).people.names(client, table.guild_id, users, locale)
     players = [names[user] for user in users]
     viewer = users.index(viewer_id) if viewer_id in users else None
     title = _channel_name(client, table)
@@ -206,7 +242,7 @@ async def verify_answer(
         text = t("verify.ok", locale, number=number, count=result.checked, fingerprint=fingerprint)
     if row.ended_at is None:
         return text, None
-    names = await parts(client).people.names(client, table.guild_id, users)
+    names = await parts(client).people.names(client, table.guild_id, users, locale)
     phh = phh_for(
         hand, viewer, players=[names[u] for u in users], table=_channel_name(client, table), number=number, seal=seal
     )

@@ -37,9 +37,10 @@ class Answer(StrEnum):
 
 def position_names(players: int) -> tuple[str, ...]:
     """Position names by hand index (0 = first left of the button): SB, BB, UTG, UTG+1, ..., HJ, CO, BTN;
-    heads-up BB, BTN (the button posts the small blind). Rule book 002's names."""
+    heads-up BB, BTN/SB (rule book 002: "En heads-up, le bouton poste la petite blinde et parle en premier
+    préflop"). Rule book 002's names, which its French text uses too."""
     if players == 2:
-        return ("BB", "BTN")
+        return ("BB", "BTN/SB")
     middle = players - 3  # seats between the big blind and the button
     late = ["HJ", "CO"][-middle:] if middle >= 1 else []
     early = ["UTG", *[f"UTG+{k}" for k in range(1, max(0, middle - 2))]][: max(0, middle - len(late))]

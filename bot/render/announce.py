@@ -66,6 +66,7 @@ class NoticeKind(StrEnum):
     ELIMINATED = "eliminated"
     TIMED_OUT = "timed_out"
     DM_REFUSED = "dm_refused"
+    COACH_DM_REFUSED = "coach_dm_refused"
     JOINED = "joined"
     LEFT = "left"
     KICKED = "kicked"
@@ -229,11 +230,11 @@ def render_elimination(name: str, locale: Locale, place: int | None = None) -> s
 
 def render_player_notice(announcement: PlayerNews, locale: Locale) -> str:
     """A public line about one player, from the service's `PlayerAnnouncement` (`kind`, `name`, `place`,
-    `action`, `sat_out`, `seat`, `chips`): eliminated, timed_out, dm_refused, joined, left, sat_out, sat_in,
-    kicked, auto_folded, forfeited (left during a hand: folded at once), busted (cash: out of chips, unseated),
-    finished (left a started tournament: the place it gives), rebuy, rebuy_failed, run_twice (an answer to
-    "run it twice?": action yes, yes_last, no, timeout). An unknown kind gives an
-    empty string (nothing to post)."""
+    `action`, `sat_out`, `seat`, `chips`): eliminated, timed_out, dm_refused, coach_dm_refused, joined, left,
+    sat_out, sat_in, kicked, auto_folded, forfeited (left during a hand: folded at once), busted (cash: out of
+    chips, unseated), finished (left a started tournament: the place it gives), rebuy, rebuy_failed, run_twice
+    (an answer to "run it twice?": action yes, yes_last, no, timeout). An unknown kind gives an empty string
+    (nothing to post)."""
     a = announcement
     name = escape_name(a.name)
     match a.kind:
@@ -244,8 +245,8 @@ def render_player_notice(announcement: PlayerNews, locale: Locale) -> str:
             if a.sat_out:
                 line += "\n" + t("notice.sat_out_timeouts", locale, name=name)
             return line
-        case NoticeKind.DM_REFUSED:
-            return t("notice.dm_refused", locale, name=name)
+        case NoticeKind.DM_REFUSED | NoticeKind.COACH_DM_REFUSED:
+            return t(f"notice.{a.kind}", locale, name=name)
         case NoticeKind.JOINED:
             if a.chips is None:
                 return t("notice.joined_plain", locale, name=name, seat=a.seat or 0)

@@ -37,7 +37,7 @@ def puzzle_text(spot: Spot, locale: Locale) -> str:
     names = position_names(spot.players)
     bb = spot.big_blind
     lines = [
-        t("puzzle.title", locale, players=spot.players),
+        t("puzzle.title_heads_up" if spot.players == 2 else "puzzle.title", locale, players=spot.players),
         t("puzzle.you", locale, position=names[spot.decider], cards=cards_text(spot.hole)),
         t(
             "puzzle.stacks",

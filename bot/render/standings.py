@@ -135,10 +135,11 @@ class MemberStats(Protocol):
     def balance(self) -> int | None: ...
 
 
-def render_stats(name: str, stats: MemberStats, locale: Locale) -> EmbedSpec:
+def render_stats(name: str, stats: MemberStats, locale: Locale, *, computer: bool = False) -> EmbedSpec:
     """`/stats`: hands played / won, won at showdown (of those that went), biggest pot, net chips at cash
     tables (signed), VPIP and PFR as percentages ("—" before any hand), tournaments played / won, and the
-    balance when given. stats: the storage's `StatsRow`."""
+    balance when given. stats: the storage's `StatsRow`. `computer`: the stats of a computer player (issue 17),
+    said so above the figures (its chips are the house's: no balance; never on the leaderboard)."""
     none = t("common.none", locale)
     played = stats.hands_played
 
@@ -163,9 +164,12 @@ def render_stats(name: str, stats: MemberStats, locale: Locale) -> EmbedSpec:
             True,
         ),
     ]
-    if stats.balance is not None:
+    if stats.balance is not None and not computer:
         fields.append(EmbedField(t("stats.balance", locale), t("common.number", locale, n=stats.balance), True))
-    description = t("stats.none", locale) if not played else ""
+    lines = [t("stats.computer", locale)] if computer else []
+    if not played:
+        lines.append(t("stats.none", locale))
+    description = "\n".join(lines)
     return make_embed(
         t("stats.title", locale, name=escape_name(name)),
         description,

@@ -40,6 +40,7 @@ TABLES = (
     "outbox",
     "shard_leases",
     "puzzle_answers",
+    "open_puzzles",
 )
 #: The tables whose ids the database makes (PostgreSQL's identity sequences move past the copied ids).
 _IDENTITY = ("poker_tables", "hands", "ledger", "outbox")

@@ -312,6 +312,19 @@ class PuzzleRecord:
 
 
 @dataclass(frozen=True)
+class OpenPuzzleRow:
+    """A decision puzzle posted in a channel and not yet revealed (issue 17): `posted_at` in the bot's clock
+    (seconds since the epoch), `language` its public texts' ("en"/"fr"), `spot_key` the shipped spot's key."""
+
+    channel_id: int
+    guild_id: int
+    puzzle_id: str
+    spot_key: str
+    language: str
+    posted_at: float
+
+
+@dataclass(frozen=True)
 class AuditReport:
     """The ledger invariant for one server: balances + chips on its open cash tables == chips issued.
 

@@ -1,11 +1,12 @@
-"""Decision puzzles' answers (issue 17): one per member and posted puzzle; marked when the puzzle is revealed."""
+"""Decision puzzles (issue 17): the puzzle open in each channel (restored after a restart), and the answers, one
+per member and posted puzzle, marked when the puzzle is revealed (which closes it, in the same transaction)."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 
 from bot.storage.executor import Tx
-from bot.storage.models import Clock, PuzzleRecord
+from bot.storage.models import Clock, OpenPuzzleRow, PuzzleRecord
 
 __all__ = ["Puzzles"]
 
@@ -30,8 +31,44 @@ class Puzzles:
         return changed > 0
 
     @staticmethod
+    async def open(tx: Tx, row: OpenPuzzleRow) -> bool:
+        """Body of `Storage.open_puzzle`."""
+        changed = await tx.execute(
+            """
+            INSERT INTO open_puzzles (channel_id, guild_id, puzzle_id, spot_key, language, posted_at)
+            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id) DO NOTHING
+            """,
+            (row.channel_id, row.guild_id, row.puzzle_id, row.spot_key, row.language, row.posted_at),
+        )
+        return changed > 0
+
+    @staticmethod
+    async def open_ones(tx: Tx) -> list[OpenPuzzleRow]:
+        """Body of `Storage.open_puzzles`."""
+        rows = await tx.all(
+            "SELECT channel_id, guild_id, puzzle_id, spot_key, language, posted_at FROM open_puzzles ORDER BY posted_at"
+        )
+        return [
+            OpenPuzzleRow(
+                int(r["channel_id"]),
+                int(r["guild_id"]),
+                str(r["puzzle_id"]),
+                str(r["spot_key"]),
+                str(r["language"]),
+                float(r["posted_at"]),
+            )
+            for r in rows
+        ]
+
+    @staticmethod
+    async def close(tx: Tx, puzzle_id: str) -> None:
+        """Body of `Storage.close_puzzle`."""
+        await tx.execute("DELETE FROM open_puzzles WHERE puzzle_id = ?", (puzzle_id,))
+
+    @staticmethod
     async def reveal(tx: Tx, puzzle_id: str, favoured: Collection[str]) -> dict[str, int]:
         """Body of `Storage.reveal_puzzle`."""
+        await tx.execute("DELETE FROM open_puzzles WHERE puzzle_id = ?", (puzzle_id,))
         rows = await tx.all("SELECT user_id, answer FROM puzzle_answers WHERE puzzle_id = ?", (puzzle_id,))
         for row in rows:
             await tx.execute(

@@ -59,6 +59,15 @@ async def stats(tx: Tx, guild_id: int, user_id: int) -> StatsRow:
     return StatsRow.from_rows(guild_id, user_id, balance, hands, tournaments)
 
 
+async def computer_players(tx: Tx, guild_id: int) -> list[int]:
+    """Body of `Storage.computer_players`."""
+    rows = await tx.all(
+        f"SELECT DISTINCT p.user_id AS user_id FROM {_PLAYED_HANDS} AND p.user_id < 0 ORDER BY p.user_id DESC",
+        {"guild": guild_id},
+    )
+    return [int(row["user_id"]) for row in rows]
+
+
 async def leaderboard(
     tx: Tx, guild_id: int, by: LeaderboardBy, limit: int, offset: int, user_id: int | None
 ) -> LeaderboardPage:

@@ -31,6 +31,7 @@ from bot.storage.models import (
     LeaderboardPage,
     LedgerKind,
     LedgerRow,
+    OpenPuzzleRow,
     OutboxRow,
     PlayerOutcome,
     PuzzleRecord,
@@ -40,7 +41,7 @@ from bot.storage.models import (
 from bot.storage.outbox import Outbox, Owed
 from bot.storage.puzzles import Puzzles
 from bot.storage.settings import Settings
-from bot.storage.standings import leaderboard, stats
+from bot.storage.standings import computer_players, leaderboard, stats
 from bot.storage.tables import Tables
 
 log = logging.getLogger(__name__)
@@ -447,8 +448,22 @@ class Storage:
             lambda tx: self._puzzles.answer(tx, guild_id, user_id, puzzle_id, spot_key, answer)
         )
 
+    async def open_puzzle(self, row: OpenPuzzleRow) -> bool:
+        """Keep a puzzle posted in a channel until its reveal (restored after a restart). Returns False, and
+        keeps nothing, when that channel already has one open."""
+        return await self.executor.write(lambda tx: self._puzzles.open(tx, row))
+
+    async def open_puzzles(self) -> list[OpenPuzzleRow]:
+        """Every puzzle posted and not yet revealed, oldest first (all servers: the caller keeps its own)."""
+        return await self.executor.read(self._puzzles.open_ones)
+
+    async def close_puzzle(self, puzzle_id: str) -> None:
+        """Close an open puzzle without revealing it (its answers stay answered, not marked)."""
+        await self.executor.write(lambda tx: self._puzzles.close(tx, puzzle_id))
+
     async def reveal_puzzle(self, puzzle_id: str, favoured: Collection[str]) -> dict[str, int]:
-        """Mark every answer to a puzzle as favoured by the numbers or not; returns the votes by answer."""
+        """Close a puzzle (it is no longer open) and mark every answer to it as favoured by the numbers or not,
+        in one transaction; returns the votes by answer."""
         return await self.executor.write(lambda tx: self._puzzles.reveal(tx, puzzle_id, favoured))
 
     async def puzzle_record(self, guild_id: int, user_id: int) -> PuzzleRecord:
@@ -461,6 +476,11 @@ class Storage:
         """A member's standings on a server (see StatsRow for what counts: finished hands of both kinds of
         table, net in cash-table chips only). Reads only: a member without an account gets `balance` None."""
         return await self.executor.read(lambda tx: stats(tx, guild_id, user_id))
+
+    async def computer_players(self, guild_id: int) -> list[int]:
+        """The user ids of the computer players that finished a hand on this server (negative ids, nearest zero
+        first: the beginners' seats, then the solid ones'), for `/stats` to name them."""
+        return await self.executor.read(lambda tx: computer_players(tx, guild_id))
 
     async def leaderboard(
         self,

@@ -14,8 +14,8 @@ import random
 
 from bot.poker.coach import CoachFacts, coach_facts
 from bot.poker.players import Level, make_player, view_of
-from bot.render.i18n import t
 from bot.storage import is_computer_player
+from bot.tables.computer_names import computer_display_name, computer_id, computer_level, computer_name
 from bot.tables.core import TableCore
 from bot.tables.errors import ServiceError
 from bot.tables.hands import Hands
@@ -28,38 +28,14 @@ __all__ = [
     "Computers",
     "coach_facts_of",
     "computer_display_name",
-    "computer_id", "computer_level",
+    "computer_id",
+    "computer_level",
     "computer_name",
     "pause",
 ]
 
 #: The levels a host may seat (the baselines are for benchmarks/bots.py only).
 PLAYABLE_LEVELS = (Level.BEGINNER, Level.SOLID)
-_CODES = {Level.BEGINNER: 1, Level.SOLID: 2}
-_LEVELS = {code: level for level, code in _CODES.items()}
-
-
-def computer_id(level: Level, seat: int) -> int:
-    """The user id of a computer player of `level` at `seat`: -(1000 x level code + seat), e.g. -2003."""
-    return -(1000 * _CODES[level] + seat)
-
-
-def computer_level(user_id: int) -> Level | None:
-    """The level of a computer player's user id, None for a member."""
-    if not is_computer_player(user_id):
-        return None
-    return _LEVELS.get(-user_id // 1000)
-
-
-def computer_name(level: Level, seat: int, language: str) -> str:
-    """Its name at the table, marked as a computer player: "🤖 Solid 3" / "🤖 Solide 3"."""
-    return t("computer.name", language, level=t(f"computer.level.{level.value}", language), seat=seat)
-
-
-def computer_display_name(user_id: int, language: str = "en") -> str | None:
-    """The name of a computer player from its user id alone (for hand histories and standings), None for a member."""
-    level = computer_level(user_id)
-    return None if level is None else computer_name(level, -user_id % 1000, language)
 
 
 def pause(mean: float, rng: random.Random) -> float:
@@ -96,15 +72,20 @@ class Computers:
         self._seating = seating
         self._hands = hands
 
-    async def set_coach(self, user_id: int, on: bool) -> None:
-        """Turn the coach on or off for a seated member (kept with the table). Raises ServiceError("not_seated")."""
+    async def set_coach(self, user_id: int, on: bool, *, dm: bool = False) -> None:
+        """Turn the coach on or off for a seated member (kept with the table); `dm`: on, and by DM on their turn
+        as well (bot/tables/coaching.py). Raises ServiceError("not_seated")."""
         state = self._state
         state.check_open()
         state.require_seat(user_id)
-        if on:
+        if on or dm:
             state.coached.add(user_id)
         else:
             state.coached.discard(user_id)
+        if dm:
+            state.coach_dm.add(user_id)
+        else:
+            state.coach_dm.discard(user_id)
         await self._core.save()
 
     async def add(self, by_user: int, level: str, *, is_admin: bool) -> int:

@@ -5,7 +5,7 @@ the engine's `HandResult`: both live below this layer, which builds them. The se
 builds these plain values (user ids are ints, chips are ints) and
 hands them to a `Notifier`, which the Discord layer implements by rendering them (bot.render) and
 sending messages. Nothing here holds a hole card unless the hand's showdown showed it, except
-`Notifier.send_hole_cards`, which is private to one player.
+`Notifier.send_hole_cards` and `Notifier.send_coach`, which are private to one player.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
 from bot.poker import Card, HandResult, LevelBy, Pot, Street
+from bot.poker.coach import CoachFacts
 from bot.poker.equity import Odds
 from bot.render.announce import NoticeKind
 from bot.render.table import SeatView, TableSnapshot
@@ -68,7 +69,8 @@ class PlayerAnnouncement:
     hand: folded), "forfeited" (left during a hand: folded at once, seat freed when the hand ends), "finished"
     (left, or was removed from, a started tournament with chips: `place`, the worst among players with chips),
     "run_twice" (an answer to "run it twice?", issue 15: action "yes", "yes_last" (the last yes: the board is run
-    twice), "no" (one run), "timeout" (no answer in time: one run) or "left" (left the table while asked: one run)).
+    twice), "no" (one run), "timeout" (no answer in time: one run) or "left" (left the table while asked: one run)),
+    "coach_dm_refused" (the coach's DM could not be sent, issue 17: the coach stays in My cards).
     Tournament chips never go to a balance: "left" and "kicked" carry chips only at cash tables.
     """
 
@@ -193,6 +195,13 @@ class Notifier(Protocol):
         is already rendered in the member's language."""
         ...
 
+    async def send_coach(
+        self, snapshot: TableSnapshot, user_id: int, facts: CoachFacts, nonce: str | None = None
+    ) -> bool:
+        """Send a member the coach's facts for their turn privately (DM, in their language; issue 17, `/poker
+        coach mode:dm`); False if the DM was refused. `nonce`: as `announce` (one DM per turn)."""
+        ...
+
 
 @dataclass
 class RecordedMessage:
@@ -228,6 +237,8 @@ class RecordingNotifier:
     hole_cards: list[tuple[int, int, tuple[Card, ...]]] = field(default_factory=list)
     #: The seal proofs sent with the hole cards, by (hand number, user id).
     hole_proofs: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)
+    #: The coach's DMs: (hand number, user id, facts), once per nonce.
+    coach_dms: list[tuple[int, int, CoachFacts]] = field(default_factory=list)
     #: Answers to deferred interactions: (interaction token, text); one per token (a second edit replaces it).
     replies: dict[str, str] = field(default_factory=dict)
     #: Nonces of the posts made, as Discord keeps them: a post repeating one makes no second message.
@@ -313,6 +324,16 @@ class RecordingNotifier:
         if not self._seen(nonce):
             self.hole_cards.append((snapshot.hand_number, user_id, cards))
             self.hole_proofs[(snapshot.hand_number, user_id)] = proofs
+        return True
+
+    async def send_coach(
+        self, snapshot: TableSnapshot, user_id: int, facts: CoachFacts, nonce: str | None = None
+    ) -> bool:
+        """Record the coach's DM (hand number, user, facts) once per nonce; refuse for users in `refuse_dms`."""
+        if user_id in self.refuse_dms:
+            return False
+        if not self._seen(nonce):
+            self.coach_dms.append((snapshot.hand_number, user_id, facts))
         return True
 
     async def reply(self, application_id: int, token: str, text: str) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 from bot.poker import ActionKind, Card, LevelBy, PlayerActed, PokerError
 from bot.storage import OutboxRow, Storage, TableRow
 from bot.tables.clock import Clock
+from bot.tables.coaching import CoachDMs
 from bot.tables.computers import Computers, pause
 from bot.tables.core import DeckFactory, RngFactory, TableCore
 from bot.tables.delivery import Delivery, IdleWait
@@ -114,6 +115,7 @@ class TableRunner(TableReader):
         self._restorer = Restorer(self._core, self, hands)
         self._computers = Computers(self._core, self._seating, self._hands)
         self._shows = Shows(self._core)
+        self._coach_dms = CoachDMs(state, self._outbox, self._lock, self.snapshot)
         self._on_closed = on_closed
         self._turn = 0
         self._timer: asyncio.Task[None] | None = None
@@ -212,6 +214,7 @@ class TableRunner(TableReader):
         if self._computers.to_act():
             self._timer = asyncio.create_task(self._computer_turn(turn), name=f"computer-turn-{self.ids.channel_id}")
             return
+        self._coach_dms.turn_started()  # the coach by DM, for a member who wants it (bot/tables/coaching.py)
 
         async def expire() -> None:
             await clock.sleep_until(when)
@@ -402,10 +405,12 @@ class TableRunner(TableReader):
         async with self._operation():
             return await self._computers.add(user_id, level, is_admin=is_admin)
 
-    async def set_coach(self, user_id: int, on: bool) -> None:
-        """Turn the coach on or off for a seated member (`/poker coach`). Raises ServiceError("not_seated")."""
+    async def set_coach(self, user_id: int, on: bool, *, dm: bool = False) -> None:
+        """Turn the coach on or off for a seated member (`/poker coach`); `dm`: on, and by DM on their turn too
+        (sent at once when it is their turn now). Raises ServiceError("not_seated")."""
         async with self._operation():
-            await self._computers.set_coach(user_id, on)
+            await self._computers.set_coach(user_id, on, dm=dm)
+            self._coach_dms.turn_started()
 
     async def remove_computer(self, user_id: int, seat: int, *, is_admin: bool = False) -> None:
         """Take away the computer player at `seat` between hands. See `Computers.remove`."""

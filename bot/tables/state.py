@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.poker import Betting, BlindLevel, BlindSchedule, Hand, HandSettings, Table, TableConfig, TableKind
 from bot.poker.seal import DeckSeal
+from bot.tables.computer_names import computer_display_name
 from bot.tables.errors import ServiceError
 from bot.tables.options import TableOptions
 from bot.tables.preactions import PreChoice
@@ -113,6 +114,7 @@ class Committed:
     options: TableOptions
     closed: bool
     time_banks: dict[str, Any] = field(default_factory=dict)
+    coach_dm: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -122,7 +124,8 @@ class TableState:
     table: the engine's seats, stacks, button and blind schedule. hand: the hand being played (None between
     hands), hand_id its storage id, hand_seats / hand_users its players' seats and users by player index.
     expiries: turn timeouts in a row by user. leaving / kicked: users who leave when the hand ends. away: users
-    sitting out. coached: users who turned the coach on (`/poker coach`). rebuys: rebuys asked during a hand,
+    sitting out. coached: users who turned the coach on (`/poker coach`); coach_dm: those of them who also want
+    it by DM on their turn (`/poker coach mode:dm`, bot/tables/coaching.py). rebuys: rebuys asked during a hand,
     made when it ends (user -> chips). hand_level: the blind
     level (0-based schedule index) of the last hand dealt. running: hands are dealt by themselves. started_at:
     the first deal (clock seconds). message_id: the live table message. deadline: the turn's end (clock
@@ -146,6 +149,7 @@ class TableState:
     kicked: set[int] = field(default_factory=set)
     away: set[int] = field(default_factory=set)
     coached: set[int] = field(default_factory=set)
+    coach_dm: set[int] = field(default_factory=set)
     rebuys: dict[int, int] = field(default_factory=dict)
     hand_level: int | None = None
     running: bool = False
@@ -176,6 +180,7 @@ class TableState:
             "kicked": sorted(self.kicked),
             "away": sorted(self.away),
             "coached": sorted(self.coached),
+            "coach_dm": sorted(self.coach_dm),
             "rebuys": {str(k): v for k, v in sorted(self.rebuys.items())},
             "hand_level": self.hand_level,
             "running": self.running,
@@ -192,6 +197,7 @@ class TableState:
         self.kicked = set(state.get("kicked", []))
         self.away = set(state.get("away", []))
         self.coached = set(state.get("coached", []))
+        self.coach_dm = set(state.get("coach_dm", []))
         self.rebuys = {int(k): int(v) for k, v in state.get("rebuys", {}).items()}
         self.hand_level = state.get("hand_level")
         self.running = bool(state.get("running", False))
@@ -225,6 +231,7 @@ class TableState:
             options=self.options,
             closed=self.closed,
             time_banks=self.time_banks.to_json(),
+            coach_dm=set(self.coach_dm),
         )
 
     def roll_back(self, m: Committed) -> None:
@@ -237,7 +244,7 @@ class TableState:
         self.seal = m.seal
         self.hand_seats, self.hand_users = m.hand_seats, m.hand_users
         self.leaving, self.kicked, self.away = set(m.leaving), set(m.kicked), set(m.away)
-        self.coached = set(m.coached)
+        self.coached, self.coach_dm = set(m.coached), set(m.coach_dm)
         self.rebuys, self.hand_level = dict(m.rebuys), m.hand_level
         self.running, self.started_at, self.language = m.running, m.started_at, m.language
         self.options, self.closed = m.options, m.closed
@@ -302,7 +309,12 @@ class TableState:
             return None
 
     def name(self, user_id: int) -> str:
-        """The user's display name at this table (their id when unknown)."""
+        """The user's display name at this table (their id when unknown); a computer player's from its id, in the
+        table's language (never the text stored when it sat down: bot/tables/computer_names.py)."""
+        if user_id < 0:
+            computer = computer_display_name(user_id, self.language)
+            if computer is not None:
+                return computer
         return self.names.get(user_id, str(user_id))
 
     def free_seats(self) -> list[int]:

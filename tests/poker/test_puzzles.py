@@ -28,6 +28,21 @@ def test_at_least_fifty_spots_ship_with_every_street_and_the_rule_books_own() ->
         assert not set(spot.hole) & set(spot.board)
 
 
+def test_heads_up_spots_ship_on_every_street_with_the_button_first_before_the_flop_and_last_after() -> None:
+    """Rule book 002: heads-up, the button posts the small blind and acts first before the flop, last after it.
+    Hand index 1 is the button (bot/poker/hand.py), so its decisions open the preflop action and close the rest."""
+    heads_up = [spot for spot in load_spots() if spot.players == 2]
+    assert {spot.street for spot in heads_up} == {Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER}
+    for spot in heads_up:
+        order = [(street, player) for street, player, _kind, _amount in spot.actions]
+        openers = {street: player for street, player in reversed(order)}
+        assert openers.get(Street.PREFLOP, 1) == 1, spot.key
+        assert all(openers[street] == 0 for street in openers if street is not Street.PREFLOP), spot.key
+        if not spot.actions:  # the button's first decision: the small blind facing the big blind
+            assert (spot.decider, spot.to_call * 2) == (1, spot.big_blind), spot.key
+        assert assess(spot, trials=200).favoured  # the numbers answer each
+
+
 def test_the_rule_books_spot_favours_a_call_by_the_numbers() -> None:
     """BB with K♣9♦ facing a min-raise: 2 to call into 7, about 22 % needed; K9 has about half the pot against a
     button's range."""
@@ -47,7 +62,7 @@ def test_a_hand_with_too_little_equity_is_a_fold_and_a_strong_one_a_raise() -> N
 
 
 def test_positions_are_named_as_rule_book_002_names_them() -> None:
-    assert position_names(2) == ("BB", "BTN")
+    assert position_names(2) == ("BB", "BTN/SB")  # heads-up the button posts the small blind
     assert position_names(3) == ("SB", "BB", "BTN")
     assert position_names(6) == ("SB", "BB", "UTG", "HJ", "CO", "BTN")
     assert position_names(10) == ("SB", "BB", "UTG", "UTG+1", "UTG+2", "UTG+3", "UTG+4", "HJ", "CO", "BTN")

@@ -14,7 +14,7 @@ from bot.poker.coach import Advice, coach_facts, nuts
 from bot.poker.equity import HandOdds
 from bot.poker.evaluation import strength_of_indexes
 from bot.render.cards import cards_text
-from bot.render.coach import coach_lines
+from bot.render.coach import coach_dm_text, coach_lines
 
 NBSP, NNBSP = "\xa0", "\u202f"
 
@@ -93,6 +93,18 @@ def test_golden_holding_the_nuts_with_a_free_check() -> None:
         "Nothing to call: you can check.",
     ]
     assert got["fr"][2] == f"Rien à suivre{NBSP}: tu peux dire parole."
+
+
+def test_golden_the_coachs_dm_names_the_hand_and_the_table_then_quotes_the_lines() -> None:
+    facts = coach_facts(parse_cards("Ah Qh"), parse_cards("Kh 8h 5h 2h Jc"), to_call=0, pot=40, opponents=2, trials=50)
+    facts = dataclasses.replace(facts, odds=HandOdds(0.47, 0.02, 0.48, 0.02, 2500))
+    for lang, title in (
+        ("en", "**Coach** — hand #12 at <#99>, your turn:"),
+        ("fr", f"**Coach** — donne n° 12 sur <#99>, à ton tour{NBSP}:"),
+    ):
+        text = coach_dm_text(facts, 12, "<#99>", lang).splitlines()
+        assert text == [title, *(f"> {line}" for line in coach_lines(facts, lang))]
+        assert len(text) >= 4
 
 
 @pytest.mark.parametrize(

@@ -59,3 +59,24 @@ def test_amounts_are_written_in_big_blinds() -> None:
     assert in_big_blinds(3500, 1000, "en") == "3.5 BB"
     assert in_big_blinds(3500, 1000, "fr") == "3,5 BB"
     assert in_big_blinds(200_000, 2, "en") == "100,000 BB"
+
+
+def test_golden_a_heads_up_spot_names_the_button_as_the_small_blind() -> None:
+    spot = next(s for s in load_spots() if s.key == "phh-real-slice-27-2")
+    q6 = cards_text(spot.hole)
+    assert puzzle_text(spot, "en").splitlines() == [
+        "**Decision puzzle** — a real hand, heads-up: the button (BTN/SB) posts the small blind and acts first "
+        "before the flop, last after it",
+        f"You are **BTN/SB** with **{q6}**.",
+        "Stacks: BB 31 BB, BTN/SB 120 BB",
+        "Preflop: BTN/SB raises to 3 BB, BB raises to 8 BB",
+        "Board: — · Pot: 11 BB · To call: 5 BB",
+        "Fold, call or raise? Answer privately with the buttons: the answer comes in a minute.",
+    ]
+    assert puzzle_text(spot, "fr").splitlines()[:4] == [
+        f"**À vous{NBSP}: une décision** — une vraie donne en heads-up{NBSP}: le donneur (BTN/SB) pose la petite "
+        "blind et parle en premier avant le flop, en dernier après",
+        f"Vous êtes **BTN/SB** avec **{q6}**.",
+        f"Tapis{NBSP}: BB 31 BB, BTN/SB 120 BB",
+        f"Avant le flop{NBSP}: BTN/SB relance à 3 BB, BB relance à 8 BB",
+    ]
