@@ -34,8 +34,10 @@ import contextlib
 import copy
 import gc
 import json
+import os
 import random
 import shutil
+import signal
 import statistics
 import sys
 import tempfile
@@ -60,6 +62,7 @@ GOAL_KIB_PER_TABLE = 200.0
 GOAL_TABLES = 100
 GOAL_RATIO = 2.0
 FLOOR_ENTRY = "benchmarks.floor_bot:main"
+PROFILE_ENTRY = "benchmarks.profile_entry:main"
 CLUSTER_ENTRY = "tests.e2e.bot_entry:cluster_main"
 ACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
@@ -408,10 +411,15 @@ async def measure(
         gc.disable()
         await asyncio.sleep(args.warmup)
 
+        profiled = entry == PROFILE_ENTRY
+        if profiled:
+            os.kill(bot.pid, signal.SIGUSR1)  # benchmarks/profile_entry.py: the event loop's profile starts
         t0, cpu0, own0 = time.monotonic(), probe.cpu(), own.cpu_times()
         hands0, first, edits0 = len(stats.hands), len(stats.samples), len(stub.edit_bytes)
         await asyncio.sleep(args.seconds)
         t1, cpu1, own1 = time.monotonic(), probe.cpu(), own.cpu_times()
+        if profiled:
+            os.kill(bot.pid, signal.SIGUSR2)  # ... and every thread's profile is written
         window = [s for s in stats.samples[first:] if t0 <= s.sent < t1]
         hands = len(stats.hands) - hands0
         rss_window = [rss for at, rss in probe.rss if t0 <= at <= t1]
@@ -482,6 +490,9 @@ async def run_once(args: argparse.Namespace, processes: int | None) -> Result:
         guild = stub.add_guild(name="Load", channels=[f"table-{i}" for i in range(1, args.tables + 1)])
         channels, entry, bot_args = guild.channels, args.bot_entry, None
         env["DEV_GUILD_ID"] = str(guild.id)
+        if args.profile is not None:
+            entry = PROFILE_ENTRY
+            env["LOAD_PROFILE_OUT"] = args.profile
     if args.next_hand_delay is not None:
         env["E2E_NEXT_HAND_DELAY"] = str(args.next_hand_delay)
     label = f"cluster of {processes}" if processes else "bot"
@@ -703,10 +714,19 @@ def main(argv: list[str] | None = None) -> int:
         default=[10, 25, 50, 100, 150, 200],
         help="table counts of --saturation",
     )
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        default=None,
+        help="run the bot under cProfile (benchmarks/profile_entry.py: each thread's CPU time) and write the "
+        "measured window's profile to FILE (pstats)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the bot's log and database (a temporary folder)")
     args = parser.parse_args(argv)
     if not 2 <= args.players <= 10 or args.tables < 1 or args.seconds < 1 or args.warmup < 0:
         parser.error("--players 2..10, --tables >= 1, --seconds >= 1, --warmup >= 0")
+    if args.profile is not None:
+        args.profile = os.path.abspath(args.profile)  # the bot process writes it
     # The stand-in and the players are this process's work: on uvloop, as the bot is, so that their own event
     # loop's overhead weighs as little as possible on the round trips they time.
     return asyncio.run(run(args), **event_loop_options())
