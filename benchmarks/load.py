@@ -281,6 +281,13 @@ class Probe:
                 self._seen[proc.pid] = (proc, times.user + times.system)
         return sum(cpu for _, cpu in self._seen.values())
 
+    def threads(self) -> dict[int, float]:
+        """CPU seconds so far of each thread of the bot's own process (by thread id; the event loop's id is the
+        process id)."""
+        with contextlib.suppress(psutil.Error):
+            return {t.id: t.user_time + t.system_time for t in self.process.threads()}
+        return {}
+
     def sample(self) -> int:
         rss = 0
         for proc in self.tree():
@@ -414,10 +421,10 @@ async def measure(
         profiled = entry == PROFILE_ENTRY
         if profiled:
             os.kill(bot.pid, signal.SIGUSR1)  # benchmarks/profile_entry.py: the event loop's profile starts
-        t0, cpu0, own0 = time.monotonic(), probe.cpu(), own.cpu_times()
+        t0, cpu0, own0, threads0 = time.monotonic(), probe.cpu(), own.cpu_times(), probe.threads()
         hands0, first, edits0 = len(stats.hands), len(stats.samples), len(stub.edit_bytes)
         await asyncio.sleep(args.seconds)
-        t1, cpu1, own1 = time.monotonic(), probe.cpu(), own.cpu_times()
+        t1, cpu1, own1, threads1 = time.monotonic(), probe.cpu(), own.cpu_times(), probe.threads()
         if profiled:
             os.kill(bot.pid, signal.SIGUSR2)  # ... and every thread's profile is written
         window = [s for s in stats.samples[first:] if t0 <= s.sent < t1]
@@ -437,6 +444,8 @@ async def measure(
             counts=route_counts(stub, t0, t1),
             bot_cpu=cpu1 - cpu0,
             own_cpu=(own1.user + own1.system) - (own0.user + own0.system),
+            threads={tid: cpu - threads0.get(tid, 0.0) for tid, cpu in threads1.items()},
+            main_thread=bot.pid,
             baseline=baseline,
             steady=statistics.median(rss_window) if rss_window else probe.peak_rss,
             peak=max(probe.peak_rss, probe.high_water_mark() or 0),
@@ -608,6 +617,8 @@ def report(
     counts: Counter[str],
     bot_cpu: float,
     own_cpu: float,
+    threads: dict[int, float],
+    main_thread: int,
     baseline: int,
     steady: float,
     peak: int,
@@ -656,6 +667,13 @@ def report(
         f"bot CPU           : {bot_cpu / actions * 1000 if actions else float('nan'):8.2f} ms per action  "
         f"({bot_cpu / seconds * 100:.0f} % of one core); stand-in + players: {own_cpu / seconds * 100:.0f} %"
     )
+    if actions and threads:
+        others = sorted((cpu for tid, cpu in threads.items() if tid != main_thread), reverse=True)
+        busy = ", ".join(f"{cpu / actions * 1000:.2f}" for cpu in others if cpu / actions >= 0.00001)
+        print(
+            f"  by thread       : event loop {threads.get(main_thread, 0.0) / actions * 1000:.2f} ms per action; "
+            f"other threads (database, pictures...) {busy or '0'} ms per action"
+        )
     print(
         f"bot memory        : peak RSS {peak / 2**20:.1f} MiB; at start {baseline / 2**20:.1f} MiB; "
         f"steady {steady / 2**20:.1f} MiB"

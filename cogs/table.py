@@ -23,7 +23,7 @@ from bot.discord_ui.components import answer_unknown_component, template_of
 from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
 from bot.discord_ui.notifier import to_embed
 from bot.discord_ui.options import CheckedCog
-from bot.discord_ui.parts import BotParts, parts, table_service
+from bot.discord_ui.parts import has_parts, parts, table_service
 from bot.discord_ui.puzzles import PuzzleButton, Puzzles
 from bot.discord_ui.run_twice import RunTwiceButton
 from bot.discord_ui.standings import PageButton, verify_answer
@@ -107,8 +107,8 @@ class TableCog(CheckedCog):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Remember who acts and in which language (names for standings, locale for hole-card DMs)."""
-        if isinstance(self.bot, BotParts):
-            self.bot.people.remember_interaction(interaction)
+        if has_parts(self.bot):
+            parts(self.bot).people.remember_interaction(interaction)
 
     # ------------------------------------------------------------------ the table
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -171,11 +171,32 @@ def t(key: str, locale: Locale = ENGLISH, /, **params: object) -> str:
     are remembered (`RENDER_CACHE_SIZE` most recent): a table message asks for the same seat lines, labels
     and amounts at every action.
     """
-    language = normalize_locale(locale)
+    language = _language_of(locale)
+    if not params:
+        return _render_cached(key, language, (), ())
     try:
-        return _render_cached(key, language, tuple((name, type(value), value) for name, value in params.items()))
+        # The types are part of the key: True and 1, or 1.0 and 1, are equal and hash alike but render apart.
+        return _render_cached(key, language, tuple(params.items()), tuple(map(type, params.values())))
     except TypeError:  # an unhashable parameter (a list, a dict): rendered every time
         return _render(key, language, params)
+
+
+#: The catalogue language of each locale seen (`normalize_locale`, remembered: `t` is called some 30 times per
+#: table message), at most `_LANGUAGES_MAX` spellings.
+_LANGUAGES: dict[object, str] = {}
+_LANGUAGES_MAX = 256
+
+
+def _language_of(locale: Locale) -> str:
+    try:
+        return _LANGUAGES[locale]
+    except KeyError:
+        language = normalize_locale(locale)
+        if len(_LANGUAGES) < _LANGUAGES_MAX:
+            _LANGUAGES[locale] = language
+        return language
+    except TypeError:  # not hashable: never a real locale, normalized every time (never raises)
+        return normalize_locale(locale)
 
 
 #: How many renderings `t` remembers (about 1 MiB when full; one table message needs a few dozen).
@@ -185,14 +206,27 @@ NUMBER_CACHE_SIZE = 1024
 
 
 @lru_cache(maxsize=RENDER_CACHE_SIZE)
-def _render_cached(key: str, language: str, params: tuple[tuple[str, type, object], ...]) -> str:
-    return _render(key, language, {name: value for name, _, value in params})
+def _render_cached(key: str, language: str, params: tuple[tuple[str, object], ...], _types: tuple[type, ...]) -> str:
+    return _render(key, language, dict(params))
+
+
+#: The `cache_clear` of the caches of rendered text built on `t` elsewhere (`derived_cache`).
+_DERIVED_CACHES: list[Callable[[], None]] = []
+
+
+def derived_cache(cache_clear: Callable[[], None]) -> None:
+    """Register a cache of text rendered with `t` (its `cache_clear`): `clear_render_cache` clears it too."""
+    _DERIVED_CACHES.append(cache_clear)
 
 
 def clear_render_cache() -> None:
-    """Forget the remembered renderings (for tests that swap a catalogue; catalogues never change at run time)."""
+    """Forget the remembered renderings (for tests that swap a catalogue; catalogues never change at run time),
+    those of the caches registered with `derived_cache` too."""
     _render_cached.cache_clear()
     _format_number.cache_clear()
+    _LANGUAGES.clear()
+    for cache_clear in _DERIVED_CACHES:
+        cache_clear()
 
 
 def _render(key: str, language: str, params: Mapping[str, object]) -> str:

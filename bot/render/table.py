@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 
 from bot.poker import Card, Event, LegalActions, Pot, Street
 from bot.render.announce import render_level_blinds, render_level_when
@@ -32,7 +33,7 @@ from bot.render.embeds import (
     make_embed,
 )
 from bot.render.events import pot_amount, pot_amounts, pots_summary, render_event_lines
-from bot.render.i18n import Locale, t
+from bot.render.i18n import Locale, derived_cache, normalize_locale, t
 
 RECENT_ACTIONS = 6
 BUTTON_MARK = "Ⓓ"
@@ -180,7 +181,13 @@ class TableSnapshot:
         return self.street is not None and self.street != Street.COMPLETE
 
 
-def _seat_line(seat: SeatView, locale: Locale, in_hand: bool) -> str:
+#: How many seat lines `_seat_line` remembers: at each action one or two seats of a table change (the one who
+#: acted, the next to act); the others' lines are the same as in the last edit.
+SEAT_LINE_CACHE_SIZE = 2048
+
+
+@lru_cache(maxsize=SEAT_LINE_CACHE_SIZE)
+def _seat_line(seat: SeatView, locale: str, in_hand: bool) -> str:
     name = escape_name(seat.name)
     actor = in_hand and seat.is_actor
     if actor:
@@ -204,6 +211,9 @@ def _seat_line(seat: SeatView, locale: Locale, in_hand: bool) -> str:
     if blind_key:
         button += " " + t(blind_key, locale)
     return f"{mark} `{seat.seat:>2}` {name}{button} — " + " · ".join(parts)
+
+
+derived_cache(_seat_line.cache_clear)
 
 
 def _info_line(view: TableSnapshot, locale: Locale) -> str:
@@ -301,7 +311,8 @@ def render_table(view: TableSnapshot, locale: Locale, table_name: str | None = N
             lines.append(t("table.sealed", locale, fingerprint=seal))
     lines.append("")
     seats = sorted(view.seats, key=lambda s: s.seat)
-    lines.extend(_seat_line(seat, locale, in_hand) for seat in seats)
+    language = normalize_locale(locale)  # a hashable key for the seat lines' cache
+    lines.extend(_seat_line(seat, language, in_hand) for seat in seats)
     if not seats:
         lines.append(t("table.no_seats", locale))
     lines.append("")
