@@ -4,7 +4,8 @@ Every thread of the bot process (the event loop, aiosqlite's database thread, th
 profiled with its own `cProfile.Profile` timed by `time.thread_time`: the figures are each thread's **CPU time**,
 not wall time, so a thread that waits for a core or for the GIL is not charged for it (cProfile's default timer
 charged Pillow and SQLite calls with the time they spent waiting beside the event loop). The profiles are merged
-and written to `LOAD_PROFILE_OUT` (pstats format) when the process gets SIGUSR2 or ends.
+and written to `LOAD_PROFILE_OUT` (pstats format; the event loop's thread alone to the same name + ".loop")
+when the process gets SIGUSR2 or ends.
 
 The load benchmark sends SIGUSR1 when its measured window starts: the main thread's profile (the event loop:
 where acknowledgements wait) is started then, so that it holds the measured window only; the other threads' are
@@ -32,6 +33,7 @@ from typing import Any
 OUT_ENV = "LOAD_PROFILE_OUT"
 
 _profiles: list[cProfile.Profile] = []
+_LOOP = 0  # the event loop's profile is the first
 _dumped = False
 
 
@@ -51,12 +53,19 @@ def _dump(*_: Any) -> None:
                 merged.add(profile)
         except TypeError:  # a profile that recorded nothing
             continue
+    out = os.environ.get(OUT_ENV, "bot.prof")
     if merged is not None:
-        merged.dump_stats(os.environ.get(OUT_ENV, "bot.prof"))
+        merged.dump_stats(out)
+    try:
+        pstats.Stats(_profiles[_LOOP]).dump_stats(out + ".loop")  # the event loop's thread alone
+    except (IndexError, TypeError):
+        pass
 
 
 def main() -> None:
     """Run `tests.e2e.bot_entry:main` with every thread profiled (see the module docstring)."""
+    loop_profile = cProfile.Profile(time.thread_time)
+    _profiles.append(loop_profile)
     original_run = threading.Thread.run
 
     def profiled_run(self: threading.Thread, *args: Any, **kwargs: Any) -> None:
@@ -69,8 +78,6 @@ def main() -> None:
             profile.disable()
 
     threading.Thread.run = profiled_run  # type: ignore[method-assign]
-    loop_profile = cProfile.Profile(time.thread_time)
-    _profiles.append(loop_profile)
 
     def start(_signum: int, _frame: FrameType | None) -> None:
         loop_profile.enable()  # signal handlers run in the main thread: this profiles the event loop's thread

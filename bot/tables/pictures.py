@@ -48,6 +48,30 @@ async def in_picture_thread(draw: Callable[[], T]) -> T:
     return await asyncio.get_running_loop().run_in_executor(picture_thread(), draw)
 
 
+def _draw_samples() -> int:
+    """Draw the sample tables (`bot.render.picture_samples`: every layout, both languages, a showdown, odds);
+    returns how many were drawn."""
+    from bot.render.picture_samples import golden_scenes  # only needed here: not loaded for every import
+
+    scenes = golden_scenes()
+    for scene in scenes.values():
+        draw_table(scene)
+    return len(scenes)
+
+
+async def prepare_pictures() -> None:
+    """Draw the sample tables once in the picture thread, at start-up (`bot.app.PokerBot.setup_hook`), so that
+    what the pictures keep for the life of the process is in place before the first hand: the empty felt of
+    each layout, the card faces, the fonts, and the thread's malloc arena grown to a picture's working set
+    (about 25 MiB in all, whatever the number of tables; benchmarks/README.md, "memory per table"). Without it
+    the first street of each layout paid for them, and the load benchmark counted them per table. A failure is
+    logged and changes nothing else."""
+    try:
+        await in_picture_thread(_draw_samples)
+    except Exception:
+        log.exception("could not prepare the pictures")
+
+
 def run_out_view(
     snapshot: TableSnapshot, announcement: Any
 ) -> tuple[dict[int, OddsLike] | None, dict[int, tuple[Card, ...]]]:
