@@ -75,8 +75,22 @@ def locale_language(locale: Locale) -> str | None:
 
 def normalize_locale(locale: Locale) -> str:
     """Map any locale spelling to a catalogue language: "fr", "fr-FR", "fr_CA", `discord.Locale.french`
-    -> "fr"; anything else (None, "en-US", "en-GB", "de", ...) -> "en"."""
-    return locale_language(locale) or ENGLISH
+    -> "fr"; anything else (None, "en-US", "en-GB", "de", ...) -> "en". Remembered per spelling (`_LANGUAGES`:
+    every rendering asks)."""
+    try:
+        return _LANGUAGES[locale]
+    except KeyError:
+        language = locale_language(locale) or ENGLISH
+        if len(_LANGUAGES) < _LANGUAGES_MAX:
+            _LANGUAGES[locale] = language
+        return language
+    except TypeError:  # not hashable: never a real locale, worked out every time (never raises)
+        return locale_language(locale) or ENGLISH
+
+
+#: The catalogue language of each locale spelling seen (`normalize_locale`), at most `_LANGUAGES_MAX`.
+_LANGUAGES: dict[object, str] = {}
+_LANGUAGES_MAX = 256
 
 
 @cache
@@ -171,7 +185,7 @@ def t(key: str, locale: Locale = ENGLISH, /, **params: object) -> str:
     are remembered (`RENDER_CACHE_SIZE` most recent): a table message asks for the same seat lines, labels
     and amounts at every action.
     """
-    language = _language_of(locale)
+    language = normalize_locale(locale)
     if not params:
         return _render_cached(key, language, (), ())
     try:
@@ -179,24 +193,6 @@ def t(key: str, locale: Locale = ENGLISH, /, **params: object) -> str:
         return _render_cached(key, language, tuple(params.items()), tuple(map(type, params.values())))
     except TypeError:  # an unhashable parameter (a list, a dict): rendered every time
         return _render(key, language, params)
-
-
-#: The catalogue language of each locale seen (`normalize_locale`, remembered: `t` is called some 30 times per
-#: table message), at most `_LANGUAGES_MAX` spellings.
-_LANGUAGES: dict[object, str] = {}
-_LANGUAGES_MAX = 256
-
-
-def _language_of(locale: Locale) -> str:
-    try:
-        return _LANGUAGES[locale]
-    except KeyError:
-        language = normalize_locale(locale)
-        if len(_LANGUAGES) < _LANGUAGES_MAX:
-            _LANGUAGES[locale] = language
-        return language
-    except TypeError:  # not hashable: never a real locale, normalized every time (never raises)
-        return normalize_locale(locale)
 
 
 #: How many renderings `t` remembers (about 1 MiB when full; one table message needs a few dozen).

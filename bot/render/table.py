@@ -217,19 +217,32 @@ derived_cache(_seat_line.cache_clear)
 
 
 def _info_line(view: TableSnapshot, locale: Locale) -> str:
-    if view.betting in ("pot-limit", "fixed-limit"):  # "Pot-limit 1/2", "Fixed-limit 1/2 (bets 2/4)" (issue 16)
-        blinds = {"sb": view.small_blind, "bb": view.big_blind, "big": 2 * view.big_blind}
-        line = t(f"table.structure.{view.betting}", locale, **blinds)
-        if view.ante:
-            line += " · " + t("table.ante", locale, ante=view.ante)
-    elif view.ante:
-        line = t("table.blinds_ante", locale, sb=view.small_blind, bb=view.big_blind, ante=view.ante)
+    """Blinds (or the betting structure), ante, kind and level: "Blinds 1/2 · Cash game" (remembered)."""
+    return _info_line_of(
+        view.betting, view.small_blind, view.big_blind, view.ante, view.kind, view.level, normalize_locale(locale)
+    )
+
+
+@lru_cache(maxsize=256)
+def _info_line_of(
+    betting: str, small_blind: int, big_blind: int, ante: int, kind: str, level: int | None, locale: str
+) -> str:
+    if betting in ("pot-limit", "fixed-limit"):  # "Pot-limit 1/2", "Fixed-limit 1/2 (bets 2/4)" (issue 16)
+        blinds = {"sb": small_blind, "bb": big_blind, "big": 2 * big_blind}
+        line = t(f"table.structure.{betting}", locale, **blinds)
+        if ante:
+            line += " · " + t("table.ante", locale, ante=ante)
+    elif ante:
+        line = t("table.blinds_ante", locale, sb=small_blind, bb=big_blind, ante=ante)
     else:
-        line = t("table.blinds", locale, sb=view.small_blind, bb=view.big_blind)
-    parts = [line, t(f"table.kind.{'tournament' if view.kind == 'tournament' else 'cash'}", locale)]
-    if view.level:
-        parts.append(t("table.level", locale, level=view.level))
+        line = t("table.blinds", locale, sb=small_blind, bb=big_blind)
+    parts = [line, t(f"table.kind.{'tournament' if kind == 'tournament' else 'cash'}", locale)]
+    if level:
+        parts.append(t("table.level", locale, level=level))
     return " · ".join(parts)
+
+
+derived_cache(_info_line_of.cache_clear)
 
 
 def render_tournament_line(view: TableSnapshot, locale: Locale) -> str | None:
@@ -392,7 +405,16 @@ def render_action_buttons(legal: LegalActions | None, locale: Locale) -> tuple[B
     then My cards. legal: the actor's `LegalActions`, or None between hands (only My cards then).
     Actions the actor may not take are left out, and one action has one button: a call that puts the stack in
     is "Call N (all-in)" without an All-in button; a bet or raise that can only be the all-in is the All-in
-    button alone."""
+    button alone. Remembered (`BUTTONS_CACHE_SIZE` sets): the same options come back at every table."""
+    return _action_buttons(legal, normalize_locale(locale))
+
+
+#: How many sets of buttons `render_action_buttons` remembers.
+BUTTONS_CACHE_SIZE = 1024
+
+
+@lru_cache(maxsize=BUTTONS_CACHE_SIZE)
+def _action_buttons(legal: LegalActions | None, locale: str) -> tuple[ButtonSpec, ...]:
     buttons: list[ButtonSpec] = []
     if legal is not None:
         merged_call = call_is_all_in(legal)
@@ -415,6 +437,9 @@ def render_action_buttons(legal: LegalActions | None, locale: Locale) -> tuple[B
             buttons.append(ButtonSpec("all_in", t("button.all_in", locale, amount=legal.all_in_to), "danger"))
     buttons.append(ButtonSpec("cards", t("button.my_cards", locale), "secondary"))
     return tuple(ButtonSpec(b.action, clamp(b.label, BUTTON_LABEL_MAX), b.style, b.disabled) for b in buttons)
+
+
+derived_cache(_action_buttons.cache_clear)
 
 
 @dataclass(frozen=True)
