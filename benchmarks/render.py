@@ -4,18 +4,22 @@ Run from the repository root:
 
     python benchmarks/render.py [--pictures 300] [--warmup 20]
 
-Draws the 10-seat showdown of `bot.render.picture_samples` (four hands shown, a side pot, the ante) again and
+Draws the 10-seat showdown of `bot.render.picture.samples` (four hands shown, a side pot, the ante) again and
 again: `scene_from_snapshot` + `draw_table` (draw + encode), as the Discord layer does for each street and
-showdown message. The cached parts (felt, card faces and backs, fonts) are drawn during the warm-up. Wall time
-and CPU time (`time.process_time`) are both reported: on a loaded machine the wall time includes waiting for a
-core. The named peer is Pillow's own PNG writer (`Image.save(format="PNG", compress_level=1)`) on the same
-image, against our `encode_png` (no row filter). Goals: p99 < 10 ms, < 200 KB per picture.
+showdown message. The pre-drawn pieces (felt, plates, card faces and backs, texts, marks) are drawn during the
+warm-up. Wall time and CPU time (`time.process_time`) are both reported: on a loaded machine the wall time
+includes waiting for a core. A second series draws the same showdown with new stacks at every picture (chip
+counts not yet drawn), as between a table's streets and across many tables. The named peer is Pillow's own PNG
+writer (`Image.save(format="PNG", compress_level=1)`, zlib) on the same palette image, against our
+`encode_scanlines` (ISA-L's deflate, no row filter). Goals: p99 < 10 ms (both series), < 200 KB per picture.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
+import random
 import sys
 import time
 from collections.abc import Callable
@@ -23,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.render.picture import draw_image, draw_table, encode_png, scene_from_snapshot
-from bot.render.picture_samples import showdown
+from bot.render.picture import draw_image, draw_scanlines, draw_table, encode_scanlines, scene_from_snapshot
+from bot.render.picture.samples import showdown
 
 P99_GOAL_MS = 10.0
 BYTES_GOAL = 200_000
@@ -61,9 +65,23 @@ def main() -> None:
     size = len(picture())
     wall, cpu = _times(picture, args.pictures)
 
-    image = draw_image(scene_from_snapshot(snapshot, result))
-    draw_wall, _ = _times(lambda: draw_image(scene_from_snapshot(snapshot, result)), args.pictures // 3)
-    ours, ours_cpu = _times(lambda: encode_png(image), args.pictures // 3)
+    # The same showdown with every stack new at each picture, as between a table's streets (a chip count not yet
+    # drawn is put together from its characters) and across many tables.
+    rng = random.Random(15)
+    fresh = [
+        dataclasses.replace(
+            snapshot, seats=tuple(dataclasses.replace(s, stack=rng.randrange(10**6)) for s in snapshot.seats)
+        )
+        for _ in range(args.pictures)
+    ]
+    queue = iter(fresh)
+    new_wall, new_cpu = _times(lambda: draw_table(scene_from_snapshot(next(queue), result)), args.pictures)
+
+    scene = scene_from_snapshot(snapshot, result)
+    draw_wall, _ = _times(lambda: draw_scanlines(scene), args.pictures // 3)
+    scanlines = draw_scanlines(scene)
+    ours, ours_cpu = _times(lambda: encode_scanlines(scanlines), args.pictures // 3)
+    image = draw_image(scene)
 
     def pillow() -> bytes:
         buffer = io.BytesIO()
@@ -76,14 +94,16 @@ def main() -> None:
     print(f"10-seat showdown picture, {args.pictures} pictures after {args.warmup} to warm up")
     print(f"  draw + encode, wall: p50 {_p(wall, 0.5):.2f} ms, p99 {_p(wall, 0.99):.2f} ms")
     print(f"  draw + encode, CPU:  p50 {_p(cpu, 0.5):.2f} ms, p99 {_p(cpu, 0.99):.2f} ms")
-    print(f"  of which draw, wall: p50 {_p(draw_wall, 0.5):.2f} ms")
+    print(f"  new stacks each picture, wall: p50 {_p(new_wall, 0.5):.2f} ms, p99 {_p(new_wall, 0.99):.2f} ms")
+    print(f"  new stacks each picture, CPU:  p50 {_p(new_cpu, 0.5):.2f} ms, p99 {_p(new_cpu, 0.99):.2f} ms")
+    print(f"  of which draw (scene built), wall: p50 {_p(draw_wall, 0.5):.2f} ms")
     print(f"  bytes per PNG: {size:,} (Pillow's writer: {pillow_size:,})")
     print(
         f"  encode: ours p50 {_p(ours, 0.5):.2f} ms (CPU {_p(ours_cpu, 0.5):.2f}), Pillow's PNG writer p50 "
         f"{_p(theirs, 0.5):.2f} ms (CPU {_p(theirs_cpu, 0.5):.2f}): ratio {_p(theirs, 0.5) / _p(ours, 0.5):.1f}x"
     )
-    p99 = _p(wall, 0.99)
-    print(f"  goal p99 < {P99_GOAL_MS:g} ms: {'met' if p99 < P99_GOAL_MS else 'NOT met'} ({p99:.2f} ms wall)")
+    p99 = max(_p(wall, 0.99), _p(new_wall, 0.99))
+    print(f"  goal p99 < {P99_GOAL_MS:g} ms: {'met' if p99 < P99_GOAL_MS else 'NOT met'} ({p99:.2f} ms wall, worst)")
     print(f"  goal < {BYTES_GOAL // 1000} KB: {'met' if size < BYTES_GOAL else 'NOT met'}")
 
 

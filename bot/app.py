@@ -28,7 +28,7 @@ from bot.tables.pictures import prepare_pictures
 log = logging.getLogger(__name__)
 
 # The cogs loaded at start, in order: the one place to list them (cogs authors: add yours here).
-EXTENSIONS: tuple[str, ...] = ("cogs.table", "cogs.actions", "cogs.standings")
+EXTENSIONS: tuple[str, ...] = ("cogs.table", "cogs.admin", "cogs.actions", "cogs.standings")
 
 COMMAND_HASH_KEY = "command_sync_hash"
 

@@ -37,6 +37,7 @@ HAND = "bot/poker/hand.py"
 POTS = "bot/poker/pots.py"
 SETTINGS = "bot/poker/settings.py"
 TABLE = "bot/poker/table.py"
+BUTTON = "bot/poker/button.py"
 STORE_LEDGER = "bot/storage/ledger.py"
 STORE_TABLES = "bot/storage/tables.py"
 PLACES = "bot/poker/places.py"
@@ -267,17 +268,17 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "button-skips-a-seat",
         "engine",
-        TABLE,
-        "        candidate = after[0] if after else active[0]",
-        "        candidate = after[-1] if after else active[0]",
+        BUTTON,
+        "    candidate = after[0] if after else active[0]",
+        "    candidate = after[-1] if after else active[0]",
         (TABLE_TESTS, SERVICE),
     ),
     Mutant(
         "button-does-not-move",
         "engine",
-        TABLE,
-        "        after = [s for s in active if s > self._button]",
-        "        after = [s for s in active if s >= self._button]",
+        BUTTON,
+        "    after = [s for s in active if s > button]",
+        "    after = [s for s in active if s >= button]",
         (TABLE_TESTS, SERVICE),
     ),
     # ------------------------------------------------------------------ storage: the ledger

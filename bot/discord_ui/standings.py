@@ -159,7 +159,7 @@ async def history_hand(
     players = [names[user] for user in users]
     viewer = users.index(viewer_id) if viewer_id in users else None
     title = _channel_name(client, table)
-    # An all-in run-out's odds (preflop counted exactly: a few tenths of a second of CPU, off the event loop).
+    # An all-in run-out's odds (preflop counted exactly: milliseconds, 0.1 s on a process's first count).
     odds = await asyncio.get_running_loop().run_in_executor(None, runout_odds, hand)
     faces = {i: cards for i, cards in enumerate(hand.hole_cards) if not hand.folded[i]} if odds else {}
     embed = to_embed(

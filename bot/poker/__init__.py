@@ -38,7 +38,8 @@ from bot.poker.result import HandResult, PotResult, ShownHand, hand_result_from_
 from bot.poker.settings import Betting, ForcedBets, HandSettings
 from bot.poker.sizing import pot_raise_to, raise_of_pot
 from bot.poker.statistics import HandStatistics, hand_statistics
-from bot.poker.table import BlindLevel, BlindSchedule, Seat, Table, TableConfig
+from bot.poker.table import Seat, Table
+from bot.poker.table_config import BlindLevel, BlindSchedule, TableConfig
 from bot.poker.visibility import Viewer
 
 __all__ = [

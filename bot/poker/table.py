@@ -1,4 +1,6 @@
-"""The table: seats 1..N, the button, the blind schedule, who is dealt in, eliminations.
+"""The table: seats 1..N, the button, the blind schedule, who is dealt in, eliminations. Its fixed settings and blind
+schedule are bot/poker/table_config.py; where the button and the blinds go at a deal (the rules below) is computed
+in bot/poker/button.py.
 
 Rule book 000 §07: the button moves one seat clockwise after each hand; a player without chips is
 eliminated and their seat leaves the rotation ("rotation simple entre les joueurs restants": the
@@ -30,131 +32,18 @@ Pure: no I/O; time is passed in (`now`, seconds since the first deal).
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import dataclass, replace
+from typing import Any
 
+from bot.poker.button import dead_button_deal, next_button, order_from_button
 from bot.poker.cards import Card
 from bot.poker.errors import TableError
 from bot.poker.hand import Hand
-from bot.poker.settings import MAX_PLAYERS, HandSettings
+from bot.poker.settings import HandSettings
+from bot.poker.table_config import BlindLevel, TableConfig
 
-__all__ = ["BlindLevel", "BlindSchedule", "Seat", "Table", "TableConfig"]
-
-
-@dataclass(frozen=True, slots=True)
-class BlindLevel:
-    """One level of a blind schedule (chips). `ante` is per player; `big_blind_ante` is posted by the BB alone."""
-
-    small_blind: int
-    big_blind: int
-    ante: int = 0
-    big_blind_ante: int = 0
-
-    def to_json(self) -> list[int]:
-        """[small_blind, big_blind, ante, big_blind_ante]."""
-        return [self.small_blind, self.big_blind, self.ante, self.big_blind_ante]
-
-    @classmethod
-    def from_json(cls, data: Sequence[int]) -> BlindLevel:
-        """Inverse of `to_json` (2 to 4 ints)."""
-        return cls(*(int(x) for x in data))
-
-
-@dataclass(frozen=True, slots=True)
-class BlindSchedule:
-    """Blind levels agreed at creation (rule book 000 §04: raising the blinds is an option to agree before playing).
-
-    Attributes:
-        levels: the levels in order; the last one stays once reached.
-        by: "hands" (a new level every `length` hands) or "minutes" (every `length` minutes since the
-            first deal).
-        length: hands or minutes per level (>= 1).
-
-    Raises:
-        TableError: no levels, a bad unit or length.
-    """
-
-    levels: tuple[BlindLevel, ...]
-    by: Literal["hands", "minutes"]
-    length: int
-
-    def __post_init__(self) -> None:
-        if not self.levels or self.by not in ("hands", "minutes") or self.length < 1:
-            raise TableError("table", detail="A blind schedule needs levels, 'hands' or 'minutes', and a length >= 1")
-        for level in self.levels:
-            amounts = (level.small_blind, level.big_blind, level.ante, level.big_blind_ante)
-            if any(not isinstance(a, int) or a < 0 for a in amounts) or not 0 <= level.small_blind <= level.big_blind:
-                raise TableError("table", detail=f"Bad blind level {level.to_json()}")
-            if level.big_blind < 1 or (level.ante and level.big_blind_ante):
-                raise TableError("table", detail=f"Bad blind level {level.to_json()}")
-
-    def level_index(self, hands_played: int, now: float) -> int:
-        """Index of the level in force for the next hand, given the hands already played and `now`
-        (seconds since the first deal)."""
-        if self.by == "hands":
-            index = hands_played // self.length
-        else:
-            index = int(max(now, 0.0) // (self.length * 60))
-        return min(index, len(self.levels) - 1)
-
-    def to_json(self) -> dict[str, Any]:
-        """{"levels": [[sb, bb, ante, bb_ante], ...], "by": ..., "length": ...}."""
-        return {"levels": [lv.to_json() for lv in self.levels], "by": self.by, "length": self.length}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> BlindSchedule:
-        """Inverse of `to_json`."""
-        return cls(tuple(BlindLevel.from_json(lv) for lv in data["levels"]), data["by"], int(data["length"]))
-
-
-@dataclass(frozen=True, slots=True)
-class TableConfig:
-    """A table's fixed settings.
-
-    Attributes:
-        settings: the hand settings (blinds, antes, straddle); with a schedule, its blinds and antes
-            are replaced by the current level's.
-        seat_count: seats numbered 1..seat_count (2..10).
-        schedule: optional blind schedule.
-        dead_button: the card room's dead-button rule (module docstring) instead of the simple
-            rotation of rule book 000.
-        missed_blinds: players who missed their big blind, and new players, post or wait for the big
-            blind (module docstring).
-    """
-
-    settings: HandSettings = field(default_factory=HandSettings)
-    seat_count: int = MAX_PLAYERS
-    schedule: BlindSchedule | None = None
-    dead_button: bool = False
-    missed_blinds: bool = False
-
-    def __post_init__(self) -> None:
-        if not 2 <= self.seat_count <= MAX_PLAYERS:
-            raise TableError("table", detail=f"A table has 2 to {MAX_PLAYERS} seats")
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready dict."""
-        return {
-            "settings": self.settings.to_json(),
-            "seat_count": self.seat_count,
-            "schedule": None if self.schedule is None else self.schedule.to_json(),
-            **({"dead_button": True} if self.dead_button else {}),
-            **({"missed_blinds": True} if self.missed_blinds else {}),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> TableConfig:
-        """Inverse of `to_json`."""
-        schedule = data.get("schedule")
-        return cls(
-            HandSettings.from_json(data["settings"]),
-            int(data["seat_count"]),
-            None if schedule is None else BlindSchedule.from_json(schedule),
-            bool(data.get("dead_button", False)),
-            bool(data.get("missed_blinds", False)),
-        )
+__all__ = ["Seat", "Table"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,57 +272,12 @@ class Table:
         """True when no hand is in progress and at least two players can be dealt in."""
         return not self._in_hand and len(self.active_seats()) >= 2
 
-    def _next_button(self, active: list[int], rng: random.Random | None) -> int:
-        """The button seat for the next hand among `active` seats (rule book 000 §04 and §07)."""
-        if self._button is None:
-            return (rng if rng is not None else secrets.SystemRandom()).choice(active)
-        after = [s for s in active if s > self._button]
-        candidate = after[0] if after else active[0]
-        # Never the big blind twice in a row (e.g. going heads-up): move the button on.
-        for _ in range(len(active)):
-            if self._big_blind_seat(active, candidate) != self._last_big_blind:
-                break
-            k = active.index(candidate)
-            candidate = active[(k + 1) % len(active)]
-        return candidate
-
-    @staticmethod
-    def _order_from_button(active: list[int], button: int) -> tuple[int, ...]:
-        k = active.index(button)
-        return tuple(active[k + 1 :] + active[: k + 1])
-
-    def _big_blind_seat(self, active: list[int], button: int) -> int:
-        order = self._order_from_button(active, button)
-        return order[0] if len(order) == 2 else order[1]
-
     def _dead_button_deal(self, active: list[int]) -> tuple[int, tuple[int, ...], bool]:
         """The dead-button rule (module docstring): (button seat, hand seats in hand order, small blind dead)."""
-        last_bb = self._last_big_blind
-        if last_bb is None or self._button is None:
+        if self._last_big_blind is None or self._button is None:
             raise TableError("table", detail="The dead-button rule starts from a first hand")  # pragma: no cover
-        seats = self.config.seat_count
-
-        def clockwise(start: int) -> list[int]:
-            """Seats after `start`, clockwise, `start` last."""
-            return [(start + k - 1) % seats + 1 for k in range(1, seats + 1)]
-
-        big_blind = next(s for s in clockwise(last_bb) if s in active)
-        if len(active) == 2:
-            button = next(s for s in active if s != big_blind)
-            return button, (big_blind, button), False
-        small_blind = last_bb if last_bb in active and last_bb != big_blind else None
-        button = self._small_blind_position if self._small_blind_position is not None else self._button
-        if button == big_blind or (small_blind is not None and button == small_blind):
-            button = self._button  # positions shrank onto each other: keep the last button
-        order: list[int] = []
-        waiting = True  # seats between the button and the big blind (the small blind aside) wait
-        for seat in clockwise(button):
-            if seat == big_blind:
-                waiting = False
-            if seat in active and (not waiting or seat == small_blind):
-                order.append(seat)
-        # The hand's last player is the button seat's player when dealt in, else the one before the dead button.
-        return button, tuple(order), small_blind is None
+        seats, last_bb, button = self.config.seat_count, self._last_big_blind, self._button
+        return dead_button_deal(active, seats, button, last_bb, self._small_blind_position)
 
     def start_hand(
         self,
@@ -477,8 +321,8 @@ class Table:
             if dead_small:
                 settings = replace(settings, dead_small_blind=True)
         else:
-            button = self._next_button(active, rng)
-            order = self._order_from_button(active, button)
+            button = next_button(active, self._button, self._last_big_blind, rng)
+            order = order_from_button(active, button)
         # The seat of the small blind (heads-up the button's), dead or not: the next button under the dead-button rule.
         small_blind_position = button if len(order) == 2 else (self._last_big_blind if dead else order[0])
         settings = self._missed_blind_posts(settings, order)
@@ -500,9 +344,9 @@ class Table:
             if len(dead[1]) >= 2:
                 return dead
         if self._button is None:  # the first button is drawn by the deal itself
-            return active[-1], self._order_from_button(active, active[-1]), False
-        button = self._next_button(active, rng)
-        return button, self._order_from_button(active, button), False
+            return active[-1], order_from_button(active, active[-1]), False
+        button = next_button(active, self._button, self._last_big_blind, rng)
+        return button, order_from_button(active, button), False
 
     def _missed_blind_posts(self, settings: HandSettings, order: tuple[int, ...]) -> HandSettings:
         """Add the posts of the seats that chose to post their missed blinds (not when they are the blinds)."""

@@ -25,31 +25,31 @@ from bot.tables.notifier import LevelAnnouncement, PlayerAnnouncement
 from bot.tables.options import CASH, TOURNAMENT
 from bot.tables.outbox import Owed, encode_cards, new_key
 from bot.tables.places import places_of_busts
-from bot.tables.preactions import resolve, still_valid
-from bot.tables.record import RUN_TWICE, StoredHand
+from bot.tables.preactions import PreAction, PreChoice, advance_call, resolve, still_valid
+from bot.tables.record import StoredHand
 from bot.tables.results import hand_result, outcomes
 from bot.tables.seating import Seating
 from bot.tables.snapshot import level_view
+from bot.tables.timebank_turn import TimeBankTurn
 
 log = logging.getLogger(__name__)
 
 #: Timer expiries in a row after which a player is sat out (issue 4).
 EXPIRIES_BEFORE_SIT_OUT = 2
-#: Seconds the players still in have to answer "run it twice?" (issue 15; no answer = no).
-RUN_TWICE_TIMEOUT_S = 15.0
-#: At least this many seconds are left to answer "run it twice?" when the question is restored after a restart.
-RUN_TWICE_RESTORE_GRACE_S = 3.0
 
 
 class Hands:
     """The hand being played and the deal of the next (see the module docstring)."""
 
-    def __init__(self, core: TableCore, scheduler: Scheduler, seating: Seating, host: Host) -> None:
+    def __init__(
+        self, core: TableCore, scheduler: Scheduler, seating: Seating, host: Host, time_bank: TimeBankTurn
+    ) -> None:
         self._core = core
         self._state = core.state
         self._scheduler = scheduler
         self._seating = seating
         self._host = host
+        self._time_bank = time_bank
 
     # ------------------------------------------------------------------ the deal
 
@@ -224,45 +224,17 @@ class Hands:
         self._state.expiries.pop(user_id, None)
         return await self.apply(player, kind, amount, by=ActionBy.PLAYER)
 
-    async def answer_run_twice(self, user_id: int, yes: bool, *, hand_number: int | None, by: ActionBy) -> None:
-        """See `TableRunner.answer_run_twice`: checked, stored (write-ahead, in the action log), then applied; the
-        run-out and the showdown follow when the question is settled."""
-        state, core = self._state, self._core
-        state.check_open()
-        hand = state.hand
-        if hand is None or (hand_number is not None and hand_number != state.hand_number):
-            raise ServiceError("no_run_twice_question")
-        player = state.player_of(user_id)
-        if player is None or player not in hand.run_twice_pending:
-            raise ServiceError("no_run_twice_question")
-        assert state.hand_id is not None
-        hand_id = state.hand_id
-        answer = {"player": player, "kind": RUN_TWICE, "yes": yes, "at": core.clock.time(), "by": by.value}
-        said = "no" if not yes else "yes_last" if len(hand.run_twice_pending) == 1 else "yes"
-        if by is ActionBy.TIMEOUT:
-            said = "timeout"
-        core.announce(PlayerAnnouncement("run_twice", user_id, state.name(user_id), action=said))
-        await core.commit(lambda _data, _rows: core.storage.append_action(hand_id, answer), carries=False)
-        before = len(hand.events)
-        hand.answer_run_twice(player, yes)
-        await self._after_events(hand, before)
-
     async def expire(self) -> None:
         """The player to act ran out of time: their time bank starts when it holds time (the table message shows
         the new deadline; stored, so a restart keeps it); else, or when the bank runs out too, check if free,
-        else fold; sat out after two in a row. When the question "run it twice?" runs out, the first player who
-        has not answered says no (no answer = no)."""
+        else fold; sat out after two in a row (the time bank: `TimeBankTurn`; the question "run it twice?" runs
+        out in `RunTwice.expire`)."""
         state = self._state
         hand = state.hand
-        assert hand is not None
-        if hand.run_twice_pending:
-            user = state.hand_users[hand.run_twice_pending[0]]
-            await self.answer_run_twice(user, False, hand_number=None, by=ActionBy.TIMEOUT)
-            return
-        assert hand.actor is not None
+        assert hand is not None and hand.actor is not None
         player = hand.actor
         user = state.hand_users[player]
-        if await self.start_time_bank(user):
+        if await self._time_bank.start(user):
             return
         state.time_banks.stop(self._core.clock.time())
         kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD
@@ -273,20 +245,6 @@ class Hands:
             self._seating.set_away(user, state.hand_seats[player], True)
         self._core.announce(PlayerAnnouncement("timed_out", user, state.name(user), action=kind.value, sat_out=sat_out))
         await self.apply(player, kind, None, by=ActionBy.TIMEOUT)
-
-    async def start_time_bank(self, user: int) -> bool:
-        """Start the time bank of `user`, the player to act (their timer ran out, or they pressed Time): the turn's
-        deadline moves on by the whole bank; stored with the table. False when the bank is empty or already
-        running."""
-        state, core = self._state, self._core
-        turn_deadline = state.deadline if state.deadline is not None else core.clock.time()
-        deadline = state.time_banks.start(user, turn_deadline)
-        if deadline is None:
-            return False
-        self._scheduler.start_turn(deadline)
-        await core.save()
-        core.delivery.refresh()
-        return True
 
     async def forfeit(self, player: int) -> None:
         """A player who left forfeits the hand being played at once (`Hand.forfeit`), unless already folded."""
@@ -316,10 +274,10 @@ class Hands:
         if state.time_banks.running is not None and not forfeit:
             state.time_banks.stop(core.clock.time())  # saved with the table at the next save (the hand's end at most)
         self._prune_pre_actions()
-        await self._after_events(hand, before)
+        await self.after_events(hand, before)
         return acted
 
-    async def _after_events(self, hand: Hand, before: int) -> None:
+    async def after_events(self, hand: Hand, before: int) -> None:
         """After an action or an answer: the streets it dealt, then the hand's end, or the next turn (or the
         run-it-twice question's timer)."""
         state, core = self._state, self._core
@@ -357,6 +315,34 @@ class Hands:
             if planned is not None:
                 state.expiries.pop(user, None)
                 await self.apply(hand.actor, planned, None, by=ActionBy.PLAYER)
+
+    def pre_action_offer(self, user_id: int) -> tuple[int, int] | None:
+        """See `TableRunner.pre_action_offer`."""
+        state = self._state
+        to_call = advance_call(state.hand, state.player_of(user_id))
+        return None if to_call is None else (state.hand_number, to_call)
+
+    def set_pre_action(self, user_id: int, action: PreAction | None, hand_number: int | None) -> PreChoice | None:
+        """See `TableRunner.set_pre_action`."""
+        state = self._state
+        state.check_open()
+        if hand_number is not None and state.hand is not None and hand_number != state.hand_number:
+            raise ServiceError("stale_button")
+        offer = self.pre_action_offer(user_id)
+        if offer is None:
+            if state.hand is None or state.hand.is_complete:
+                raise ServiceError("no_hand")
+            if state.player_of(user_id) is None:
+                raise ServiceError("not_in_hand")
+            raise ServiceError("pre_action_not_now")
+        if action is None:
+            state.pre_actions.pop(user_id, None)
+            return None
+        assert state.hand is not None
+        to_call = offer[1]
+        choice = PreChoice(action, int(state.hand.street), to_call if action is PreAction.CALL else None)
+        state.pre_actions[user_id] = choice
+        return choice
 
     def _prune_pre_actions(self) -> None:
         """After an action: a Call N whose amount changed, or any choice of a street that is over, is cancelled;

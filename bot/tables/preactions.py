@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bot.poker import ActionKind, LegalActions
+from bot.poker import ActionKind, Hand, LegalActions
 
-__all__ = ["PreAction", "PreChoice", "resolve", "still_valid"]
+__all__ = ["PreAction", "PreChoice", "advance_call", "resolve", "still_valid"]
 
 
 class PreAction(StrEnum):
@@ -73,3 +73,13 @@ def still_valid(choice: PreChoice, call_amount: int, street: int) -> bool:
     if choice.street != street:
         return False
     return choice.action is not PreAction.CALL or call_amount == choice.amount
+
+
+def advance_call(hand: Hand | None, player: int | None) -> int | None:
+    """Chips `player` would call now, while they may act in advance in `hand`: they are in the hand being played,
+    another player is to act, and they can still act (not folded, chips behind); else None."""
+    if hand is None or hand.is_complete or player is None or hand.actor in (None, player):
+        return None
+    if hand.folded[player] or hand.stacks[player] == 0:
+        return None
+    return min(hand.current_bet - hand.bets[player], hand.stacks[player])

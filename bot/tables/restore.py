@@ -7,18 +7,24 @@ only delivers (docs/architecture.md, "The hand is its history"; docs/outbox.md).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from bot.poker import Hand, Table
 from bot.storage import HandRow, OutboxRow, TableRow
 from bot.tables.core import Scheduler, TableCore
-from bot.tables.hands import RUN_TWICE_RESTORE_GRACE_S, RUN_TWICE_TIMEOUT_S, Hands
+from bot.tables.hands import Hands
 from bot.tables.notifier import Announcement
 from bot.tables.outbox import Owed, decode_announcement
-from bot.tables.record import RUN_TWICE, StoredHand, replay, replay_actions
+from bot.tables.record import StoredHand, replay, replay_actions
 from bot.tables.results import hand_result
+from bot.tables.run_twice import restored_deadline as run_twice_deadline
+from bot.tables.timebank_turn import restored_deadline as time_bank_deadline
 
 log = logging.getLogger(__name__)
+
+#: Seconds given to the player to act when a table resumes after a storage fault (their time had already run).
+FAULT_RESUME_GRACE = 2.0
 
 
 class Restorer:
@@ -60,20 +66,13 @@ class Restorer:
                 await self._hands.finish_hand()
             elif hand.run_twice_pending:
                 # The question "run it twice?" keeps the time it had left (from the action that closed the betting).
-                asked_at = max([open_hand.started_at] + [a["at"] for a in open_hand.actions if a["kind"] != RUN_TWICE])
                 now = core.clock.time()
-                self._scheduler.start_turn(max(asked_at + RUN_TWICE_TIMEOUT_S, now + RUN_TWICE_RESTORE_GRACE_S))
+                self._scheduler.start_turn(run_twice_deadline(open_hand.started_at, open_hand.actions, now))
             else:
                 acted_at = open_hand.started_at if last_at is None else last_at
-                deadline = max(acted_at + state.options.turn_timeout, core.clock.time() + grace)
-                bank = state.time_banks.running
-                if bank is not None:
-                    actor = hand.actor
-                    if actor is not None and state.hand_users[actor] == bank.user_id and bank.counts_from >= acted_at:
-                        # The actor's time bank was running: the turn ends when the bank does (issue 16).
-                        deadline = max(bank.deadline, core.clock.time() + grace)
-                    else:  # its player acted before the stop: spend what they used until then
-                        state.time_banks.stop(acted_at)
+                now = core.clock.time()
+                deadline = max(acted_at + state.options.turn_timeout, now + grace)
+                deadline = time_bank_deadline(state, hand, acted_at, deadline, now, grace)
                 self._scheduler.start_turn(deadline)
         elif last and last[0].ended_at is not None and self._after_hand_unfinished(last[0]):
             # The process stopped between storing a hand's end and what follows it (busted players unseated,
@@ -86,6 +85,22 @@ class Restorer:
         core.delivery.refresh()
         if state.hand is None:
             self._scheduler.schedule_next_hand()
+
+    async def reload(self) -> None:
+        """After a storage failure whose outcome may be unknown (e.g. a timeout): make memory what storage holds (the
+        turn given `FAULT_RESUME_GRACE`), then deliver what storage says is owed and not yet delivered. A table
+        closed in storage meanwhile is closed (`Scheduler.table_closed`)."""
+        state, core = self._state, self._core
+        async with asyncio.timeout(core.write_timeout_s):
+            row = await core.storage.table(state.ids.table_id)
+        if row is None or row.status != "open":
+            self._scheduler.table_closed()
+            return
+        self._scheduler.cancel_turn()
+        state.clear_hand()
+        await self.restore(row, grace=FAULT_RESUME_GRACE)
+        core.stale = False
+        await self.deliver_pending(None)
 
     def _after_hand_unfinished(self, ended: HandRow) -> bool:
         """After finished hand `ended`, is what follows a hand's end still to do? (A player of it still seated

@@ -19,24 +19,26 @@ import random
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from bot.poker import ActionKind, Card, LegalActions, PlayerActed, PokerError
-from bot.poker.coach import CoachFacts
+from bot.poker import ActionKind, PlayerActed, PokerError
 from bot.storage import OutboxRow, Storage, TableRow
 from bot.tables.clock import Clock
-from bot.tables.computers import Computers, coach_facts_of, pause
+from bot.tables.computers import Computers, pause
 from bot.tables.core import DeckFactory, RngFactory, TableCore
 from bot.tables.delivery import Delivery, IdleWait
 from bot.tables.errors import STORAGE_REFUSALS, ServiceError, refusal
-from bot.tables.hands import RUN_TWICE_TIMEOUT_S, Hands
+from bot.tables.hands import Hands
 from bot.tables.host import Host
 from bot.tables.kinds import ActionBy
 from bot.tables.notifier import Notifier, TableClosedAnnouncement, TableSnapshot
 from bot.tables.options import TableOptions
 from bot.tables.outbox import InteractionReply
 from bot.tables.preactions import PreAction, PreChoice
+from bot.tables.reader import TableReader
 from bot.tables.restore import Restorer
+from bot.tables.run_twice import RUN_TWICE_TIMEOUT_S, RunTwice
 from bot.tables.seating import Seating
-from bot.tables.state import TableIds, TableState, TableView
+from bot.tables.state import TableIds, TableState
+from bot.tables.timebank_turn import TimeBankTurn
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +46,12 @@ log = logging.getLogger(__name__)
 RESTORE_GRACE = 15.0
 #: Pauses (seconds) before a table whose storage failed is read again from storage and resumed; the last repeats.
 FAULT_RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 8.0)
-#: Seconds given to the player to act when a table resumes after a storage fault (their time had already run).
-FAULT_RESUME_GRACE = 2.0
 #: Seconds a storage write may take before the runner gives up waiting (a hung disk): the change is undone in
 #: memory and the table read again from storage later, since the write may still land.
 WRITE_TIMEOUT_S = 5.0
 
 
-class TableRunner:
+class TableRunner(TableReader):
     """The live table of one channel and every operation on it.
 
     Users are Discord user ids (ints); chips are ints. Public methods take the lock, check, persist,
@@ -105,10 +105,12 @@ class TableRunner:
         )
         self._next_hand_delay_s = next_hand_delay_s
         self._computer_delay_s = computer_delay_s
-        self._seating = Seating(self._core, self)
-        self._host = Host(self._core, self)
-        self._hands = Hands(self._core, self, self._seating, self._host)
-        self._restorer = Restorer(self._core, self, self._hands)
+        seating, host, time_bank = Seating(self._core, self), Host(self._core, self), TimeBankTurn(self._core, self)
+        hands = Hands(self._core, self, seating, host, time_bank)
+        super().__init__(self._core, hands, seating, time_bank)
+        self._host = host
+        self._run_twice = RunTwice(self._core, hands)
+        self._restorer = Restorer(self._core, self, hands)
         self._computers = Computers(self._core, self._seating, self._hands)
         self._on_closed = on_closed
         self._turn = 0
@@ -116,27 +118,6 @@ class TableRunner:
         self._next_hand: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
         self._stopping = False
-
-    # ------------------------------------------------------------------ reading without the lock
-
-    @property
-    def ids(self) -> TableIds:
-        """Who the table is (storage id, server, channel, host)."""
-        return self._state.ids
-
-    @property
-    def closed(self) -> bool:
-        """The table is closed (ended, or a tournament won)."""
-        return self._state.closed
-
-    @property
-    def language(self) -> str:
-        """The language of the table's public messages ("en"/"fr")."""
-        return self._state.language
-
-    def view(self) -> TableView:
-        """An immutable copy of the table's state now (see `TableView`); the public picture is `snapshot`."""
-        return self._state.view()
 
     def settled(self) -> bool:
         """No change is being made and no resume after a storage fault is pending: memory is what storage holds."""
@@ -160,10 +141,6 @@ class TableRunner:
     async def drain(self) -> None:
         """Wait until every announcement queued so far is delivered, and marked so in storage (tests, shutdown)."""
         await self._outbox.drain()
-
-    def state_json(self) -> dict[str, Any]:
-        """The runner's state beyond seats and stacks (which storage keeps in table_seats)."""
-        return self._state.to_json()
 
     # ------------------------------------------------------------------ one operation at a time
 
@@ -206,26 +183,12 @@ class TableRunner:
                 try:
                     async with self._lock:
                         self._core.forget_owed()
-                        await self._reload()
+                        await self._restorer.reload()
                     return
                 except Exception:
                     log.warning("table %s: storage still failing, resuming later", self.ids.table_id, exc_info=True)
 
         self._resume = asyncio.create_task(resume(), name=f"table-resume-{self.ids.channel_id}")
-
-    async def _reload(self) -> None:
-        """Make memory what storage holds (after a failure whose outcome may be unknown, e.g. a timeout), then
-        deliver what storage says is owed and not yet delivered."""
-        async with asyncio.timeout(self._core.write_timeout_s):
-            row = await self._core.storage.table(self.ids.table_id)
-        if row is None or row.status != "open":
-            self.table_closed()
-            return
-        self.cancel_turn()
-        self._state.clear_hand()
-        await self._restorer.restore(row, grace=FAULT_RESUME_GRACE)
-        self._core.stale = False
-        await self._restorer.deliver_pending(None)
 
     # ------------------------------------------------------------------ the clockwork (`core.Scheduler`)
 
@@ -236,7 +199,7 @@ class TableRunner:
         self._turn += 1
         state, clock = self._state, self._core.clock
         hand = state.hand
-        asking = hand is not None and bool(hand.run_twice_pending)
+        asking = self._run_twice.asking()
         if hand is None or (hand.actor is None and not asking):
             state.deadline = None
             return
@@ -253,7 +216,7 @@ class TableRunner:
             try:
                 async with self._operation():
                     if turn == self._turn and not state.closed:
-                        await self._hands.expire()
+                        await (self._run_twice.expire() if self._run_twice.asking() else self._hands.expire())
             except Exception:
                 log.exception("table %s: a turn timeout could not be stored (resumed later)", self.ids.table_id)
 
@@ -318,56 +281,6 @@ class TableRunner:
         self._state.hand_id = None
         if self._on_closed is not None:
             self._on_closed(self)
-
-    # ------------------------------------------------------------------ reading (no lock: a picture of now)
-
-    def snapshot(self) -> TableSnapshot:
-        """A public picture of the table now (no hole cards)."""
-        return self._core.snapshot()
-
-    def player_names(self) -> tuple[str, ...]:
-        """Display names of the current hand's players by hand player index (empty between hands)."""
-        return tuple(self._state.name(u) for u in self._state.hand_users)
-
-    def legal_actions_for(self, user_id: int) -> LegalActions | None:
-        """The user's options if it is their turn, else None."""
-        hand = self._state.hand
-        player = self._state.player_of(user_id)
-        if hand is None or player is None or hand.actor != player:
-            return None
-        return hand.legal_actions()
-
-    def hole_cards(self, user_id: int) -> tuple[Card, ...]:
-        """The user's hole cards in the current hand. Raises ServiceError("no_hand" / "not_in_hand")."""
-        hand = self._state.hand
-        if hand is None:
-            raise ServiceError("no_hand")
-        player = self._state.player_of(user_id)
-        if player is None:
-            raise ServiceError("not_in_hand")
-        return tuple(hand.hole_cards[player])
-
-    def check_turn(self, user_id: int, hand_number: int | None = None) -> LegalActions:
-        """The user's legal actions if it is their turn now (and `hand_number`, from a button, is the current
-        hand). Raises ServiceError: table_closed, no_hand, stale_button, not_in_hand, not_your_turn_user.
-        The one turn check: `act` uses it, and the Discord layer before opening the raise form."""
-        self._hands.check_turn(user_id, hand_number)
-        hand = self._state.hand
-        assert hand is not None
-        return hand.legal_actions()
-
-    def amount_suggestions(self, user_id: int) -> list[tuple[str, int]]:
-        """Amounts to offer for /bet and /raise: (label key, total) for the minimum, half pot, pot and
-        all-in, within the legal range, without duplicates; empty when it is not the user's turn or they
-        cannot bet or raise."""
-        return self._hands.amount_suggestions(user_id)
-
-    def check_expected(self, kind: ActionKind, amount: int | None, expected: int) -> None:
-        """Refuse an action whose button named an amount that is no longer the amount (an older message, or
-        a raise in between): a call of N chips, an all-in to N, a bet or raise to N. Raises ServiceError
-        "call_changed" / "all_in_changed" / "amount_changed" with the current `amount`; never plays the
-        action for another amount. Other kinds carry no amount and pass."""
-        self._hands.check_expected(kind, amount, expected)
 
     # ------------------------------------------------------------------ the table and its message
 
@@ -461,34 +374,13 @@ class TableRunner:
         async with self._operation():
             await self._seating.choose_return(user_id, post)
 
-    def blinds_owed(self, user_id: int) -> tuple[int, int] | None:
-        """Missed blinds: (live big blind, dead chips) the user would post to play the next hand, or None when
-        they owe nothing (or already chose)."""
-        seat = self._state.seat_of(user_id)
-        if seat is None:
-            return None
-        table = self._state.table
-        dead = table.blinds_owed(seat)
-        if dead is None or table.waiting_for_big_blind(seat) or seat in table.active_seats():
-            return None
-        return table.hand_settings().big_blind, dead
-
     async def use_time_bank(self, user_id: int, *, hand_number: int | None = None) -> float:
         """The Time button: the player to act starts their time bank now; returns the new deadline (clock
         seconds). Raises ServiceError: the turn's refusals (`check_turn`), time_bank_unavailable (empty, none
         at this table, or already running)."""
         async with self._operation():
             self._hands.check_turn(user_id, hand_number)
-            if not await self._hands.start_time_bank(user_id):
-                raise ServiceError("time_bank_unavailable")
-            deadline = self._state.deadline
-            assert deadline is not None
-            return deadline
-
-    def time_bank_left(self, user_id: int) -> float:
-        """Seconds left in the user's time bank (0 at a table without one)."""
-        banks = self._state.time_banks
-        return banks.left(user_id) if banks.size > 0 else 0.0
+            return await self._time_bank.use(user_id)
 
     async def set_pre_action(
         self, user_id: int, action: PreAction | None, *, hand_number: int | None = None
@@ -498,41 +390,7 @@ class TableRunner:
         Raises ServiceError: no_hand, stale_button, not_in_hand, pre_action_not_now (it is their turn, or they
         can no longer act in this hand)."""
         async with self._operation():
-            state = self._state
-            state.check_open()
-            if hand_number is not None and state.hand is not None and hand_number != state.hand_number:
-                raise ServiceError("stale_button")
-            offer = self.pre_action_offer(user_id)
-            if offer is None:
-                if state.hand is None or state.hand.is_complete:
-                    raise ServiceError("no_hand")
-                if state.player_of(user_id) is None:
-                    raise ServiceError("not_in_hand")
-                raise ServiceError("pre_action_not_now")
-            if action is None:
-                state.pre_actions.pop(user_id, None)
-                return None
-            assert state.hand is not None
-            to_call = offer[1]
-            choice = PreChoice(action, int(state.hand.street), to_call if action is PreAction.CALL else None)
-            state.pre_actions[user_id] = choice
-            return choice
-
-    def pre_action_offer(self, user_id: int) -> tuple[int, int] | None:
-        """(hand number, chips the user would call now) while they may act in advance: they are in the hand
-        being played, another player is to act, and they can still act (not folded, chips behind); else None."""
-        state = self._state
-        hand = state.hand
-        player = state.player_of(user_id)
-        if hand is None or hand.is_complete or player is None or hand.actor in (None, player):
-            return None
-        if hand.folded[player] or hand.stacks[player] == 0:
-            return None
-        return state.hand_number, min(hand.current_bet - hand.bets[player], hand.stacks[player])
-
-    def pre_action_of(self, user_id: int) -> PreChoice | None:
-        """The user's choice made in advance, if any (shown to them alone)."""
-        return self._state.pre_actions.get(user_id)
+            return self._hands.set_pre_action(user_id, action, hand_number)
 
     # ------------------------------------------------------------------ the host (bot/tables/host.py)
 
@@ -546,10 +404,6 @@ class TableRunner:
         """Turn the coach on or off for a seated member (`/poker coach`). Raises ServiceError("not_seated")."""
         async with self._operation():
             await self._computers.set_coach(user_id, on)
-
-    def coach_facts(self, user_id: int) -> CoachFacts | None:
-        """The coach's facts for the user on their turn when their coach is on, else None (no lock: a picture)."""
-        return coach_facts_of(self._state, user_id)
 
     async def remove_computer(self, user_id: int, seat: int, *, is_admin: bool = False) -> None:
         """Take away the computer player at `seat` between hands. See `Computers.remove`."""
@@ -622,7 +476,7 @@ class TableRunner:
         ServiceError("no_run_twice_question") when the user has no question to answer (a stranger, an answer
         already given, no question open), "table_closed"; nothing changes then."""
         async with self._operation():
-            await self._hands.answer_run_twice(user_id, yes, hand_number=hand_number, by=ActionBy.PLAYER)
+            await self._run_twice.answer(user_id, yes, hand_number=hand_number, by=ActionBy.PLAYER)
 
     # ------------------------------------------------------------------ restore (bot/tables/restore.py)
 

@@ -275,6 +275,17 @@ class Seating:
         core.delivery.refresh()
         self._scheduler.schedule_next_hand()
 
+    def blinds_owed(self, user_id: int) -> tuple[int, int] | None:
+        """See `TableRunner.blinds_owed`."""
+        seat = self._state.seat_of(user_id)
+        if seat is None:
+            return None
+        table = self._state.table
+        dead = table.blinds_owed(seat)
+        if dead is None or table.waiting_for_big_blind(seat) or seat in table.active_seats():
+            return None
+        return table.hand_settings().big_blind, dead
+
     async def choose_return(self, user_id: int, post: bool) -> None:
         """See `TableRunner.choose_return`."""
         state, core = self._state, self._core

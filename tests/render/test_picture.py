@@ -1,4 +1,4 @@
-"""The table picture (bot/render/picture.py): golden files per layout, the public view only, the package's font.
+"""The table picture (bot/render/picture/): golden files per layout, the public view only, the package's font.
 
 Goldens live in tests/render/goldens; after a deliberate change of the picture, draw them again with
 `python scripts/picture_goldens.py` (or `POKER_UPDATE_GOLDENS=1` with this file) and look at each one.
@@ -16,19 +16,27 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.poker.cards import parse_cards
-from bot.render import picture_samples as samples
+from bot.poker.events import HoleCardsDealt
+from bot.render.i18n import format_number, t
 from bot.render.picture import (
+    COMPUTER_MARK,
     HEIGHT,
     WIDTH,
     SceneSeat,
     SeatOdds,
     TableScene,
+    clean_name,
     draw_image,
     draw_table,
     encode_png,
     layout_for,
+    samples,
     scene_from_snapshot,
+    sprites,
+    warm_up,
 )
+from bot.render.picture.draw import badge_label, odds_label
+from bot.render.picture.layout import CENTRE_BOX, FELT, PLATE, STACK
 
 GOLDENS = Path(__file__).parent / "goldens"
 #: A pixel "differs" when its grey level moved by more than this (anti-aliasing of another FreeType build moves
@@ -87,7 +95,7 @@ def test_private_hole_cards_never_reach_the_picture(snapshot: samples.SampleSnap
     assert scene == scene_from_snapshot(snapshot)
     assert draw_table(scene) == draw_table(scene_from_snapshot(snapshot))
     public = {c for s in scene.seats for c in s.shown} | set(scene.board)
-    secret = {c for e in careless.events if type(e).__name__ == "HoleCardsDealt" for c in e.cards}
+    secret = {c for e in careless.events if isinstance(e, HoleCardsDealt) for c in e.cards}
     shown = {c for e in snapshot.events for c in getattr(e, "cards", ())}
     assert not (secret - shown) & public
 
@@ -155,15 +163,45 @@ def test_picture_is_a_small_png() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(samples.golden_scenes()))
-def test_encoder_keeps_every_pixel_within_a_few_levels(name: str) -> None:
-    """The palette PNG (the shipped palette) loses nothing visible: every channel of every pixel within 16
-    levels, 1 on average."""
+def test_encoder_writes_every_pixel_of_the_drawing_as_it_is(name: str) -> None:
+    """The picture is drawn in the PNG's own palette mode: encoding loses nothing (same indices, same colours)."""
     image = draw_image(samples.golden_scenes()[name])
-    decoded = Image.open(io.BytesIO(encode_png(image))).convert("RGB")
-    diff = ImageChops.difference(image, decoded).convert("L")
-    histogram = diff.histogram()
-    assert max(v for v, n in enumerate(histogram) if n) <= 16
-    assert sum(v * n for v, n in enumerate(histogram)) / (image.width * image.height) < 1.0
+    decoded = Image.open(io.BytesIO(encode_png(image)))
+    assert decoded.mode == image.mode == "P"
+    assert decoded.tobytes() == image.tobytes()
+    assert decoded.convert("RGB").tobytes() == image.convert("RGB").tobytes()
+
+
+def test_the_palette_keeps_every_pre_drawn_piece_within_a_few_levels() -> None:
+    """Each piece is drawn in RGB and turned into the shipped palette's colours once: every channel of every pixel
+    of every piece the samples draw (felt, plates, cards of both decks, texts, badges, marks) stays within 16
+    levels of its RGB drawing, 1 on average."""
+    sprites.clear_caches()
+    recorded: list[Image.Image] = []
+    sprites.RECORDER = recorded
+    try:
+        for scene in samples.golden_scenes().values():
+            draw_image(scene)
+    finally:
+        sprites.RECORDER = None
+        sprites.clear_caches()
+    assert len(recorded) > 50
+    worst, total, pixels = 0, 0, 0
+    for piece in recorded:
+        histogram = ImageChops.difference(piece, sprites.to_palette(piece).convert("RGB")).convert("L").histogram()
+        worst = max(worst, max(v for v, n in enumerate(histogram) if n))
+        total += sum(v * n for v, n in enumerate(histogram))
+        pixels += piece.width * piece.height
+    assert worst <= 16
+    assert total / pixels < 1.0
+
+
+@pytest.mark.parametrize("layout", [2, 6, 10])
+def test_the_centre_is_drawn_on_plain_felt(layout: int) -> None:
+    """Title, blinds, board and pots are pre-drawn on the felt's flat colour: the centre box must be just that."""
+    centre = sprites.felt_region(layout, CENTRE_BOX).convert("RGB")
+    assert centre.getcolors() is not None and len(centre.getcolors() or ()) == 1
+    assert centre.getpixel((0, 0)) == sprites.to_palette(Image.new("RGB", (1, 1), FELT)).convert("RGB").getpixel((0, 0))
 
 
 def test_names_with_control_characters_are_drawn_without_them() -> None:
@@ -191,3 +229,122 @@ def test_a_name_the_font_cannot_draw_becomes_the_seat_number() -> None:
     assert [s.name for s in scene.seats] == ["", "Zoé"]
     french = dataclasses.replace(snapshot, seats=seats, language="fr")
     assert draw_table(scene) != draw_table(scene_from_snapshot(french))  # "Seat 1" / "Place 1"
+
+
+def test_odds_with_a_tie_keep_the_word_for_winning() -> None:
+    """The tie figure comes after the chance to win, which stays named ("Win"/"Gagne"), in both languages."""
+    assert odds_label(SeatOdds(0.82, 0.0), "en") == "Win 82%"
+    assert odds_label(SeatOdds(0.40, 0.03), "en") == "Win 40% · tie 3%"
+    assert odds_label(SeatOdds(0.065, 0.012, exact=False), "en") == "Win ≈ 6% · tie 1%"
+    assert odds_label(SeatOdds(0.065, 0.012, exact=False), "fr") == "Gagne ≈ 6\xa0% · partage 1\xa0%"
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Wins +240", "Split pot +105", "ALL-IN", "TO ACT"]),
+        ("fr", ["Gagne +240", "Pot partagé +105", "TAPIS", "À PARLER"]),
+    ],
+)
+def test_badges_say_who_won_the_pot_or_a_share_of_a_split_pot(language: str, words: list[str]) -> None:
+    seat = SceneSeat(seat=1, name="Alice", stack=100)
+    labels = [
+        badge_label(dataclasses.replace(seat, won=240), language),
+        badge_label(dataclasses.replace(seat, won=105, split=True), language),
+        badge_label(dataclasses.replace(seat, state="all_in"), language),
+        badge_label(dataclasses.replace(seat, is_actor=True), language),
+    ]
+    assert [label[0] if label else None for label in labels] == words
+    assert badge_label(seat, language) is None
+
+
+def test_a_split_pot_marks_each_of_its_winners() -> None:
+    snapshot, result = samples.split_pot()
+    by_seat = {s.seat: s for s in scene_from_snapshot(snapshot, result).seats}
+    assert (by_seat[1].won, by_seat[1].split) == (105, True)
+    assert (by_seat[3].won, by_seat[3].split) == (105, True)
+    assert (by_seat[2].won, by_seat[2].split) == (0, False)
+    outright = {s.seat: s for s in scene_from_snapshot(*samples.showdown()).seats}
+    assert outright[2].won == 240 and not outright[2].split
+    # The badge says so: the same seats drawn as outright winners look different.
+    scene = scene_from_snapshot(snapshot, result)
+    whole = dataclasses.replace(scene, seats=tuple(dataclasses.replace(s, split=False) for s in scene.seats))
+    assert _differing_share(draw_image(scene), draw_image(whole)) > 0.0005
+
+
+def test_a_computer_player_is_marked_with_a_drawn_robot_instead_of_its_emoji() -> None:
+    snapshot, result = samples.split_pot()
+    scene = scene_from_snapshot(snapshot, result)
+    by_seat = {s.seat: s for s in scene.seats}
+    assert by_seat[3].computer and by_seat[3].name == "Solid 3"
+    assert not by_seat[1].computer and by_seat[1].name == "Alice"
+    human = dataclasses.replace(scene, seats=tuple(dataclasses.replace(s, computer=False) for s in scene.seats))
+    assert _differing_share(draw_image(scene), draw_image(human)) > 0.0002
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_computer_names_start_with_the_mark_the_picture_draws(language: str) -> None:
+    """The picture recognises a computer player by the mark its catalogue name starts with."""
+    assert t("computer.name", language, level="Solid", seat=3).startswith(COMPUTER_MARK)
+
+
+def test_the_font_check_knows_which_characters_have_a_glyph() -> None:
+    assert all(sprites.drawable(ch) for ch in "Aé€≈·…♠♥♦♣ÉŒßЖλ\u202f")
+    assert not any(sprites.drawable(ch) for ch in "李小龍🐉🎲🤖")
+    assert clean_name("李小龍🐉") == ("", False)
+    assert clean_name("Zoé 🎲 ✨") == ("Zoé", False)
+    assert clean_name("🤖 Solide 3") == ("Solide 3", True)
+    assert clean_name("Bob שלום محمد") == ("Bob", False)  # right to left: would be drawn backwards
+
+
+@pytest.mark.parametrize("name", sorted(samples.golden_scenes()))
+def test_every_text_of_the_picture_has_glyphs_in_the_font(name: str) -> None:
+    """No empty boxes: every character of every name, hand, odds and state the samples draw is in the font."""
+    scene = samples.golden_scenes()[name]
+    texts = [s.name for s in scene.seats] + [s.hand or "" for s in scene.seats]
+    texts += [odds_label(s.odds, scene.language) for s in scene.seats if s.odds is not None]
+    texts += [t(f"picture.{key}", scene.language) for key in ("state.all_in", "state.folded", "to_act")]
+    texts += [t("picture.split_won", scene.language, amount=1234)]
+    missing = {ch for text in texts for ch in text if not sprites.drawable(ch)}
+    assert not missing
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("size", [28, 24, 20])
+def test_numbers_put_together_from_their_characters_are_the_whole_text_drawn(language: str, size: int) -> None:
+    """Chip counts are assembled from pre-drawn characters (new counts at nearly every picture): pixel for pixel
+    the same as the whole text drawn at once, group separators ("," / narrow no-break space) and signs included."""
+    background = sprites.to_palette(Image.new("RGB", (1, 1), PLATE)).convert("RGB").getpixel((0, 0))
+    for value in (0, 7, 42, 1_000, 12_345, 987_654_321):
+        for words in (format_number(value, language), "+" + format_number(value, language)):
+            canvases = []
+            for piece, left, top in (
+                sprites.number_piece(words, size, STACK, PLATE),  # assembled
+                sprites.text_piece(words, size, STACK, PLATE, "la"),  # drawn whole
+            ):
+                canvas = Image.new("RGB", (400, 60), background)
+                canvas.paste(piece.convert("RGB"), (40 + left, 10 + top))
+                canvases.append(canvas)
+            assert ImageChops.difference(*canvases).getbbox() is None, words
+
+
+def test_a_learning_table_shows_every_hand_face_up() -> None:
+    """At a learning table the snapshot carries each seat's cards (dealt face up): the picture draws them."""
+    snapshot = samples.hand_in_play(6)
+    cards = {1: parse_cards("AsKd"), 2: parse_cards("7h7c")}
+    seats = tuple(dataclasses.replace(s, cards=cards.get(s.seat, ())) for s in snapshot.seats)
+    learning = dataclasses.replace(snapshot, seats=seats)
+    by_seat = {s.seat: s for s in scene_from_snapshot(learning).seats}
+    assert by_seat[1].shown == parse_cards("AsKd") and by_seat[2].shown == parse_cards("7h7c")
+    assert not by_seat[4].shown and by_seat[4].dealt
+    assert (
+        _differing_share(draw_image(scene_from_snapshot(learning)), draw_image(scene_from_snapshot(snapshot))) > 0.001
+    )
+
+
+def test_warm_up_draws_the_tables_and_every_card_ahead() -> None:
+    sprites.clear_caches()
+    warm_up()
+    assert sprites.table_scanlines.cache_info().currsize == 3
+    assert sprites.card.cache_info().currsize == 2 * 53  # 52 faces and the back, on the board and on a plate
+    assert sprites.empty_seat.cache_info().currsize == 2 + 6 + 10

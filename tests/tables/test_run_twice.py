@@ -12,8 +12,8 @@ from bot.poker.events import PotAwarded
 from bot.storage import Storage
 from bot.tables import RecordingNotifier, StreetAnnouncement, TableOptions, TableService
 from bot.tables.clock import ManualClock, settle
-from bot.tables.hands import RUN_TWICE_TIMEOUT_S
 from bot.tables.record import replay
+from bot.tables.run_twice import RUN_TWICE_TIMEOUT_S
 from tests.tables.conftest import ALICE, BOB, CHANNEL, DEFAULTS, GUILD, HOST, NAMES, Decks, actor, deck_for
 
 

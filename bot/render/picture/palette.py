@@ -1,5 +1,5 @@
 """The table picture's 256 PNG colours (RGB, 768 bytes), written by `scripts/picture_goldens.py --palette`
-(Pillow's octree quantizer over the sample tables); `bot.render.picture.encode_png` quantizes to it."""
+(Pillow's octree quantizer over the sample tables); `bot.render.picture.sprites.to_palette` quantizes to it."""
 
 PALETTE = bytes.fromhex(
     "55A3676892D6D7D2DCAFC3E3C3AD6F8EACDCCCC3AAA1ABA32C6ACDDBB69F5D6C604D76C0EEBFC083C48F1E6F407FB093"

@@ -1,5 +1,6 @@
 """Sample tables for the picture: the golden-file tests, `scripts/picture_goldens.py` and `benchmarks/render.py`
-draw these (2, 6 and 10 seats in a hand, a 10-seat showdown with side pots, an all-in with odds).
+draw these (2, 6 and 10 seats in a hand, a 10-seat showdown with side pots, an all-in with odds, a split pot
+with a computer player).
 
 Each sample is a public snapshot (the service's own `bot.render.table.TableSnapshot`, with engine events and
 pots) and, at a showdown, the hand's `HandResult`, as the table service hands them to the Discord layer.
@@ -119,6 +120,27 @@ def all_in_with_odds(language: str = "en") -> tuple[TableSnapshot, dict[int, Odd
     return snap, odds
 
 
+def split_pot(language: str = "en") -> tuple[TableSnapshot, HandResult]:
+    """A 6-seat showdown where two jack-high straights split the pot (seat 1 and a computer player at seat 3)
+    and a ten-high straight loses; the folded seats are named with characters the font lacks (CJK, emoji)."""
+    seats = list(_seats(6, {4: "folded", 5: "folded", 6: "folded"}, {}, 0))
+    computer = "🤖 Solide 3" if language == "fr" else "🤖 Solid 3"
+    seats[2] = dataclasses.replace(seats[2], name=computer, user_id=-2003)
+    seats[3] = dataclasses.replace(seats[3], name="李小龍🐉")
+    seats[4] = dataclasses.replace(seats[4], name="Zoé 🎲")
+    board = parse_cards("Ts9d8c7h2s")
+    hands = {1: parse_cards("Jc3d"), 2: parse_cards("6s6c"), 3: parse_cards("Jd4c")}
+    users = {1: 101, 2: 102, 3: -2003}
+    shown = tuple(
+        ShownHand(users[seat], seats[seat - 1].name, cards, evaluate(cards + board)) for seat, cards in hands.items()
+    )
+    winners = ((101, seats[0].name, 105), (-2003, computer, 105))
+    pots = (PotResult(0, 210, winners, shown[0].value, shown[1].value),)
+    result = HandResult(63, board, shown, (), pots, (), True)
+    snapshot = _snapshot(language, 63, 5, 10, 6, tuple(seats), board, (), Street.COMPLETE, ante=0)
+    return snapshot, result
+
+
 def with_private_cards(snapshot: TableSnapshot) -> TableSnapshot:
     """The same snapshot with every seat's hole cards among its events (as a careless caller could pass them):
     the picture must not change."""
@@ -129,14 +151,22 @@ def with_private_cards(snapshot: TableSnapshot) -> TableSnapshot:
 
 def golden_scenes() -> dict[str, TableScene]:
     """The scenes of the golden-file tests, by file stem: each layout in a hand (EN, the 10-seat one in FR too),
-    a 10-seat showdown with side pots, an all-in with odds (FR, four-colour deck)."""
+    a 10-seat showdown with side pots (EN, FR), an all-in with odds (FR, four-colour deck; EN), a split pot won
+    by a member and a computer player (EN, FR)."""
     showdown_snapshot, result = showdown()
     all_in, odds = all_in_with_odds("fr")
+    all_in_en, odds_en = all_in_with_odds()
+    split, split_result = split_pot()
+    split_fr, split_result_fr = split_pot("fr")
     return {
         "hand_2_seats": scene_from_snapshot(hand_in_play(2)),
         "hand_6_seats": scene_from_snapshot(hand_in_play(6)),
         "hand_10_seats": scene_from_snapshot(hand_in_play(10)),
         "hand_10_seats_fr": scene_from_snapshot(hand_in_play(10, "fr")),
         "showdown_10_seats": scene_from_snapshot(showdown_snapshot, result),
+        "showdown_10_seats_fr": scene_from_snapshot(showdown("fr")[0], result),
         "all_in_odds_fr_four_colour": scene_from_snapshot(all_in, None, odds, four_colour=True),
+        "all_in_odds": scene_from_snapshot(all_in_en, None, odds_en),
+        "split_pot_computer": scene_from_snapshot(split, split_result),
+        "split_pot_computer_fr": scene_from_snapshot(split_fr, split_result_fr),
     }

@@ -1,0 +1,71 @@
+"""The table as a picture: a PNG drawn with Pillow from the public view of a table only.
+
+Two steps, so that no hole card that is not public can reach the drawing:
+
+1. `scene_from_snapshot(snapshot, result=None, odds=None)` (`scene.py`) reads the public snapshot of a table and,
+   at the end of a hand, its `HandResult`, and builds a `TableScene`: the only cards it takes for a seat are
+   those shown; a `TableScene` has no field for a card that is not public.
+2. `draw_table(scene)` draws the scene (`draw.py`) and encodes it as PNG bytes (`png.py`).
+
+The modules: `layout.py` (canvas, seat places, sizes, colours), `sprites.py` (the pre-drawn pieces),
+`draw.py` (a picture from its pieces), `png.py` (the encoder), `palette.py` (the shipped 256 colours),
+`samples.py` (sample tables: goldens, benchmark).
+
+How it stays cheap (issue 15: draw + encode p99 < 10 ms; benchmarks/README.md has the figures). The picture is
+drawn directly in the mode it is written in, an 8-bit palette image, laid out as the PNG's scanlines (a first
+column for each row's filter byte): every piece that a picture is made of (the felt per layout, empty seats,
+plates, cards, texts, badges, marks) is drawn once in RGB with its anti-aliasing blended over what lies under
+it, turned into palette indices once and cached; a chip count not drawn yet is put together from its
+pre-drawn characters. A picture is then one copy of the empty table and a few dozen rectangle pastes without
+masks: no alpha blending, no RGB to palette conversion, no full-size RGB image, no copy to build the PNG rows.
+The rows are compressed with ISA-L (`isal`), about five times faster than zlib at the same size. The 10-seat
+showdown of `benchmarks/render.py`: 1.1-1.2 ms of CPU per picture (p50; 1.9 ms with every stack new), against
+7-9 ms before (alpha pastes 2.6 ms, quantization to the palette 1.4 ms, zlib 2.7 ms).
+
+The drawing is the same on every machine: the font ships with the package (DejaVu Sans Condensed Bold,
+`bot/render/fonts`, its licence beside it), laid out with Pillow's basic layout (never the optional libraqm).
+Characters the font lacks are left out of names rather than drawn as empty boxes; a computer player's name
+mark (🤖) becomes a drawn robot before its name. Texts follow the table's language (EN/FR catalogues). Layouts:
+up to 2, up to 6 and up to 10 seats (the table's `max_seats`); the canvas is `WIDTH` × `HEIGHT` pixels,
+readable on a phone where Discord shows it about 400 px wide.
+"""
+
+from __future__ import annotations
+
+from bot.render.picture.draw import draw_image, draw_scanlines
+from bot.render.picture.layout import HEIGHT, WIDTH, layout_for
+from bot.render.picture.png import compute_palette, encode_png, encode_scanlines
+from bot.render.picture.scene import (
+    COMPUTER_MARK,
+    OddsLike,
+    SceneSeat,
+    SeatOdds,
+    TableScene,
+    clean_name,
+    scene_from_snapshot,
+)
+from bot.render.picture.sprites import warm_up
+
+__all__ = [
+    "COMPUTER_MARK",
+    "HEIGHT",
+    "WIDTH",
+    "OddsLike",
+    "SceneSeat",
+    "SeatOdds",
+    "TableScene",
+    "clean_name",
+    "compute_palette",
+    "draw_image",
+    "draw_table",
+    "encode_png",
+    "layout_for",
+    "scene_from_snapshot",
+    "warm_up",
+]
+
+
+def draw_table(scene: TableScene) -> bytes:
+    """The picture of `scene` as PNG bytes (`WIDTH` × `HEIGHT`, 8-bit palette), drawn as the PNG's scanlines
+    and compressed as they are (`draw_scanlines`, `encode_scanlines`)."""
+    return encode_scanlines(draw_scanlines(scene))

@@ -1,0 +1,235 @@
+"""The table picture drawn: a copy of the pre-drawn empty table and a few dozen pre-drawn pieces pasted as plain
+rectangles (`bot.render.picture.sprites`), in the palette mode the PNG is written in (`bot.render.picture.png`).
+
+Each piece already carries what lies under it (the felt, a plate's colour), so the order of the pastes is the
+order of the layers: empty seats, the centre (title, blinds, board, pots), then each seat (plate, cards, name,
+stack, third line, badge) and its marks (button, blind, bet).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image
+
+from bot.poker.cards import Card
+from bot.render.events import pot_label, street_name
+from bot.render.i18n import format_number, format_percent, t
+from bot.render.picture import sprites
+from bot.render.picture.layout import (
+    ACTOR_BADGE,
+    ACTOR_EDGE,
+    ALL_IN,
+    ALL_IN_BADGE,
+    BLIND_FILL,
+    BLINDS_TEXT,
+    BOARD_CARD,
+    BOARD_GAP,
+    BUTTON_FILL,
+    BUTTON_INK,
+    CENTRE_WIDTH,
+    DIM_STATES,
+    FELT,
+    HEIGHT,
+    ODDS,
+    PLATE,
+    PLATE_DIM,
+    PLATE_EDGE,
+    PLATE_SIZE,
+    ROBOT_BADGE_WIDTH,
+    SEAT_CARD,
+    SPLIT_BADGE,
+    STACK,
+    TEXT,
+    TEXT_DIM,
+    WIDTH,
+    WIN_BADGE,
+    WINNER_EDGE,
+    Colour,
+    layout_for,
+    plate_origin,
+)
+from bot.render.picture.scene import OddsLike, SceneSeat, TableScene
+
+__all__ = ["badge_label", "draw_image", "draw_scanlines", "odds_label"]
+
+
+def _put(canvas: Image.Image, piece: Image.Image, x: int, y: int) -> None:
+    """Paste `piece` with its top left corner at canvas point (x, y) of the picture: one column to the right on
+    the scanlines canvas (column 0 holds each PNG row's filter type)."""
+    canvas.paste(piece, (x + 1, y))
+
+
+def _paste_text(
+    image: Image.Image,
+    xy: tuple[float, float],
+    words: str,
+    size: int,
+    colour: Colour,
+    background: Colour,
+    anchor: str = "la",
+) -> None:
+    piece, left, top = sprites.text(words, size, colour, background, anchor)
+    _put(image, piece, round(xy[0]) + left, round(xy[1]) + top)
+
+
+def odds_label(odds: OddsLike, language: str) -> str:
+    """A seat's chances at an all-in: "Win 42%", or "Win 40% · tie 3%" when a tie is possible; "≈ " before
+    the figures of an estimate."""
+    approx = "" if getattr(odds, "exact", True) else "≈ "
+    win = approx + format_percent(odds.win, language, 0)
+    if odds.tie >= 0.005:
+        return t("picture.odds_tie", language, win=win, tie=format_percent(odds.tie, language, 0))
+    return t("picture.odds_win", language, win=win)
+
+
+def badge_label(seat: SceneSeat, language: str) -> tuple[str, Colour] | None:
+    """The badge on a seat's plate top edge and its colour: what it won ("Wins +240", or "Split pot +105" for
+    a share of a split pot), else all-in, else to act; None for none."""
+    if seat.won:
+        key, colour = ("picture.split_won", SPLIT_BADGE) if seat.split else ("picture.won", WIN_BADGE)
+        return t(key, language, amount=seat.won), colour
+    if seat.state == ALL_IN:
+        return t("picture.state.all_in", language), ALL_IN_BADGE
+    if seat.is_actor:
+        return t("picture.to_act", language), ACTOR_BADGE
+    return None
+
+
+def _draw_seat(image: Image.Image, scene: TableScene, seat: SceneSeat) -> None:
+    layout = layout_for(scene.max_seats)
+    language = scene.language
+    pw, ph = PLATE_SIZE
+    x0, y0 = plate_origin(layout, seat.seat)
+    dim = seat.state in DIM_STATES
+    fill = PLATE_DIM if dim else PLATE
+    edge = WINNER_EDGE if seat.won else ACTOR_EDGE if seat.is_actor else PLATE_EDGE
+    look = (fill, edge, 4 if (seat.won or seat.is_actor) else 2)
+    piece, px, py = sprites.plate(layout, seat.seat, *look)
+    _put(image, piece, px, py)
+    # Cards on the left: the shown ones face up, a seat still in the hand face down.
+    cw = SEAT_CARD[0]
+    text_x = x0 + 10
+    if seat.shown or seat.dealt:
+        cards: Sequence[Card | None] = seat.shown if seat.shown else (None, None)
+        for i, card in enumerate(cards[:2]):
+            _put(image, sprites.card(card, SEAT_CARD, scene.four_colour, fill), x0 + 8 + i * (cw + 4), y0 + 8)
+        text_x = x0 + 8 + 2 * (cw + 4) + 4
+    name, size = sprites.fit(seat.name or t("picture.seat", language, n=seat.seat), 28, x0 + pw - 8 - text_x, 20)
+    _paste_text(image, (text_x, y0 + 6), name, size, TEXT_DIM if dim else TEXT, fill)
+    stack, size = sprites.fit(format_number(seat.stack, language), 28, x0 + pw - 8 - text_x, 20)
+    _paste_text(image, (text_x, y0 + 40), stack, size, STACK, fill)
+    # Third line: the odds at an all-in, the shown hand's name, or the state.
+    third: str | None = None
+    if seat.odds is not None:
+        third = odds_label(seat.odds, language)
+    elif seat.hand:
+        third = seat.hand
+    elif dim:
+        third = t(f"picture.state.{seat.state}", language)
+    if third:
+        # The odds with a tie ("Gagne ≈ 62 % · partage 12 %") may use the plate's whole width and a smaller font
+        # rather than lose a figure to "…".
+        inset, smallest = (6, 14) if seat.odds is not None else (8, 16)
+        line, size = sprites.fit(third, 22, pw - 2 * inset, smallest)
+        _paste_text(image, (x0 + inset, y0 + ph - 6), line, size, ODDS if seat.odds else TEXT_DIM, fill, "ld")
+    label = badge_label(seat, language)
+    if label is not None:
+        room = pw - 20 - (ROBOT_BADGE_WIDTH + 6 if seat.computer else 0)  # clear of the robot's badge
+        piece, bx, by = sprites.badge(layout, seat.seat, look, *label, room)
+        _put(image, piece, bx, by)
+    if seat.computer:
+        piece, rx, ry = sprites.robot(layout, seat.seat, look)
+        _put(image, piece, rx, ry)
+    # Beside the plate, towards the centre: the button, the blind, the bet.
+    items: list[sprites.Mark] = []
+    if seat.is_button:
+        items.append(("mark", "D", BUTTON_FILL, BUTTON_INK))
+    if seat.blind in ("small_blind", "big_blind"):
+        key = "table.seat.sb" if seat.blind == "small_blind" else "table.seat.bb"
+        items.append(("mark", t(key, language), BLIND_FILL, TEXT))
+    if seat.bet:
+        items.append(("bet", format_number(seat.bet, language), TEXT, TEXT))
+    if items:
+        piece, mx, my = sprites.marks(layout, seat.seat, tuple(items))
+        _put(image, piece, mx, my)
+
+
+def _draw_centre(image: Image.Image, scene: TableScene) -> None:
+    language = scene.language
+    cx, cy = WIDTH / 2, HEIGHT / 2
+    blinds = (
+        t("level.blinds_ante", language, sb=scene.small_blind, bb=scene.big_blind, ante=scene.ante)
+        if scene.ante
+        else t("level.blinds", language, sb=scene.small_blind, bb=scene.big_blind)
+    )
+    title = t("street.announce.hand", language, number=scene.hand_number) if scene.hand_number else ""
+    if scene.street is not None:
+        street = street_name({"preflop": 0, "flop": 1, "turn": 2, "river": 3}.get(scene.street, 4), language)
+        title = f"{title} · {street}" if title else street
+    if title:
+        words, size = sprites.fit(title, 26, CENTRE_WIDTH, 18)
+        _paste_text(image, (cx, cy - 118), words, size, TEXT, FELT, "mm")
+    words, size = sprites.fit(t("picture.blinds", language, blinds=blinds), 22, CENTRE_WIDTH, 16)
+    _paste_text(image, (cx, cy - 88), words, size, BLINDS_TEXT, FELT, "mm")
+    # The board: five places, the cards dealt so far.
+    bw, bh = BOARD_CARD
+    left = cx - (5 * bw + 4 * BOARD_GAP) / 2
+    top = int(cy - bh / 2 - 6)
+    for i in range(5):
+        x = int(left + i * (bw + BOARD_GAP))
+        if i < len(scene.board):
+            _put(image, sprites.card(scene.board[i], BOARD_CARD, scene.four_colour, FELT), x, top)
+        elif scene.street is not None:
+            _put(image, sprites.empty_place(BOARD_CARD), x, top)
+    # The pots under the board: every pot named, on up to three lines (smaller when there are many side pots).
+    pots = [p for p in scene.pots if p]
+    if pots:
+        if len(pots) == 1:
+            parts = [t("pot.item", language, label=t("pot.single", language), amount=pots[0])]
+        else:
+            parts = [
+                t("pot.item", language, label=pot_label(i, len(pots), language, article=False), amount=p)
+                for i, p in enumerate(pots)
+            ]
+        for size in (24, 22, 20, 18):
+            lines = _wrap(parts, size, CENTRE_WIDTH)
+            if len(lines) <= 3:
+                break
+        y = top + bh + 24
+        for line in lines:
+            words, fitted = sprites.fit(line, size, CENTRE_WIDTH + 60, 14)
+            _paste_text(image, (cx, y), words, fitted, TEXT, FELT, "mm")
+            y += size + 4
+
+
+def _wrap(parts: Sequence[str], size: int, width: int) -> list[str]:
+    lines: list[str] = []
+    for part in parts:
+        if lines and sprites.font(size).getlength(lines[-1] + " · " + part) <= width:
+            lines[-1] += " · " + part
+        else:
+            lines.append(part)
+    return lines
+
+
+def draw_scanlines(scene: TableScene) -> Image.Image:
+    """The picture of `scene` as PNG scanlines: a palette image one column wider than the picture, whose column 0
+    holds each row's filter type (0, none) and columns 1..`WIDTH` the picture (`png.encode_scanlines`)."""
+    layout = layout_for(scene.max_seats)
+    image = sprites.table_scanlines(layout).copy()
+    taken = {s.seat for s in scene.seats}
+    for number in range(1, min(scene.max_seats, layout) + 1):
+        if number not in taken:
+            piece, x, y = sprites.empty_seat(layout, number)
+            _put(image, piece, x, y)
+    _draw_centre(image, scene)
+    for seat in scene.seats:
+        _draw_seat(image, scene, seat)
+    image.paste(0, (0, 0, 1, HEIGHT))  # a piece cut by the picture's left edge must not change a filter type
+    return image
+
+
+def draw_image(scene: TableScene) -> Image.Image:
+    """The picture of `scene` as a Pillow image: `WIDTH` × `HEIGHT`, mode "P" (the shipped palette)."""
+    return draw_scanlines(scene).crop((1, 0, WIDTH + 1, HEIGHT))
