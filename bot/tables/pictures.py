@@ -49,23 +49,28 @@ async def in_picture_thread(draw: Callable[[], T]) -> T:
 
 
 def _draw_samples() -> int:
-    """Draw the sample tables (`bot.render.picture_samples`: every layout, both languages, a showdown, odds);
-    returns how many were drawn."""
-    from bot.render.picture_samples import golden_scenes  # only needed here: not loaded for every import
+    """`bot.render.picture.warm_up` (every layout's table, card faces, plates, fonts), then the sample tables
+    drawn (`bot.render.picture.samples`: a picture's whole working set), then `bot.poker.equity.warm_up` (numpy
+    and the preflop tables); returns how many samples were drawn."""
+    from bot.poker.equity import warm_up as warm_up_equity
+    from bot.render.picture import warm_up
+    from bot.render.picture.samples import golden_scenes  # only needed here: not loaded for every import
 
+    warm_up()
     scenes = golden_scenes()
     for scene in scenes.values():
         draw_table(scene)
+    warm_up_equity()
     return len(scenes)
 
 
 async def prepare_pictures() -> None:
     """Draw the sample tables once in the picture thread, at start-up (`bot.app.PokerBot.setup_hook`), so that
-    what the pictures keep for the life of the process is in place before the first hand: the empty felt of
+    what the pictures keep for the life of the process is in place before the first hand: the empty table of
     each layout, the card faces, the fonts, and the thread's malloc arena grown to a picture's working set
-    (about 25 MiB in all, whatever the number of tables; benchmarks/README.md, "memory per table"). Without it
-    the first street of each layout paid for them, and the load benchmark counted them per table. A failure is
-    logged and changes nothing else."""
+    (whatever the number of tables; benchmarks/README.md, "memory per table"); the all-in odds' numpy tables
+    too. Without it the first street of each layout paid for them, and the load benchmark counted them per
+    table. A failure is logged and changes nothing else."""
     try:
         await in_picture_thread(_draw_samples)
     except Exception:
