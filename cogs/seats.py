@@ -19,9 +19,10 @@ from bot.discord_ui.advance import send_return_choice
 from bot.discord_ui.errors import CommandRefused, send_private
 from bot.discord_ui.parts import parts, table_service
 from bot.discord_ui.texts import en
+from bot.poker import TableKind
 from bot.poker.settings import MAX_PLAYERS
 from bot.render import escape_name, t
-from bot.tables import CASH, InteractionReply, TableSnapshot
+from bot.tables import InteractionReply, TableSnapshot
 from cogs.common import CHIPS_MAX, command_ids
 
 
@@ -47,7 +48,7 @@ class SeatCommands(commands.Cog):
         number = await service.get(channel_id).join(user.id, user.display_name, seat, buy_in)
         snapshot = service.get(channel_id).snapshot()
         stack = _seat_stack(snapshot, user.id)
-        if snapshot.kind == CASH:
+        if snapshot.kind is TableKind.CASH:
             balance = await parts(interaction.client).storage.balance(guild_id, user.id)
             text = t("join.done_balance", interaction.locale, seat=number, stack=stack, balance=balance)
         else:
@@ -66,7 +67,7 @@ class SeatCommands(commands.Cog):
         stack = _seat_stack(before, interaction.user.id)
         if not await service.get(channel_id).leave(interaction.user.id):
             text = t("leave.pending", interaction.locale)
-        elif before.kind == CASH:
+        elif before.kind is TableKind.CASH:
             balance = await parts(interaction.client).storage.balance(guild_id, interaction.user.id)
             text = t("leave.done", interaction.locale, stack=stack, balance=balance)
         else:

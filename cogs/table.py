@@ -31,8 +31,9 @@ from bot.discord_ui.standings import PageButton, verify_answer
 from bot.discord_ui.table_settings import levels_text, parse_levels, table_language, table_options
 from bot.discord_ui.table_view import AMOUNT_FORM, ActionButton, BuyInButton, show_hole_cards, submit_amount
 from bot.discord_ui.texts import choice, en
+from bot.poker import LevelBy, TableKind
 from bot.render import escape_name, t
-from bot.tables import CASH, TOURNAMENT, InteractionReply, ServiceError
+from bot.tables import InteractionReply, ServiceError
 from bot.tables.options import BETTING_STRUCTURES, LEARNING, MAX_TIME_BANK
 from bot.tables.pictures import table_picture
 from bot.tables.puzzle_board import PuzzleBoard
@@ -108,13 +109,13 @@ class TableCog(
         four_colour=en("cmd.poker.create.opt.four_colour.desc"),
     )
     @app_commands.choices(
-        kind=[choice(CASH), choice(TOURNAMENT), choice(LEARNING)],
+        kind=[choice(TableKind.CASH), choice(TableKind.TOURNAMENT), choice(LEARNING)],
         betting=[choice(value) for value in BETTING_STRUCTURES],
     )
     async def create(
         self,
         interaction: discord.Interaction[Any],
-        kind: str = CASH,
+        kind: str = TableKind.CASH,
         small_blind: Range[int, 1, BLIND_MAX] | None = None,
         big_blind: Range[int, 1, BLIND_MAX] | None = None,
         stack: Range[int, 1, CHIPS_MAX] | None = None,
@@ -140,7 +141,7 @@ class TableCog(
         learning = kind == LEARNING  # a tournament's chips, face up, the coach on (docs/practice.md)
         options = table_options(
             settings.table_defaults,
-            kind=TOURNAMENT if learning else kind,
+            kind=TableKind.TOURNAMENT if learning else TableKind(kind),  # a declared choice (checked at the door)
             small_blind=small_blind,
             big_blind=big_blind,
             stack=stack,
@@ -163,7 +164,7 @@ class TableCog(
             options = options.with_changes(learning=True)
         language = table_language(settings, interaction.guild_locale)
         snapshot = await service.create_table(guild_id, channel_id, interaction.user.id, options, language=language)
-        key = "notice.tournament_created" if options.kind == TOURNAMENT else "notice.table_created"
+        key = "notice.tournament_created" if options.kind is TableKind.TOURNAMENT else "notice.table_created"
         key = "notice.learning_created" if learning else key
         text = t(
             key,
@@ -203,13 +204,13 @@ class TableCog(
         every=en("cmd.poker.schedule.opt.every.desc"),
         by=en("cmd.poker.schedule.opt.by.desc"),
     )
-    @app_commands.choices(by=[choice("hands"), choice("minutes")])
+    @app_commands.choices(by=[choice(LevelBy.HANDS), choice(LevelBy.MINUTES)])
     async def schedule(
         self,
         interaction: discord.Interaction[Any],
         levels: Range[str, 3, 400],
         every: Range[int, 1, 1000] = 10,
-        by: str = "hands",
+        by: str = LevelBy.HANDS,
     ) -> None:
         """The host agrees the tournament's blind levels before the first hand; the channel is told."""
         _guild_id, channel_id = command_ids(interaction)
@@ -218,7 +219,8 @@ class TableCog(
             raise CommandRefused("schedule_format", text=levels[:100])
         service = table_service(interaction.client)
         is_admin = interaction.permissions.manage_guild
-        await service.get(channel_id).set_blind_schedule(interaction.user.id, parsed, by, every, is_admin=is_admin)
+        unit = LevelBy(by)
+        await service.get(channel_id).set_blind_schedule(interaction.user.id, parsed, unit, every, is_admin=is_admin)
         language = service.get(channel_id).snapshot().language
         text = t(f"schedule.set.{by}", language, levels=levels_text(parsed, language), count=every)
         await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)

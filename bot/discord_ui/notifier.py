@@ -22,8 +22,9 @@ from discord.http import Route
 from bot.discord_ui.errors import NO_MENTIONS
 from bot.discord_ui.people import People
 from bot.discord_ui.table_view import buy_in_components, table_payload
-from bot.poker import Card, HandResult
+from bot.poker import Card, HandResult, TableKind
 from bot.render import (
+    NoticeKind,
     render_hand_summary,
     render_hole_cards_dm,
     render_level_up,
@@ -249,7 +250,8 @@ class DiscordNotifier:
         await self._flush_streets(snapshot)
         if isinstance(announcement, PlayerAnnouncement):
             content = render_player_notice(announcement, language)
-            if content and announcement.kind == "busted" and snapshot.kind == "cash" and not snapshot.closed:
+            busted = announcement.kind == NoticeKind.BUSTED and snapshot.kind == TableKind.CASH
+            if content and busted and not snapshot.closed:
                 await self._send_busted(snapshot, announcement, content, nonce)
             elif content:
                 await self._send(snapshot, announcement.kind, nonce, content=content)

@@ -12,11 +12,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from bot.poker import TableKind
 from bot.render.announce import render_level_blinds
 from bot.render.i18n import Locale
 from bot.render.standings import language_in_force
 from bot.storage import GuildSettings
-from bot.tables import CASH, TableOptions
+from bot.tables import TableOptions
 from bot.tables.options import (
     DEFAULT_BIG_BLIND,
     DEFAULT_SMALL_BLIND,
@@ -68,7 +69,7 @@ def _blinds(defaults: Mapping[str, Any], small_blind: int | None, big_blind: int
 def table_options(
     defaults: Mapping[str, Any],
     *,
-    kind: str = CASH,
+    kind: TableKind = TableKind.CASH,
     small_blind: int | None = None,
     big_blind: int | None = None,
     stack: int | None = None,
@@ -96,7 +97,7 @@ def table_options(
     default_stack = _scaled(defaults, "starting_stack", STACK_BB, bb)
     low = min_buy_in if min_buy_in is not None else _scaled(defaults, "min_buy_in", MIN_BUY_IN_BB, bb)
     high = max_buy_in if max_buy_in is not None else _scaled(defaults, "max_buy_in", MAX_BUY_IN_BB, bb)
-    if stack is not None and kind == CASH:
+    if stack is not None and kind is TableKind.CASH:
         low = low if min_buy_in is not None else min(low, stack)
         high = high if max_buy_in is not None else max(high, stack)
     buy_in = stack if stack is not None else min(max(default_stack, low), high)

@@ -14,5 +14,7 @@ def en(key: str) -> str:
 
 
 def choice(value: str) -> app_commands.Choice[str]:
-    """An option choice whose name is the catalogue's `choice.<value>` (translated by the tree's translator)."""
-    return app_commands.Choice(name=en(f"choice.{value}"), value=value)
+    """An option choice whose name is the catalogue's `choice.<value>` (translated by the tree's translator). A string
+    enum's member (`TableKind.CASH`) gives its plain string, the type Discord sends back (`check_options` compares
+    types too)."""
+    return app_commands.Choice(name=en(f"choice.{value}"), value=str(value))

@@ -39,7 +39,7 @@ from bot.poker.settings import Betting, ForcedBets, HandSettings
 from bot.poker.sizing import pot_raise_to, raise_of_pot
 from bot.poker.statistics import HandStatistics, hand_statistics
 from bot.poker.table import Seat, Table
-from bot.poker.table_config import BlindLevel, BlindSchedule, TableConfig
+from bot.poker.table_config import BlindLevel, BlindSchedule, LevelBy, TableConfig, TableKind
 from bot.poker.visibility import Viewer
 
 __all__ = [
@@ -71,6 +71,7 @@ __all__ = [
     "InvalidAmountError",
     "InvalidSetupError",
     "LegalActions",
+    "LevelBy",
     "NotYourTurnError",
     "PlayerActed",
     "PokerError",
@@ -84,6 +85,7 @@ __all__ = [
     "Table",
     "TableConfig",
     "TableError",
+    "TableKind",
     "UncalledBetReturned",
     "Viewer",
     "build_pots",

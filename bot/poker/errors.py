@@ -1,14 +1,21 @@
-"""Engine errors: one `PokerError` base with a stable code, parameters for translation and an English text.
+"""Engine errors: one `PokerError` base with a stable code and parameters — and no sentence for a player.
 
-docs/architecture.md, Conventions 4: a refused action raises a `PokerError` subclass whose `str()` is safe and useful
-to show a user ("Minimum raise is to 22", "You can't check: 6 to call"). The render layer translates
-by `code` with `params`; the English `str()` is the fallback. A refused action never changes the
-hand (every check happens before any state is touched).
+docs/architecture.md, Conventions 4 and "Refusals and their texts": a refused action raises a `PokerError` subclass
+with a `code` and `params`; `CODES` lists every code the engine raises with the params it carries. The text a
+player reads is the catalogue's alone (`error.<code>` in bot/render/locales/en.json and fr.json, rendered in the
+reader's language by `bot.render.render_poker_error`): the engine reads no file, so it holds no copy of those
+texts. `str(error)` is a neutral developer message built from the code and params (`min_raise (amount=22)`), for
+logs, tracebacks and the command line. A refused action never changes the hand (every check happens before any
+state is touched).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 __all__ = [
+    "CODES",
     "DealingError",
     "HandOverError",
     "IllegalActionError",
@@ -17,69 +24,78 @@ __all__ = [
     "NotYourTurnError",
     "PokerError",
     "TableError",
+    "developer_message",
 ]
 
-#: English message templates by code; `{name}` fields come from `params`.
-MESSAGES: dict[str, str] = {
-    # actions
-    "not_your_turn": "It is not your turn: player {actor} is to act",
-    "no_player_to_act": "Nobody is to act now",
-    "hand_over": "The hand is over",
-    "no_run_twice_question": "There is no run-it-twice question for you to answer now",
-    "cannot_show": "You can't show these cards now",
-    "cannot_check": "You can't check: {to_call} to call",
-    "nothing_to_call": "There is nothing to call: you can check",
-    "cannot_fold": "There is no bet to fold to: you can check",
-    "bet_facing_bet": "There is already a bet of {current_bet}: call or raise",
-    "no_bet_to_raise": "There is no bet to raise: bet instead",
-    "min_bet": "Minimum bet is {amount}",
-    "min_raise": "Minimum raise is to {amount}",
-    "pot_limit_bet": "Pot-limit: the largest bet is {amount}",
-    "pot_limit_raise": "Pot-limit: the largest raise is to {amount}",
-    "fixed_limit_bet": "Fixed-limit: the bet is {amount}",
-    "fixed_limit_raise": "Fixed-limit: the raise is to {amount}",
-    "raise_capped": "Fixed-limit: betting is capped (one bet and three raises): you can only call {to_call} or fold",
-    "amount_above_stack": "You can't go above {amount} (all-in)",
-    "raise_not_reopened": "Betting was not reopened: you can only call {to_call} or fold",
-    "no_one_to_raise": "Everyone else is all-in: you can only call {to_call} or fold",
-    "stack_covers_only_call": "Your stack only covers a call: call {to_call} (all-in) or fold",
-    "invalid_amount": "The amount must be a whole number of chips",
-    "amount_required": "Say how much: an amount is needed for {action}",
-    "unknown_action": "Unknown action {action}",
-    # setup
-    "player_count": "A hand needs 2 to 10 players, not {count}",
-    "invalid_stack": "Stacks must be whole numbers of chips above zero",
-    "invalid_settings": "Invalid table settings: {detail}",
-    "invalid_deck": "Invalid deck: {detail}",
-    # explicit dealing and replay
-    "dealing": "Dealing error: {detail}",
-    "unknown_hole_cards": "Player {player}'s hole cards are unknown (????) but the showdown needs them",
-    # table
-    "table": "{detail}",
-}
+#: Every code the engine raises, with the params it carries (ints are chips; `actor`, `player`: hand player
+#: indexes, 0 = first seat left of the button; `count`: players; `action`: an action kind; `detail`: a developer's
+#: English detail, never shown to a player). The catalogue writes each as `error.<code>` in both languages, using
+#: only these params (tests/render/test_engine_error_texts.py).
+CODES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        # actions
+        "not_your_turn": ("actor", "player"),
+        "no_player_to_act": (),
+        "hand_over": (),
+        "no_run_twice_question": (),
+        "cannot_show": (),
+        "cannot_check": ("to_call",),
+        "nothing_to_call": (),
+        "cannot_fold": (),
+        "bet_facing_bet": ("current_bet",),
+        "no_bet_to_raise": (),
+        "min_bet": ("amount",),
+        "min_raise": ("amount",),
+        "pot_limit_bet": ("amount",),
+        "pot_limit_raise": ("amount",),
+        "fixed_limit_bet": ("amount",),
+        "fixed_limit_raise": ("amount",),
+        "raise_capped": ("to_call",),
+        "amount_above_stack": ("amount",),
+        "raise_not_reopened": ("to_call",),
+        "no_one_to_raise": ("to_call",),
+        "stack_covers_only_call": ("to_call",),
+        "invalid_amount": (),
+        "amount_required": ("action",),
+        "unknown_action": ("action",),
+        # setup
+        "player_count": ("count",),
+        "invalid_stack": (),
+        "invalid_settings": ("detail",),
+        "invalid_deck": ("detail",),
+        # explicit dealing and replay
+        "dealing": ("detail",),
+        "unknown_hole_cards": ("player",),
+        # table
+        "table": ("detail",),
+    }
+)
+
+
+def developer_message(code: str, params: Mapping[str, int | str]) -> str:
+    """The neutral developer message of an error: its code, then its `detail` and other params
+    ("min_raise (amount=22)", "dealing: the board is complete")."""
+    detail = params.get("detail")
+    others = ", ".join(f"{key}={value!r}" for key, value in params.items() if key != "detail")
+    return code + (f": {detail}" if detail is not None else "") + (f" ({others})" if others else "")
 
 
 class PokerError(Exception):
     """Base of every engine error.
 
     Attributes:
-        code: a stable identifier for translation, e.g. "min_raise".
-        params: values for the message, e.g. {"amount": 22}; ints are chips, players are indexes
+        code: a stable identifier, the catalogue's `error.<code>` (e.g. "min_raise"); the engine's are `CODES`.
+        params: values for the catalogue's text, e.g. {"amount": 22}; ints are chips, players are indexes
             (hand player index, 0 = first seat left of the button) unless the name says seat.
 
-    `str(error)` is the English message, safe to show to the player.
+    `str(error)` is `message` when given (a layer that reads the catalogue, like the table service, passes its
+    English text), else `developer_message(code, params)`: never a sentence meant for a player.
     """
 
     def __init__(self, code: str, message: str | None = None, **params: int | str) -> None:
         self.code = code
         self.params: dict[str, int | str] = dict(params)
-        if message is None:
-            template = MESSAGES.get(code, code)
-            try:
-                message = template.format(**params)
-            except (KeyError, IndexError):
-                message = template
-        super().__init__(message)
+        super().__init__(developer_message(code, self.params) if message is None else message)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, {str(self)!r}, params={self.params!r})"

@@ -1011,6 +1011,9 @@ class Hand:
 
     def _deal_street(self, street: Street, cards: Sequence[Card]) -> None:
         self._street = street
+        # The showdown starts with the last aggressor of the river's betting: a street dealt without betting (a
+        # run-out) has none, so an earlier street's bettor never shows first (rule book 002).
+        self._last_aggressor = None
         self._board.extend(cards)
         self._events.append(StreetDealt(street, tuple(cards), tuple(self._board)))
 
@@ -1020,8 +1023,9 @@ class Hand:
         return [i for i in range(self._n) if not self._folded[i]]
 
     def _showdown_order(self) -> list[int]:
-        """Contenders in showing order: the last bettor/raiser of the last betting round, else the first
-        player left of the button, then clockwise (rule book 000 §07, 002)."""
+        """Contenders in showing order: the last bettor/raiser of the river's betting round, else (no river bet,
+        or no betting on the river at all: an all-in run-out) the first player left of the button, then
+        clockwise (rule book 000 §07, 002)."""
         n = self._n
         start = self._last_aggressor if self._last_aggressor is not None else 0
         return [j for j in ((start + k) % n for k in range(n)) if not self._folded[j]]

@@ -9,12 +9,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Any
 
 from bot.poker.errors import TableError
 from bot.poker.settings import MAX_PLAYERS, HandSettings
 
-__all__ = ["BlindLevel", "BlindSchedule", "TableConfig"]
+__all__ = ["BlindLevel", "BlindSchedule", "LevelBy", "TableConfig", "TableKind"]
+
+
+class TableKind(StrEnum):
+    """A cash table (its stacks are balance chips, bought in through the ledger) or a tournament (rule book 000 §07:
+    the same stack for everyone, the last player with chips wins; its chips are not balance chips). Stored as its
+    string."""
+
+    CASH = "cash"
+    TOURNAMENT = "tournament"
+
+
+class LevelBy(StrEnum):
+    """What a blind schedule counts: hands played, or minutes since the first deal. Stored as its string."""
+
+    HANDS = "hands"
+    MINUTES = "minutes"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +59,8 @@ class BlindSchedule:
 
     Attributes:
         levels: the levels in order; the last one stays once reached.
-        by: "hands" (a new level every `length` hands) or "minutes" (every `length` minutes since the
-            first deal).
+        by: HANDS (a new level every `length` hands) or MINUTES (every `length` minutes since the first
+            deal); its string is read as the member.
         length: hands or minutes per level (>= 1).
 
     Raises:
@@ -51,11 +68,13 @@ class BlindSchedule:
     """
 
     levels: tuple[BlindLevel, ...]
-    by: Literal["hands", "minutes"]
+    by: LevelBy
     length: int
 
     def __post_init__(self) -> None:
-        if not self.levels or self.by not in ("hands", "minutes") or self.length < 1:
+        if not isinstance(self.by, LevelBy) and self.by in tuple(LevelBy):
+            object.__setattr__(self, "by", LevelBy(self.by))
+        if not self.levels or not isinstance(self.by, LevelBy) or self.length < 1:
             raise TableError("table", detail="A blind schedule needs levels, 'hands' or 'minutes', and a length >= 1")
         for level in self.levels:
             amounts = (level.small_blind, level.big_blind, level.ante, level.big_blind_ante)
@@ -67,7 +86,7 @@ class BlindSchedule:
     def level_index(self, hands_played: int, now: float) -> int:
         """Index of the level in force for the next hand, given the hands already played and `now`
         (seconds since the first deal)."""
-        if self.by == "hands":
+        if self.by is LevelBy.HANDS:
             index = hands_played // self.length
         else:
             index = int(max(now, 0.0) // (self.length * 60))
@@ -75,12 +94,12 @@ class BlindSchedule:
 
     def to_json(self) -> dict[str, Any]:
         """{"levels": [[sb, bb, ante, bb_ante], ...], "by": ..., "length": ...}."""
-        return {"levels": [lv.to_json() for lv in self.levels], "by": self.by, "length": self.length}
+        return {"levels": [lv.to_json() for lv in self.levels], "by": self.by.value, "length": self.length}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BlindSchedule:
         """Inverse of `to_json`."""
-        return cls(tuple(BlindLevel.from_json(lv) for lv in data["levels"]), data["by"], int(data["length"]))
+        return cls(tuple(BlindLevel.from_json(lv) for lv in data["levels"]), LevelBy(data["by"]), int(data["length"]))
 
 
 @dataclass(frozen=True, slots=True)

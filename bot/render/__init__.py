@@ -5,6 +5,7 @@ from bot.render.amounts import AMOUNT_TEXT_MAX, parse_amount
 from bot.render.announce import (
     ClosedNews,
     LevelNews,
+    NoticeKind,
     PlayerNews,
     StreetNews,
     render_elimination,
@@ -79,6 +80,7 @@ __all__ = [
     "Locale",
     "MemberStats",
     "ModalSpec",
+    "NoticeKind",
     "PlayerNews",
     "SeatState",
     "SeatView",

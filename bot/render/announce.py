@@ -11,9 +11,10 @@ field for unshown hole cards.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from enum import StrEnum
 from typing import Protocol
 
-from bot.poker import Card, HandResult, HandValue, Pot, Street
+from bot.poker import Card, HandResult, HandValue, LevelBy, Pot, Street
 from bot.poker.equity import Odds
 from bot.render.cards import cards_text
 from bot.render.embeds import (
@@ -58,11 +59,33 @@ class StreetNews(Protocol):
     def faces(self) -> tuple[tuple[Card, ...], ...]: ...
 
 
+class NoticeKind(StrEnum):
+    """The kinds of public notice about one player (the service's `PlayerAnnouncement.kind`; what each carries is
+    listed there, its text is `render_player_notice`'s). Stored as their strings in the outbox."""
+
+    ELIMINATED = "eliminated"
+    TIMED_OUT = "timed_out"
+    DM_REFUSED = "dm_refused"
+    JOINED = "joined"
+    LEFT = "left"
+    KICKED = "kicked"
+    BUSTED = "busted"
+    FINISHED = "finished"
+    REBUY = "rebuy"
+    REBUY_FAILED = "rebuy_failed"
+    SAT_OUT = "sat_out"
+    SAT_IN = "sat_in"
+    AUTO_FOLDED = "auto_folded"
+    LEAVING = "leaving"
+    FORFEITED = "forfeited"
+    RUN_TWICE = "run_twice"
+
+
 class PlayerNews(Protocol):
     """What `render_player_notice` reads of the service's `PlayerAnnouncement` (kinds listed there)."""
 
     @property
-    def kind(self) -> str: ...
+    def kind(self) -> NoticeKind: ...
     @property
     def name(self) -> str: ...
     @property
@@ -95,7 +118,7 @@ class LevelNews(Protocol):
     @property
     def next_in(self) -> int | None: ...
     @property
-    def by(self) -> str: ...
+    def by(self) -> LevelBy: ...
 
 
 class ClosedNews(Protocol):
@@ -208,35 +231,37 @@ def render_player_notice(announcement: PlayerNews, locale: Locale) -> str:
     empty string (nothing to post)."""
     a = announcement
     name = escape_name(a.name)
-    kind = a.kind
-    if kind == "eliminated":
-        return render_elimination(a.name, locale, a.place)
-    if kind == "timed_out":
-        line = t("notice.timeout_check" if a.action == "check" else "notice.timeout_fold", locale, name=name)
-        if a.sat_out:
-            line += "\n" + t("notice.sat_out_timeouts", locale, name=name)
-        return line
-    if kind == "dm_refused":
-        return t("notice.dm_refused", locale, name=name)
-    if kind == "joined":
-        if a.chips is None:
-            return t("notice.joined_plain", locale, name=name, seat=a.seat or 0)
-        return t("notice.joined", locale, name=name, seat=a.seat or 0, stack=a.chips)
-    if kind in ("left", "kicked"):
-        key = f"notice.{kind}" if a.chips is not None else f"notice.{kind}_plain"
-        return t(key, locale, name=name, stack=a.chips or 0)
-    if kind == "busted":
-        return t("notice.busted", locale, name=name)
-    if kind == "finished":
-        return t("notice.finished", locale, name=name, place=ordinal(a.place or 0, locale))
-    if kind == "rebuy":
-        return t("notice.rebuy", locale, name=name, amount=a.chips or 0, stack=a.stack or 0)
-    if kind == "rebuy_failed":
-        return t("notice.rebuy_failed", locale, name=name, amount=a.chips or 0)
-    if kind in ("sat_out", "sat_in", "auto_folded", "leaving", "forfeited"):
-        return t(f"notice.{kind}", locale, name=name)
-    if kind == "run_twice" and a.action in ("yes", "yes_last", "no", "timeout"):
-        return t(f"notice.run_twice_{a.action}", locale, name=name)
+    match a.kind:
+        case NoticeKind.ELIMINATED:
+            return render_elimination(a.name, locale, a.place)
+        case NoticeKind.TIMED_OUT:
+            line = t("notice.timeout_check" if a.action == "check" else "notice.timeout_fold", locale, name=name)
+            if a.sat_out:
+                line += "\n" + t("notice.sat_out_timeouts", locale, name=name)
+            return line
+        case NoticeKind.DM_REFUSED:
+            return t("notice.dm_refused", locale, name=name)
+        case NoticeKind.JOINED:
+            if a.chips is None:
+                return t("notice.joined_plain", locale, name=name, seat=a.seat or 0)
+            return t("notice.joined", locale, name=name, seat=a.seat or 0, stack=a.chips)
+        case NoticeKind.LEFT | NoticeKind.KICKED:
+            key = f"notice.{a.kind}" if a.chips is not None else f"notice.{a.kind}_plain"
+            return t(key, locale, name=name, stack=a.chips or 0)
+        case NoticeKind.BUSTED:
+            return t("notice.busted", locale, name=name)
+        case NoticeKind.FINISHED:
+            return t("notice.finished", locale, name=name, place=ordinal(a.place or 0, locale))
+        case NoticeKind.REBUY:
+            return t("notice.rebuy", locale, name=name, amount=a.chips or 0, stack=a.stack or 0)
+        case NoticeKind.REBUY_FAILED:
+            return t("notice.rebuy_failed", locale, name=name, amount=a.chips or 0)
+        case NoticeKind.SAT_OUT | NoticeKind.SAT_IN | NoticeKind.AUTO_FOLDED | NoticeKind.LEAVING:
+            return t(f"notice.{a.kind}", locale, name=name)
+        case NoticeKind.FORFEITED:
+            return t(f"notice.{a.kind}", locale, name=name)
+        case NoticeKind.RUN_TWICE if a.action in ("yes", "yes_last", "no", "timeout"):
+            return t(f"notice.run_twice_{a.action}", locale, name=name)
     return ""
 
 
@@ -341,9 +366,9 @@ def render_level_blinds(blinds: Sequence[int], locale: Locale) -> str:
     return t("level.blinds", locale, sb=small, bb=big)
 
 
-def render_level_when(count: int, by: str, locale: Locale) -> str:
-    """How soon a level starts: "in 2 hands" / "dans 2 donnes", or in minutes (`by` = "minutes")."""
-    return t("level.in_minutes" if by == "minutes" else "level.in_hands", locale, count=count)
+def render_level_when(count: int, by: LevelBy, locale: Locale) -> str:
+    """How soon a level starts: "in 2 hands" / "dans 2 donnes", or in minutes (`by` MINUTES)."""
+    return t("level.in_minutes" if by == LevelBy.MINUTES else "level.in_hands", locale, count=count)
 
 
 def render_level_up(announcement: LevelNews, locale: Locale) -> str:

@@ -1,8 +1,9 @@
 """Refusals as localized sentences: engine `PokerError`s and table-service errors, by code and params.
 
-Both share the catalogue namespace `error.<code>`; the params of the error fill the template. A code the
-catalogues do not know falls back to the error's own English text (engine and service errors are safe
-to show), so a new code never crashes and never shows a raw key.
+Both share the catalogue namespace `error.<code>`, the one place where a refusal's text lives (the engine's codes
+are `bot.poker.errors.CODES`, the service's `bot.tables.errors.CODES`; tests check that each has both languages);
+the params of the error fill the template. A code the catalogues do not know (a defect those tests catch) falls
+back to the error's `str()` and a warning in the log, so a new code never crashes and never shows a raw key.
 """
 
 from __future__ import annotations

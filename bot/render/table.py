@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 
-from bot.poker import Card, Event, LegalActions, Pot, Street
+from bot.poker import Card, Event, LegalActions, LevelBy, Pot, Street, TableKind
 from bot.render.announce import render_level_blinds, render_level_when
 from bot.render.cards import cards_text
 from bot.render.embeds import (
@@ -111,7 +111,7 @@ class SeatView:
 class TableSnapshot:
     """A public picture of a table, enough to draw its table message (built by the table service).
 
-    kind: "cash" or "tournament"; language: the table's language ("en"/"fr"). hand_number: the current
+    kind: CASH or TOURNAMENT (`TableKind`); language: the table's language ("en"/"fr"). hand_number: the current
     (or last) hand, 0 before the first. small_blind/big_blind/ante: the current level (chips). seats: occupied
     seats by number. board: community cards so far. pots: main pot first (`Pot`s, or chip counts). street: None
     between hands. actor_user_id/deadline: whose turn and until when (Unix seconds). legal: the actor's options
@@ -136,7 +136,7 @@ class TableSnapshot:
     guild_id: int = 0
     channel_id: int = 0
     host_id: int = 0
-    kind: str = "cash"
+    kind: TableKind = TableKind.CASH
     language: str = "en"
     hand_number: int = 0
     small_blind: int = 1
@@ -159,7 +159,7 @@ class TableSnapshot:
     level: int | None = None
     next_level: tuple[int, int, int] | None = None
     next_level_in: int | None = None
-    level_by: str = "hands"
+    level_by: LevelBy = LevelBy.HANDS
     players_left: int | None = None
     average_stack: int | None = None
     waiting: Waiting | None = None
@@ -225,7 +225,7 @@ def _info_line(view: TableSnapshot, locale: Locale) -> str:
 
 @lru_cache(maxsize=256)
 def _info_line_of(
-    betting: str, small_blind: int, big_blind: int, ante: int, kind: str, level: int | None, locale: str
+    betting: str, small_blind: int, big_blind: int, ante: int, kind: TableKind, level: int | None, locale: str
 ) -> str:
     if betting in ("pot-limit", "fixed-limit"):  # "Pot-limit 1/2", "Fixed-limit 1/2 (bets 2/4)" (issue 16)
         blinds = {"sb": small_blind, "bb": big_blind, "big": 2 * big_blind}
@@ -236,7 +236,7 @@ def _info_line_of(
         line = t("table.blinds_ante", locale, sb=small_blind, bb=big_blind, ante=ante)
     else:
         line = t("table.blinds", locale, sb=small_blind, bb=big_blind)
-    parts = [line, t(f"table.kind.{'tournament' if kind == 'tournament' else 'cash'}", locale)]
+    parts = [line, t(f"table.kind.{kind}", locale)]
     if level:
         parts.append(t("table.level", locale, level=level))
     return " · ".join(parts)

@@ -4,6 +4,7 @@ All SQL of the bot lives in this package. See `Storage` for the API and docs/arc
 "Standings") and docs/outbox.md for the contract.
 """
 
+from bot.poker import TableKind
 from bot.storage.errors import (
     ChipsNotConserved,
     Conflict,
@@ -39,7 +40,6 @@ from bot.storage.models import (
     PuzzleRecord,
     SeatRow,
     StatsRow,
-    TableKind,
     TableRow,
     TableStatus,
     is_computer_player,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from bot.poker import HandStatistics
+from bot.poker import HandStatistics, TableKind
 
 
 class Row(Protocol):
@@ -74,14 +74,6 @@ def is_computer_player(user_id: int) -> bool:
 def ledger_account(user_id: int) -> int:
     """The account a seat's chips come from and go back to: the house for a computer player, else the member."""
     return HOUSE_USER_ID if is_computer_player(user_id) else user_id
-
-
-class TableKind(StrEnum):
-    """A cash table (its stacks are balance chips, bought in through the ledger) or a tournament (its chips are
-    not balance chips)."""
-
-    CASH = "cash"
-    TOURNAMENT = "tournament"
 
 
 class TableStatus(StrEnum):

@@ -15,6 +15,7 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.poker import TableKind
 from bot.storage.backends import open_executor
 from bot.storage.executor import Executor
 from bot.storage.hands import ActionLog, Hands
@@ -34,7 +35,6 @@ from bot.storage.models import (
     PlayerOutcome,
     PuzzleRecord,
     StatsRow,
-    TableKind,
     TableRow,
 )
 from bot.storage.outbox import Outbox, Owed

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.poker import TableKind
 from bot.storage.errors import (
     ChipsNotConserved,
     Conflict,
@@ -29,7 +30,6 @@ from bot.storage.models import (
     Clock,
     LedgerKind,
     Row,
-    TableKind,
     TableRow,
     TableStatus,
     dumps,

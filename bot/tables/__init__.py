@@ -18,15 +18,13 @@ from bot.tables.notifier import (
     TableClosedAnnouncement,
     TableSnapshot,
 )
-from bot.tables.options import CASH, TOURNAMENT, TableOptions
+from bot.tables.options import TableOptions
 from bot.tables.outbox import InteractionReply
 from bot.tables.runner import TableRunner
 from bot.tables.service import TableService
 from bot.tables.state import TableIds, TableView
 
 __all__ = [
-    "CASH",
-    "TOURNAMENT",
     "Announcement",
     "Clock",
     "InteractionReply",

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.poker import HandResult
+from bot.render.announce import NoticeKind
 from bot.render.i18n import t
 from bot.storage import Storage
 from bot.tables.notifier import Notifier, PlayerAnnouncement, TableSnapshot
@@ -167,7 +168,7 @@ class Delivery:
                 self._dm_refused.discard(user)
             elif user not in self._dm_refused:
                 self._dm_refused.add(user)
-                notice = PlayerAnnouncement("dm_refused", user, self._state.name(user))
+                notice = PlayerAnnouncement(NoticeKind.DM_REFUSED, user, self._state.name(user))
                 await notifier.announce(owed.snapshot, notice, nonce=None if nonce is None else nonce + "r")
         elif kind == "closed_table":
             # Only if it is still the table's message (a message retired meanwhile has no buttons, and is final).

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import logging
 
-from bot.poker import ActionKind, Hand, HandEnded, PlayerActed, PokerError, pot_raise_to
+from bot.poker import ActionKind, Hand, HandEnded, PlayerActed, PokerError, TableKind, pot_raise_to
 from bot.poker.events import RunTwiceAnswered
 from bot.poker.seal import DeckSeal
 from bot.poker.sizing import HALF_POT
+from bot.render.announce import NoticeKind
 from bot.storage import is_computer_player
 from bot.tables.allin import street_announcements
 from bot.tables.core import Scheduler, TableCore
@@ -22,7 +23,6 @@ from bot.tables.errors import ServiceError
 from bot.tables.host import Host
 from bot.tables.kinds import ActionBy, Departure
 from bot.tables.notifier import LevelAnnouncement, PlayerAnnouncement
-from bot.tables.options import CASH, TOURNAMENT
 from bot.tables.outbox import Owed, encode_cards, new_key
 from bot.tables.places import places_of_busts
 from bot.tables.preactions import PreAction, PreChoice, advance_call, resolve, still_valid
@@ -57,7 +57,7 @@ class Hands:
         """See `TableRunner.start_game`."""
         state = self._state
         state.check_open()
-        if state.options.kind == TOURNAMENT:
+        if state.options.kind is TableKind.TOURNAMENT:
             state.check_host(user_id, is_admin)
         elif state.seat_of(user_id) is None and user_id != state.ids.host_id and not is_admin:
             raise ServiceError("not_seated")
@@ -243,7 +243,8 @@ class Hands:
         sat_out = count >= EXPIRIES_BEFORE_SIT_OUT and user not in state.away
         if sat_out:
             self._seating.set_away(user, state.hand_seats[player], True)
-        self._core.announce(PlayerAnnouncement("timed_out", user, state.name(user), action=kind.value, sat_out=sat_out))
+        notice = PlayerAnnouncement(NoticeKind.TIMED_OUT, user, state.name(user), action=kind.value, sat_out=sat_out)
+        self._core.announce(notice)
         await self.apply(player, kind, None, by=ActionBy.TIMEOUT)
 
     async def forfeit(self, player: int) -> None:
@@ -302,10 +303,11 @@ class Hands:
         if hand is None or hand.actor is None:
             return
         user = state.hand_users[hand.actor]
-        if user in state.away and state.options.kind == TOURNAMENT:
+        if user in state.away and state.options.kind is TableKind.TOURNAMENT:
             kind = ActionKind.CHECK if hand.can_check() else ActionKind.FOLD
             if kind is ActionKind.FOLD:
-                self._core.announce(PlayerAnnouncement("auto_folded", user, state.name(user), action=kind.value))
+                notice = PlayerAnnouncement(NoticeKind.AUTO_FOLDED, user, state.name(user), action=kind.value)
+                self._core.announce(notice)
             await self.apply(hand.actor, kind, None, by=ActionBy.AUTO)
             return
         choice = state.pre_actions.pop(user, None)
@@ -400,15 +402,15 @@ class Hands:
         ranks = places_of_busts(state.table, busted_users, starting)
         places: dict[int, int | None] = {}  # recorded with each one's seat freed (`stand`), one transaction each
         for user in sorted(busted_users, key=lambda u: -ranks[u]):  # the worst place is announced first
-            place = ranks[user] if state.options.kind == TOURNAMENT and not state.options.learning else None
+            place = ranks[user] if state.options.kind is TableKind.TOURNAMENT and not state.options.learning else None
             if place is not None:
                 places[user] = place
-                core.announce(PlayerAnnouncement("eliminated", user, state.name(user), place=place))
+                core.announce(PlayerAnnouncement(NoticeKind.ELIMINATED, user, state.name(user), place=place))
         for user in busted_users:
             if state.seat_of(user) is not None:
                 # Cash: one notice, "out of chips, left the table, buy in again with /poker join" (and a button);
                 # none for a player who had left during the hand (told then).
-                announce = state.options.kind == CASH and user not in state.leaving
+                announce = state.options.kind is TableKind.CASH and user not in state.leaving
                 await self._seating.stand(user, Departure.BUSTED, announce=announce, place=places.get(user))
         for user in sorted(state.leaving | state.kicked):
             if state.seat_of(user) is not None:

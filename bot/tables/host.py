@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.poker import Table
+from bot.poker import LevelBy, Table, TableKind
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.errors import ServiceError
 from bot.tables.notifier import Placing, TableClosedAnnouncement
-from bot.tables.options import CASH, TOURNAMENT, TableOptions
+from bot.tables.options import TableOptions
 from bot.tables.outbox import InteractionReply, Owed, new_key
 from bot.tables.places import final_places
 from bot.tables.state import table_config
@@ -27,7 +27,7 @@ class Host:
         self._scheduler = scheduler
 
     async def set_blind_schedule(
-        self, user_id: int, levels: tuple[tuple[int, int, int], ...], by: str, length: int, *, is_admin: bool
+        self, user_id: int, levels: tuple[tuple[int, int, int], ...], by: LevelBy, length: int, *, is_admin: bool
     ) -> TableOptions:
         """See `TableRunner.set_blind_schedule`."""
         state, core = self._state, self._core
@@ -73,7 +73,8 @@ class Host:
     async def end_tournament_if_won(self) -> bool:
         """A started tournament with one player left is over (rule book 000 §03): close it. True if closed."""
         state = self._state
-        if state.closed or state.options.kind != TOURNAMENT or state.hand_number == 0 or len(state.table.seats) > 1:
+        tournament = state.options.kind is TableKind.TOURNAMENT
+        if state.closed or not tournament or state.hand_number == 0 or len(state.table.seats) > 1:
             return False
         await self.close(last_player_standing=True)
         return True
@@ -98,16 +99,17 @@ class Host:
         }
         placings: tuple[Placing, ...] = ()
         places: dict[int, int] = {}
-        if kind == TOURNAMENT and state.hand_number > 0 and not state.options.learning:  # learning: nobody ranked
+        # A learning table ranks nobody.
+        if kind is TableKind.TOURNAMENT and state.hand_number > 0 and not state.options.learning:
             recorded = await core.storage.places(state.ids.table_id)
             placings, places = final_places(stacks_by_user, recorded, state.name)
         # What close_table gives back to balances: each cash seat's stack (as at the start of a voided hand).
-        returned = stacks_by_user if kind == CASH else {}
+        returned = stacks_by_user if kind is TableKind.CASH else {}
         announcement = TableClosedAnnouncement(
             cashed_out=tuple((u, state.name(u), chips) for u, chips in sorted(returned.items())),
             placings=placings,
             voided_hand=voided,
-            tournament_over=kind == TOURNAMENT and last_player_standing,
+            tournament_over=kind is TableKind.TOURNAMENT and last_player_standing,
         )
         state.closed = True
         state.hand = None

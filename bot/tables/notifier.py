@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
-from bot.poker import Card, HandResult, Pot, Street
+from bot.poker import Card, HandResult, LevelBy, Pot, Street
 from bot.poker.equity import Odds
+from bot.render.announce import NoticeKind
 from bot.render.table import SeatView, TableSnapshot
 
 __all__ = [
@@ -70,7 +71,7 @@ class PlayerAnnouncement:
     Tournament chips never go to a balance: "left" and "kicked" carry chips only at cash tables.
     """
 
-    kind: str
+    kind: NoticeKind
     user_id: int
     name: str
     place: int | None = None
@@ -113,7 +114,7 @@ class LevelAnnouncement:
     ante: int
     next_level: tuple[int, int, int] | None
     next_in: int | None
-    by: str
+    by: LevelBy
 
 
 Announcement = StreetAnnouncement | HandResult | PlayerAnnouncement | TableClosedAnnouncement | LevelAnnouncement

@@ -12,10 +12,9 @@ from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from bot.poker import LevelBy, TableKind
 from bot.tables.errors import ServiceError
 
-CASH = "cash"
-TOURNAMENT = "tournament"
 #: `/poker create kind:learning`: a tournament table with `TableOptions.learning` (not a kind of its own in storage).
 LEARNING = "learning"
 
@@ -80,10 +79,11 @@ ALLOWED: dict[str, str] = {
 class TableOptions:
     """Everything agreed when a table is created. Chips are ints, times are seconds.
 
-    kind: "cash" (buy in from the balance, rebuy, cash out) or "tournament" (rule book 000 §07: the same
-    stack for everyone, last player with chips wins). small_blind/big_blind: 1/2 by default (rule book
-    000 §04). ante: per player; big_blind_ante: posted by the big blind alone; straddle: allowed (2× BB
-    by the player left of the BB) — all off by default. seats: 2–10. turn_timeout: 10–600 s.
+    kind: CASH (buy in from the balance, rebuy, cash out) or TOURNAMENT (rule book 000 §07: the same stack for
+    everyone, last player with chips wins); `TableKind`, whose strings are read as its members (as `level_by`'s).
+    small_blind/big_blind: 1/2 by default (rule book 000 §04). ante: per player; big_blind_ante: posted by the big
+    blind alone; straddle: allowed (2× BB by the player left of the BB) — all off by default. seats: 2–10.
+    turn_timeout: 10–600 s.
     starting_stack: the tournament stack (rule book: 100). min_buy_in/max_buy_in/buy_in: cash-table limits
     and the default buy-in (40 to 100 and 100 at blinds 1/2; a rebuy tops up to the maximum). The defaults are
     the module's DEFAULT_* and *_BB numbers.
@@ -107,7 +107,7 @@ class TableOptions:
     times it: 1 to 3 s by default; 0 acts at once, for tests).
     """
 
-    kind: str = CASH
+    kind: TableKind = TableKind.CASH
     small_blind: int = DEFAULT_SMALL_BLIND
     big_blind: int = DEFAULT_BIG_BLIND
     ante: int = 0
@@ -120,7 +120,7 @@ class TableOptions:
     min_buy_in: int = MIN_BUY_IN_BB * DEFAULT_BIG_BLIND
     max_buy_in: int = MAX_BUY_IN_BB * DEFAULT_BIG_BLIND
     blind_levels: tuple[tuple[int, int, int], ...] = field(default_factory=tuple)
-    level_by: str = "hands"
+    level_by: LevelBy = LevelBy.HANDS
     level_length: int = 0
     next_hand_delay: float = 5.0
     run_it_twice: bool = False
@@ -134,6 +134,14 @@ class TableOptions:
     computer_delay: float = 2.0
     learning: bool = False
 
+    def __post_init__(self) -> None:
+        # The strings of a kind and a level unit (stored JSON, a command's choice) are read as the enums' members; any
+        # other value stays, for `validated` to refuse.
+        for name, kinds in (("kind", TableKind), ("level_by", LevelBy)):
+            value = getattr(self, name)
+            if not isinstance(value, kinds) and value in tuple(kinds):
+                object.__setattr__(self, name, kinds(value))
+
     def validated(self) -> TableOptions:
         """Return self if every setting is within its range; raise ServiceError("bad_option") naming the first
         that is not, with what is allowed."""
@@ -142,7 +150,7 @@ class TableOptions:
             allowed = ALLOWED[option].format(**params)
             return ServiceError("bad_option", option=option, allowed=allowed, **params)
 
-        if self.kind not in (CASH, TOURNAMENT) or (self.learning and self.kind != TOURNAMENT):
+        if not isinstance(self.kind, TableKind) or (self.learning and self.kind is not TableKind.TOURNAMENT):
             raise bad("kind")
         if not 1 <= self.small_blind <= self.big_blind:
             raise bad("small_blind", big_blind=self.big_blind)
@@ -160,7 +168,7 @@ class TableOptions:
             raise bad("min_buy_in", big_blind=self.big_blind)
         if not self.min_buy_in <= self.buy_in <= self.max_buy_in:
             raise bad("buy_in", min=self.min_buy_in, max=self.max_buy_in)
-        if self.level_by not in ("hands", "minutes"):
+        if not isinstance(self.level_by, LevelBy):
             raise bad("level_by")
         for level in self.blind_levels:
             small, big, ante = level
@@ -170,7 +178,7 @@ class TableOptions:
             raise bad("level_length")
         if self.betting not in BETTING_STRUCTURES:
             raise bad("betting")
-        if self.missed_blinds and self.kind != CASH:
+        if self.missed_blinds and self.kind is not TableKind.CASH:
             raise bad("missed_blinds")
         if not 0 <= self.time_bank <= MAX_TIME_BANK or not 0 <= self.time_bank_refill <= MAX_TIME_BANK:
             raise bad("time_bank", max=MAX_TIME_BANK)

@@ -31,7 +31,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.poker import Card, parse_card
+from bot.poker import Card, LevelBy, parse_card
+from bot.render.announce import NoticeKind
 from bot.tables.notifier import (
     Announcement,
     LevelAnnouncement,
@@ -106,10 +107,12 @@ def decode_announcement(data: Mapping[str, Any]) -> StoredAnnouncement:
     """The announcement `encode_announcement` wrote. Raises ValueError for an unknown class."""
     fields = dict(data.get("fields") or {})
     if data.get("class") == "player":
-        return PlayerAnnouncement(**fields)
+        return PlayerAnnouncement(**{**fields, "kind": NoticeKind(fields["kind"])})
     if data.get("class") == "level":
         nxt = fields.get("next_level")
-        return LevelAnnouncement(**{**fields, "next_level": None if nxt is None else tuple(nxt)})
+        return LevelAnnouncement(
+            **{**fields, "next_level": None if nxt is None else tuple(nxt), "by": LevelBy(fields["by"])}
+        )
     if data.get("class") == "table_closed":
         return TableClosedAnnouncement(
             cashed_out=tuple((int(u), str(n), int(c)) for u, n, c in fields["cashed_out"]),

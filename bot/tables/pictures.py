@@ -25,7 +25,8 @@ from typing import Any, TypeVar
 
 from bot.poker import Card, HandResult, PotAwarded, Street
 from bot.render.picture import OddsLike, SeatOdds, draw_table, scene_from_snapshot
-from bot.tables.notifier import Announcement, Picture, StreetAnnouncement, TableSnapshot
+from bot.render.table import SeatState
+from bot.tables.notifier import Announcement, Picture, SeatView, StreetAnnouncement, TableSnapshot
 from bot.tables.options import TableOptions
 
 log = logging.getLogger(__name__)
@@ -106,7 +107,8 @@ def run_out_view(
 def street_snapshot(snapshot: TableSnapshot, street: StreetAnnouncement) -> TableSnapshot:
     """`snapshot` with the board, pots and street of the `street` announced. A run-out's streets are announced
     with the hand already over: the chips its pots paid (`PotAwarded`) are taken back off the stacks, so that
-    a street's picture never tells the result before the river."""
+    a street's picture never tells the result before the river; nor do the seats' states: every player still in
+    with no chip behind then reads all-in, the winners as the losers."""
     seats = snapshot.seats
     if snapshot.street == Street.COMPLETE:
         won: dict[int, int] = {}
@@ -114,12 +116,22 @@ def street_snapshot(snapshot: TableSnapshot, street: StreetAnnouncement) -> Tabl
             if isinstance(event, PotAwarded):
                 for player, chips in event.winners:
                     won[player] = won.get(player, 0) + chips
-        seats = tuple(
-            dataclasses.replace(s, stack=s.stack - won.get(s.player, 0)) if s.player is not None else s for s in seats
-        )
+        seats = tuple(_before_payouts(s, won) for s in seats)
     return dataclasses.replace(
         snapshot, board=tuple(street.board), pots=tuple(street.pots), street=street.street, seats=seats
     )
+
+
+def _before_payouts(seat: SeatView, won: Mapping[int, int]) -> SeatView:
+    """`seat` as it was before the pots were paid: its stack without the chips it `won` (by hand player), and
+    all-in when no chip was left behind (a player still in the hand)."""
+    if seat.player is None:
+        return seat
+    stack = seat.stack - won.get(seat.player, 0)
+    state = seat.state
+    if state in (SeatState.ACTIVE, SeatState.ALL_IN):
+        state = SeatState.ALL_IN if stack == 0 else SeatState.ACTIVE
+    return dataclasses.replace(seat, stack=stack, state=state)
 
 
 def draw_picture(

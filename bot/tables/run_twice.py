@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.render.announce import NoticeKind
 from bot.tables.core import TableCore
 from bot.tables.errors import ServiceError
 from bot.tables.hands import Hands
@@ -62,7 +63,7 @@ class RunTwice:
         said = "no" if not yes else "yes_last" if len(hand.run_twice_pending) == 1 else "yes"
         if by is ActionBy.TIMEOUT:
             said = "timeout"
-        core.announce(PlayerAnnouncement("run_twice", user_id, state.name(user_id), action=said))
+        core.announce(PlayerAnnouncement(NoticeKind.RUN_TWICE, user_id, state.name(user_id), action=said))
         await core.commit(lambda _data, _rows: core.storage.append_action(hand_id, answer), carries=False)
         before = len(hand.events)
         hand.answer_run_twice(player, yes)

@@ -19,7 +19,7 @@ import random
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from bot.poker import ActionKind, PlayerActed, PokerError
+from bot.poker import ActionKind, LevelBy, PlayerActed, PokerError
 from bot.storage import OutboxRow, Storage, TableRow
 from bot.tables.clock import Clock
 from bot.tables.computers import Computers, pause
@@ -421,7 +421,7 @@ class TableRunner(TableReader):
         self,
         user_id: int,
         levels: tuple[tuple[int, int, int], ...],
-        by: str = "hands",
+        by: LevelBy = LevelBy.HANDS,
         length: int = 10,
         *,
         is_admin: bool = False,

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.poker import TableKind
+from bot.render.announce import NoticeKind
 from bot.storage import InsufficientBalance, LedgerKind
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.errors import ServiceError
 from bot.tables.kinds import Departure
 from bot.tables.notifier import PlayerAnnouncement
-from bot.tables.options import CASH, TOURNAMENT
 from bot.tables.outbox import InteractionReply, Owed, new_key
 from bot.tables.places import place_on_leaving
 
@@ -45,7 +46,7 @@ class Seating:
             raise ServiceError("seat_out_of_range", seats=options.seats)
         elif seat not in free:
             raise ServiceError("seat_taken", seat=seat, free=", ".join(map(str, free)))
-        if options.kind == TOURNAMENT:
+        if options.kind is TableKind.TOURNAMENT:
             if state.hand_number > 0:
                 raise ServiceError("tournament_started")
             if buy_in is not None and buy_in != options.starting_stack:
@@ -61,8 +62,8 @@ class Seating:
         state.expiries.pop(user_id, None)
         if options.learning:
             state.coached.add(user_id)  # the coach is on for everyone at a learning table (/poker coach off)
-        core.announce(PlayerAnnouncement("joined", user_id, name, seat=chosen, chips=stack))
-        if options.kind == TOURNAMENT:
+        core.announce(PlayerAnnouncement(NoticeKind.JOINED, user_id, name, seat=chosen, chips=stack))
+        if options.kind is TableKind.TOURNAMENT:
             await core.commit(
                 lambda data, rows: core.storage.join_tournament(
                     ids.table_id, user_id, chosen, stack, state=data, outbox=rows
@@ -84,7 +85,7 @@ class Seating:
         state, core = self._state, self._core
         options, ids = state.options, state.ids
         state.check_open()
-        if options.kind != CASH:
+        if options.kind is not TableKind.CASH:
             raise ServiceError("rebuy_cash_only")
         seat = state.require_seat(user_id)
         if user_id in state.leaving or user_id in state.kicked:
@@ -159,11 +160,12 @@ class Seating:
                 continue
             state.table.add_chips(seat, chips)
             stack = state.table.seats[seat].stack
-            core.announce(PlayerAnnouncement("rebuy", user, state.name(user), seat=seat, chips=chips, stack=stack))
+            name = state.name(user)
+            core.announce(PlayerAnnouncement(NoticeKind.REBUY, user, name, seat=seat, chips=chips, stack=stack))
             try:
                 await core.commit(self._rebuy_write(user, seat, chips))
             except InsufficientBalance:  # memory is back as before this rebuy (`commit`)
-                core.announce(PlayerAnnouncement("rebuy_failed", user, state.name(user), chips=chips))
+                core.announce(PlayerAnnouncement(NoticeKind.REBUY_FAILED, user, state.name(user), chips=chips))
         state.rebuys.clear()
 
     def _rebuy_write(
@@ -189,7 +191,7 @@ class Seating:
         if player is not None and state.hand is not None:
             state.leaving.add(user_id)
             # The one notice of this departure (the seat is freed silently when the hand ends), stored with it.
-            core.announce(PlayerAnnouncement("forfeited", user_id, state.name(user_id), action="fold"))
+            core.announce(PlayerAnnouncement(NoticeKind.FORFEITED, user_id, state.name(user_id), action="fold"))
             await core.save()
             return player
         await self.stand(user_id, Departure.LEFT)
@@ -205,7 +207,7 @@ class Seating:
             raise ServiceError("target_not_seated", user=target)
         if state.player_of(target) is not None and state.hand is not None:
             state.kicked.add(target)
-            core.announce(PlayerAnnouncement("leaving", target, state.name(target)))
+            core.announce(PlayerAnnouncement(NoticeKind.LEAVING, target, state.name(target)))
             await core.save()
             return False
         await self.stand(target, Departure.KICKED)
@@ -221,7 +223,8 @@ class Seating:
         ids = state.ids
         seat = state.require_seat(user_id)
         stack = state.table.seats[seat].stack
-        placed = state.options.kind == TOURNAMENT and not state.options.learning  # a learning table ranks nobody
+        # A learning table ranks nobody.
+        placed = state.options.kind is TableKind.TOURNAMENT and not state.options.learning
         finished = placed and state.hand_number > 0 and stack > 0
         if finished:
             place = place_on_leaving(state.table)
@@ -232,12 +235,12 @@ class Seating:
         state.away.discard(user_id)
         state.expiries.pop(user_id, None)
         # A cash stack goes back to the balance (the notice says how much); tournament chips never do.
-        chips = None if state.options.kind == TOURNAMENT else stack
+        chips = None if state.options.kind is TableKind.TOURNAMENT else stack
         name = state.name(user_id)
         if announce:
-            core.announce(PlayerAnnouncement(departure.value, user_id, name, seat=seat, chips=chips))
+            core.announce(PlayerAnnouncement(NoticeKind(departure.value), user_id, name, seat=seat, chips=chips))
         if finished:  # the place is public, also when the leave itself was announced earlier (a forfeit)
-            core.announce(PlayerAnnouncement("finished", user_id, name, place=place))
+            core.announce(PlayerAnnouncement(NoticeKind.FINISHED, user_id, name, place=place))
         await core.commit(
             lambda data, rows: core.storage.cash_out(
                 ids.table_id, ids.guild_id, user_id, seat, place=place, state=data, outbox=rows
@@ -252,7 +255,7 @@ class Seating:
         if user_id in state.away:
             raise ServiceError("already_sitting_out")
         self.set_away(user_id, seat, True)
-        core.announce(PlayerAnnouncement("sat_out", user_id, state.name(user_id)))
+        core.announce(PlayerAnnouncement(NoticeKind.SAT_OUT, user_id, state.name(user_id)))
         await core.save()
         core.delivery.refresh()
 
@@ -270,7 +273,7 @@ class Seating:
         if post is not None and state.table.blinds_owed(seat) is not None:
             state.table.choose_return(seat, post)
         state.expiries.pop(user_id, None)
-        core.announce(PlayerAnnouncement("sat_in", user_id, state.name(user_id)))
+        core.announce(PlayerAnnouncement(NoticeKind.SAT_IN, user_id, state.name(user_id)))
         await core.save()
         core.delivery.refresh()
         self._scheduler.schedule_next_hand()
@@ -307,5 +310,5 @@ class Seating:
             state.away.add(user_id)
         else:
             state.away.discard(user_id)
-        if state.options.kind == CASH:
+        if state.options.kind is TableKind.CASH:
             state.table.set_sitting_out(seat, away)

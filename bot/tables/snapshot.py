@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.poker import BlindPosted, HoleCardsDealt, Street
+from bot.poker import BlindPosted, HoleCardsDealt, LevelBy, Street, TableKind
 from bot.render.table import SeatState, Waiting
 from bot.tables.notifier import SeatView, TableSnapshot
-from bot.tables.options import TOURNAMENT
 from bot.tables.state import TableState
 
 #: Public events kept in the snapshot for "last actions".
@@ -159,7 +158,7 @@ def _next_level_in(state: TableState, index: int, now: float) -> int:
     """Hands to be dealt before level `index + 1` starts (the one being played counts), or whole minutes."""
     schedule = state.table.config.schedule
     assert schedule is not None
-    if schedule.by == "hands":
+    if schedule.by is LevelBy.HANDS:
         played = state.table.hands_played - (1 if state.hand is not None else 0)
         return max((index + 1) * schedule.length - played, 1)
     seconds = (index + 1) * schedule.length * 60 - state.level_clock(now)
@@ -169,7 +168,7 @@ def _next_level_in(state: TableState, index: int, now: float) -> int:
 def _tournament_view(state: TableState) -> dict[str, Any]:
     """A tournament's players left (with chips) and their average stack. During a hand the seats keep their
     stacks from its start (the chips in play are the same: a hand moves chips only between its players)."""
-    if state.options.kind != TOURNAMENT:
+    if state.options.kind is not TableKind.TOURNAMENT:
         return {}
     alive = [occupant.stack for occupant in state.table.seats.values() if occupant.stack > 0]
     if not alive:

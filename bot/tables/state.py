@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from bot.poker import Betting, BlindLevel, BlindSchedule, Hand, HandSettings, Table, TableConfig
+from bot.poker import Betting, BlindLevel, BlindSchedule, Hand, HandSettings, Table, TableConfig, TableKind
 from bot.poker.seal import DeckSeal
 from bot.tables.errors import ServiceError
-from bot.tables.options import CASH, TableOptions
+from bot.tables.options import TableOptions
 from bot.tables.preactions import PreChoice
 from bot.tables.timebank import TimeBanks
 
@@ -47,7 +47,7 @@ def table_config(options: TableOptions) -> TableConfig:
     if options.blind_levels:
         schedule = BlindSchedule(
             levels=tuple(BlindLevel(*level) for level in options.blind_levels),
-            by="minutes" if options.level_by == "minutes" else "hands",
+            by=options.level_by,
             length=options.level_length,
         )
     return TableConfig(
@@ -55,7 +55,7 @@ def table_config(options: TableOptions) -> TableConfig:
         seat_count=options.seats,
         schedule=schedule,
         dead_button=options.dead_button,
-        missed_blinds=options.missed_blinds and options.kind == CASH,
+        missed_blinds=options.missed_blinds and options.kind is TableKind.CASH,
     )
 
 

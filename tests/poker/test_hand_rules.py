@@ -28,6 +28,7 @@ from bot.poker import (
     UncalledBetReturned,
     full_deck,
 )
+from bot.render import render_poker_error
 from tests.poker.helpers import new_hand, of_type, play, snapshot
 
 # ---------------------------------------------------------------- minimum bets and raises (000 §05, 001, 002)
@@ -49,7 +50,7 @@ def test_min_raise_after_bet_6_and_raise_to_14_is_22() -> None:
         hand.raise_to(21)
     assert refused.value.code == "min_raise"
     assert refused.value.params == {"amount": 22}
-    assert str(refused.value) == "Minimum raise is to 22"
+    assert render_poker_error(refused.value, "en") == "Minimum raise is to 22"  # the catalogue's text
     hand.raise_to(22)
     assert hand.legal_actions().min_raise_to == 30
 
@@ -65,8 +66,9 @@ def test_min_raise_after_bet_20_and_raise_to_60_is_100() -> None:
 def test_first_preflop_raise_is_to_at_least_two_big_blinds() -> None:
     hand = new_hand([100, 100, 100])
     assert hand.legal_actions().min_raise_to == 4
-    with pytest.raises(InvalidAmountError, match="Minimum raise is to 4"):
+    with pytest.raises(InvalidAmountError) as refused:
         hand.raise_to(3)
+    assert "Minimum raise is to 4" in render_poker_error(refused.value, "en")
 
 
 def test_guide_example_raise_to_6_means_next_raise_to_at_least_10() -> None:
@@ -79,7 +81,7 @@ def test_minimum_bet_is_the_big_blind_and_resets_each_street() -> None:
     hand = _to_flop([100, 100, 100])
     with pytest.raises(InvalidAmountError) as refused:
         hand.bet(1)
-    assert (refused.value.code, str(refused.value)) == ("min_bet", "Minimum bet is 2")
+    assert (refused.value.code, render_poker_error(refused.value, "en")) == ("min_bet", "Minimum bet is 2")
     play(hand, "p0 bet 2", "p1 raise 10", "p2 call", "p0 call")
     assert hand.street is Street.TURN
     assert hand.legal_actions().min_raise_to == 2
@@ -130,7 +132,7 @@ def test_short_all_in_does_not_reopen_betting_utg_16_button_calls_sb_all_in_19()
     with pytest.raises(IllegalActionError) as refused:
         hand.raise_to(40)
     assert refused.value.code == "raise_not_reopened"
-    assert str(refused.value) == "Betting was not reopened: you can only call 3 or fold"
+    assert render_poker_error(refused.value, "en") == "Betting was not reopened: you can only call 3 or fold"
     assert snapshot(hand) == before
     play(hand, "p3 call")
     assert hand.street is Street.FLOP
@@ -302,7 +304,8 @@ def test_98_all_in_called_by_a_102_stack_4_go_back() -> None:
     hand = new_hand([98, 102], holes=["AsAd", "KsKd"], board="2c7h9dJc3s")
     play(hand, "p1 all_in", "p0 call")  # the 102 shove is called for 98
     assert of_type(hand.events, UncalledBetReturned) == [UncalledBetReturned(1, 4)]
-    aces, kings = hand.events[-3].value, hand.events[-4].value  # the showdown's HandShown events
+    shown = {e.player: e.value for e in of_type(hand.events, HandShown)}  # the showdown's hands, by player
+    aces, kings = shown[0], shown[1]
     # The award names the hand the pot was won against (what the kicker words are computed from).
     assert of_type(hand.events, PotAwarded) == [PotAwarded(0, 196, ((0, 196),), aces, kings)]
     assert hand.finishing_stacks == (196, 4)
@@ -313,8 +316,9 @@ def test_102_stack_facing_a_98_all_in_can_only_call_98() -> None:
     play(hand, "p1 all_in")
     legal = hand.legal_actions()
     assert (legal.can_raise, legal.can_all_in, legal.call_amount) == (False, False, 96)
-    with pytest.raises(IllegalActionError, match="Everyone else is all-in: you can only call 96 or fold"):
+    with pytest.raises(IllegalActionError) as refused:
         hand.go_all_in()
+    assert "Everyone else is all-in: you can only call 96 or fold" in render_poker_error(refused.value, "en")
     play(hand, "p0 call")
     assert hand.finishing_stacks == (200, 0)
 
@@ -451,7 +455,7 @@ def test_checking_facing_a_bet_is_refused_with_the_amount_to_call() -> None:
     before = snapshot(hand)
     with pytest.raises(IllegalActionError) as refused:
         hand.check()
-    assert (refused.value.code, refused.value.params, str(refused.value)) == (
+    assert (refused.value.code, refused.value.params, render_poker_error(refused.value, "en")) == (
         "cannot_check",
         {"to_call": 6},
         "You can't check: 6 to call",
@@ -483,8 +487,9 @@ def test_refused_preflop_actions_change_nothing(action: object, error: type, cod
 def test_fold_is_refused_when_checking_is_free() -> None:
     hand = _to_flop([100, 100, 100])
     assert not hand.can_fold()
-    with pytest.raises(IllegalActionError, match="you can check"):
+    with pytest.raises(IllegalActionError) as refused:
         hand.fold()
+    assert "you can check" in render_poker_error(refused.value, "en")
 
 
 def test_raise_is_refused_without_a_bet_and_call_without_anything_to_call() -> None:
@@ -687,3 +692,11 @@ def test_each_pot_names_the_best_hand_it_was_won_against_among_its_own_claimants
     side, main = of_type(hand.events, PotAwarded)
     assert (side.pot_index, side.winners, side.value, side.beaten) == (1, ((1, 60),), shown[1], shown[2])
     assert (main.pot_index, main.winners, main.value, main.beaten) == (0, ((0, 60),), shown[0], shown[1])
+
+
+def test_after_an_all_in_run_out_the_first_player_left_of_the_button_shows_first() -> None:
+    """QA: p2 (button) moved all-in before the flop and was shown first, though nobody bet on the river: "s'il
+    n'y a pas eu de mise à la river, le premier joueur actif à gauche du bouton révèle d'abord" (002)."""
+    hand = new_hand([50, 50, 50], holes=["AsAd", "KsKd", "QsQd"], board="2c7h9dJc3h")
+    play(hand, "p2 all_in", "p0 call", "p1 call")
+    assert [e.player for e in of_type(hand.events, HandShown)] == [0, 1, 2]

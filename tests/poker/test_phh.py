@@ -140,7 +140,8 @@ def test_replay_command_output_in_file_units_and_clear_errors(
     assert second["finishing_stacks"] is None
     assert "action 15 'p2 sm ????'" in second["error"] and "p2's hole cards are unknown" in second["error"]
     third = json.loads(lines[2])
-    assert "action 3 'p2 cbr 3'" in third["error"] and "Minimum raise is to 4" in third["error"]
+    # The engine's developer message (the command line is a developer's tool; players read the catalogue's text).
+    assert "action 3 'p2 cbr 3'" in third["error"] and "min_raise (amount=4)" in third["error"]
 
 
 def test_replay_command_reports_a_missing_file(capsys: pytest.CaptureFixture[str]) -> None:

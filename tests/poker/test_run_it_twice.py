@@ -79,7 +79,7 @@ def test_only_players_still_asked_may_answer() -> None:
     hand.answer_run_twice(1, True)
     for player in (1, 2, -1):
         assert not hand.can_answer_run_twice(player, True)
-    with pytest.raises(IllegalActionError, match="run-it-twice"):
+    with pytest.raises(IllegalActionError, match="no_run_twice_question"):
         hand.answer_run_twice(1, True)
 
 

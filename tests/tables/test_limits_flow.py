@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.poker import ActionKind, BlindPosted, InvalidAmountError, PokerError
+from bot.render import render_poker_error
 from bot.storage import Storage
 from bot.tables import ManualClock, RecordingNotifier, TableOptions, TableRunner, TableService
 from bot.tables.clock import settle
@@ -36,8 +37,9 @@ async def test_a_pot_limit_table_refuses_more_than_the_pot_and_shows_its_structu
     await service.get(CHANNEL).start_game(ALICE)
     snap = service.get(CHANNEL).snapshot()
     assert snap.betting == "pot-limit" and snap.legal is not None and snap.legal.max_raise_to == 7
-    with pytest.raises(InvalidAmountError, match="Pot-limit: the largest raise is to 7"):
+    with pytest.raises(InvalidAmountError) as refused:
         await service.get(CHANNEL).act(actor(service), ActionKind.RAISE, 37)
+    assert "Pot-limit: the largest raise is to 7" in render_poker_error(refused.value, "en")
     await service.get(CHANNEL).act(actor(service), ActionKind.RAISE, 7)
     assert service.get(CHANNEL).snapshot().legal.max_raise_to == 23
 

@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from bot.poker import ActionKind, HandResult, HoleCardsDealt, PokerError
+from bot.render import render_poker_error
 from bot.storage import LedgerKind, Storage
 from bot.tables import (
     ManualClock,
@@ -86,7 +87,7 @@ async def test_refused_amounts_say_what_is_allowed_and_change_nothing(service: T
     hand_id = runner.view().hand_id
     with pytest.raises(PokerError) as info:
         await service.get(CHANNEL).act(to_act, ActionKind.RAISE, 3)
-    assert info.value.code == "min_raise" and str(info.value) == "Minimum raise is to 4"
+    assert info.value.code == "min_raise" and render_poker_error(info.value, "en") == "Minimum raise is to 4"
     with pytest.raises(PokerError) as info:
         await service.get(CHANNEL).act(to_act, ActionKind.CHECK)
     assert info.value.code == "cannot_check"

@@ -26,9 +26,9 @@ Randomness is passed in (house style point 3): `rng` is any `random.Random`; see
 
 Ties follow the showdown (rule book 000 §06, 002): hands of equal value split the pot; suits never rank.
 
-Speed (benchmarks/equity.py, 1 December 2026, this 2-core machine under load, five runs; benchmarks/README.md):
-preflop exact heads-up 2.9-9.9 ms (87-402 ms before the numpy count), three-way 4.0-9.3 ms, six-way 4.8-19 ms;
-flop and turn exact, up to 3 players, 2-10 ms; PokerKit's `calculate_equities` at 40,000 samples (±0.49 %)
+Speed (benchmarks/equity.py, 1 December 2026, this 2-core machine under load, six runs; benchmarks/README.md):
+preflop exact heads-up 2.9-10 ms (87-402 ms before the numpy count), three-way 4.0-16 ms, six-way 4.8-19 ms;
+flop and turn exact, up to 3 players, 2-13 ms; PokerKit's `calculate_equities` at 40,000 samples (±0.49 %)
 is 4,900-17,000 times slower than the exact heads-up count. The first preflop count of a process also imports
 numpy and builds the tables (0.1-0.4 s under load; `warm_up()` does it ahead).
 """
