@@ -5,7 +5,10 @@ Run from the repository root (loopback only; bounded in time):
     python benchmarks/load.py [--tables 100] [--players 6] [--seconds 30] [--warmup 10] [--next-hand-delay S]
 
 The stand-in (tests/discord_stub) and the simulated players run in this process; the real bot runs in its own
-process over a fresh SQLite file, launched as the end-to-end tests do (`tests.e2e.bot_entry:main`: the shipped
+process over a fresh SQLite file (or, with `--database postgresql`, a new database of a throwaway PostgreSQL that
+this benchmark starts through pgserver in a temporary folder and removes at the end unless --keep: the bot, and a
+cluster's children, get it as DATABASE_URL; the server's CPU is reported beside the bot's), launched as the
+end-to-end tests do (`tests.e2e.bot_entry:main`: the shipped
 `bot.__main__:main` plus test-only hooks that this benchmark leaves off unless --next-hand-delay is given).
 Every table: its host opens it with /poker create, six players sit down with /poker join, /poker start deals.
 Each player acts as soon as the table message says it is their turn: mostly with the table's buttons (Check /
@@ -51,6 +54,7 @@ import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.throwaway_pg import ThrowawayPostgres
 from bot.runtime import event_loop_options
 from tests.discord_stub import BotProcess, DiscordStub, GuildHandle, Interaction, Message, User
 from tests.discord_stub.model import Channel
@@ -347,6 +351,8 @@ class Result:
     bot_cpu: float
     p99: float
     edit_bytes: float
+    #: CPU seconds of the database server's processes in the window (PostgreSQL only; None on SQLite).
+    db_cpu: float | None = None
 
     @property
     def cpu_per_action_ms(self) -> float:
@@ -365,10 +371,11 @@ async def measure(
     rng: random.Random,
     bot_args: list[str] | None = None,
     shards: int | None = None,
+    server: ThrowawayPostgres | None = None,
 ) -> Result:
     """Start one bot process (`entry` with `bot_args`; a cluster's children are counted with it), open a table in
     each of `channels`, play them, measure, stop the bot; prints the report and returns its main figures. `shards`:
-    wait until that many shards are connected."""
+    wait until that many shards are connected. `server`: the PostgreSQL the bot uses (its CPU is reported too)."""
     drivers: list[TableDriver] = []
     stats = Stats()
     for index, channel in enumerate(channels):
@@ -422,9 +429,11 @@ async def measure(
         if profiled:
             os.kill(bot.pid, signal.SIGUSR1)  # benchmarks/profile_entry.py: the event loop's profile starts
         t0, cpu0, own0, threads0 = time.monotonic(), probe.cpu(), own.cpu_times(), probe.threads()
+        db0 = server.cpu() if server is not None else 0.0
         hands0, first, edits0 = len(stats.hands), len(stats.samples), len(stub.edit_bytes)
         await asyncio.sleep(args.seconds)
         t1, cpu1, own1, threads1 = time.monotonic(), probe.cpu(), own.cpu_times(), probe.threads()
+        db_cpu = server.cpu() - db0 if server is not None else None
         if profiled:
             os.kill(bot.pid, signal.SIGUSR2)  # ... and every thread's profile is written
         window = [s for s in stats.samples[first:] if t0 <= s.sent < t1]
@@ -443,6 +452,7 @@ async def measure(
             stats=stats,
             counts=route_counts(stub, t0, t1),
             bot_cpu=cpu1 - cpu0,
+            db_cpu=db_cpu,
             own_cpu=(own1.user + own1.system) - (own0.user + own0.system),
             threads={tid: cpu - threads0.get(tid, 0.0) for tid, cpu in threads1.items()},
             main_thread=bot.pid,
@@ -462,6 +472,7 @@ async def measure(
             bot_cpu=cpu1 - cpu0,
             p99=p99,
             edit_bytes=statistics.mean(sizes) if sizes else float("nan"),
+            db_cpu=db_cpu,
         )
     finally:
         gc.enable()
@@ -473,23 +484,36 @@ async def measure(
 
 
 async def run(args: argparse.Namespace) -> int:
+    if args.database == "postgresql":
+        async with ThrowawayPostgres.start(keep=args.keep) as server:
+            print(f"PostgreSQL started in {server.folder} ({server.url})")
+            return await run_all(args, server)
+    return await run_all(args, None)
+
+
+async def run_all(args: argparse.Namespace, server: ThrowawayPostgres | None) -> int:
     if args.saturation:
-        await saturation(args)
+        await saturation(args, server)
         return 0
-    await run_once(args, args.processes[0] if args.processes else None)
+    await run_once(args, args.processes[0] if args.processes else None, server)
     return 0
 
 
-async def run_once(args: argparse.Namespace, processes: int | None) -> Result:
+async def run_once(args: argparse.Namespace, processes: int | None, server: ThrowawayPostgres | None) -> Result:
     """One stand-in, one bot (one process; or `poker-bot cluster --processes P` over 2 shards or more, a guild on
-    each shard, the tables spread over them), `args.tables` tables; with --baseline the floor bot after it."""
+    each shard, the tables spread over them), `args.tables` tables; with --baseline the floor bot after it. The
+    bot's database: a new SQLite file, or a new database on `server` (DATABASE_URL, for every process)."""
     rng = random.Random(args.seed)
     workdir = Path(tempfile.mkdtemp(prefix="poker-load-"))
     shards = max(2, processes) if processes else 1
     stub = LoadStub(shards=shards)
     await stub.start()
     pruner = asyncio.create_task(stub.prune_timers())
-    env = {"DATABASE_PATH": str(workdir / "poker.sqlite3"), "LOG_LEVEL": "WARNING"}
+    env = {"LOG_LEVEL": "WARNING"}
+    if server is not None:
+        env["DATABASE_URL"] = await server.new_database()
+    else:
+        env["DATABASE_PATH"] = str(workdir / "poker.sqlite3")
     if processes:
         guilds = [stub.add_guild(name=f"Load {k}", channels=[], shard=k) for k in range(shards)]
         channels = [stub.add_channel(guilds[i % shards], f"table-{i + 1}") for i in range(args.tables)]
@@ -517,6 +541,7 @@ async def run_once(args: argparse.Namespace, processes: int | None) -> Result:
             rng=rng,
             bot_args=bot_args,
             shards=shards,
+            server=server,
         )
         if args.baseline:
             await compare_with_floor(stub, args, guild, ours, workdir, rng)
@@ -530,7 +555,7 @@ async def run_once(args: argparse.Namespace, processes: int | None) -> Result:
             shutil.rmtree(workdir, ignore_errors=True)
 
 
-async def saturation(args: argparse.Namespace) -> None:
+async def saturation(args: argparse.Namespace, server: ThrowawayPostgres | None) -> None:
     """For each process count of --processes (default 1 and 2): one run per table count of --sweep, then the
     action rate at which the acknowledgement p99 crosses the goal (interpolated between the two runs around it)."""
     found: dict[int, list[Result]] = {}
@@ -539,7 +564,7 @@ async def saturation(args: argparse.Namespace) -> None:
             level = copy.copy(args)
             level.tables = tables
             print(f"=== {processes} process(es), {tables} tables")
-            found.setdefault(processes, []).append(await run_once(level, processes))
+            found.setdefault(processes, []).append(await run_once(level, processes, server))
     print()
     for processes, results in found.items():
         rows = ", ".join(f"{r.actions / r.seconds:.0f}/s -> p99 {r.p99:.0f} ms" for r in results)
@@ -616,6 +641,7 @@ def report(
     stats: Stats,
     counts: Counter[str],
     bot_cpu: float,
+    db_cpu: float | None,
     own_cpu: float,
     threads: dict[int, float],
     main_thread: int,
@@ -673,6 +699,11 @@ def report(
         print(
             f"  by thread       : event loop {threads.get(main_thread, 0.0) / actions * 1000:.2f} ms per action; "
             f"other threads (database, pictures...) {busy or '0'} ms per action"
+        )
+    if db_cpu is not None:
+        print(
+            f"PostgreSQL CPU    : {db_cpu / actions * 1000 if actions else float('nan'):8.2f} ms per action  "
+            f"({db_cpu / seconds * 100:.0f} % of one core: the server's processes, not counted in the bot's)"
         )
     print(
         f"bot memory        : peak RSS {peak / 2**20:.1f} MiB; at start {baseline / 2**20:.1f} MiB; "
@@ -738,6 +769,13 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="run the bot under cProfile (benchmarks/profile_entry.py: each thread's CPU time) and write the "
         "measured window's profile to FILE (pstats)",
+    )
+    parser.add_argument(
+        "--database",
+        choices=["sqlite", "postgresql"],
+        default="sqlite",
+        help="the bot's backend: a new SQLite file, or a throwaway PostgreSQL started here (pgserver), a new "
+        "database per run",
     )
     parser.add_argument("--keep", action="store_true", help="keep the bot's log and database (a temporary folder)")
     args = parser.parse_args(argv)

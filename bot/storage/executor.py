@@ -91,6 +91,27 @@ class Executor(abc.ABC):
         backend whose writes queue for connections gives these one of their own (PostgreSQL)."""
         return await self.write(body)
 
+    async def write_statement(self, sql: str, params: Params = ()) -> int:
+        """Run one statement as a write transaction of its own and return the number of rows it changed: on
+        PostgreSQL the statement commits itself, in one round trip to the server (a transaction of one statement
+        needs no BEGIN and COMMIT around it: two round trips fewer); elsewhere as `write` of a body that runs it.
+        Raises as `write` (and Conflict)."""
+
+        async def body(tx: Tx) -> int:
+            return await tx.execute(sql, params)
+
+        return await self.write(body)
+
+    async def write_ahead_statement(self, sql: str, params: Params = ()) -> list[Row]:
+        """Run one statement as a write transaction of its own on the write-ahead path and return the rows it
+        returns (`RETURNING`): on PostgreSQL the statement commits itself, in one round trip to the server (no
+        BEGIN and COMMIT around it); elsewhere as `write_ahead` of a body that runs it. Raises as `write`."""
+
+        async def body(tx: Tx) -> list[Row]:
+            return await tx.all(sql, params)
+
+        return await self.write_ahead(body)
+
     @property
     def can_write_now(self) -> bool:
         """Whether `write_now` may succeed on this backend (False: it always raises WouldWait)."""

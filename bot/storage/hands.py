@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.storage.errors import HandInProgress, HandNotFound, StorageError, TableNotFound
-from bot.storage.executor import Executor, Tx, WouldWait
+from bot.storage.executor import Dialect, Executor, Tx, WouldWait
 from bot.storage.models import Clock, HandRow, PlayerOutcome, TableStatus, dumps
 from bot.storage.outbox import Outbox, Owed
 from bot.storage.tables import Tables
@@ -21,6 +21,28 @@ from bot.storage.tables import Tables
 ACTIONS_RETRY_DELAYS_S = (0.0005, 0.001, 0.002, 0.004)
 
 _Pending = tuple[int, str, float, "asyncio.Future[int]"]
+
+#: PostgreSQL: a batch of actions in one statement, so one round trip that commits itself (`Executor.
+#: write_ahead_statement`): the batch's rows (hand ids, JSON texts, times, in the callers' order); each unfinished
+#: hand among them locked (a hand cannot end between the read of its last number and the insert) with its last
+#: number (one probe of the primary key's index); the rows of those hands numbered on from there, in order. The rows
+#: of a hand that is not unfinished are not inserted (their callers get HandNotFound).
+APPEND_ACTIONS_POSTGRESQL = """
+WITH batch AS (
+    SELECT b.hand_id, b.action, b.created_at, b.n
+    FROM unnest(CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS DOUBLE PRECISION[]))
+        WITH ORDINALITY AS b (hand_id, action, created_at, n)
+), open_hands AS (
+    SELECT h.id, (SELECT MAX(a.seq) FROM hand_actions a WHERE a.hand_id = h.id) AS last
+    FROM hands h WHERE h.id IN (SELECT hand_id FROM batch) AND h.ended_at IS NULL
+    ORDER BY h.id FOR UPDATE
+)
+INSERT INTO hand_actions (hand_id, seq, action, created_at)
+SELECT b.hand_id, COALESCE(o.last, -1) + ROW_NUMBER() OVER (PARTITION BY b.hand_id ORDER BY b.n), b.action,
+    b.created_at
+FROM batch b JOIN open_hands o ON o.id = b.hand_id
+RETURNING hand_id, seq
+"""
 
 
 class Hands:
@@ -96,15 +118,11 @@ class Hands:
             (r["seat"], r["user_id"]): r["stack"]
             for r in await tx.all("SELECT seat, user_id, stack FROM table_seats WHERE table_id = ?", (table_id,))
         }
+        updates = []
         for r in rows:
             final = seated.get((r["seat"], r["user_id"]))
             o = outcomes.get(r["user_id"], PlayerOutcome())
-            await tx.execute(
-                """
-                UPDATE hand_players SET final_stack = ?, net = ?, won = ?, showed = ?, vpip = ?, pfr = ?,
-                    went_to_showdown = ?, won_at_showdown = ?
-                WHERE hand_id = ? AND user_id = ?
-                """,
+            updates.append(
                 (
                     final,
                     None if final is None else final - r["starting_stack"],
@@ -116,8 +134,17 @@ class Hands:
                     int(o.won_at_showdown),
                     hand_id,
                     r["user_id"],
-                ),
+                )
             )
+        # One executemany (PostgreSQL: the players' updates in one round trip, not one each).
+        await tx.executemany(
+            """
+            UPDATE hand_players SET final_stack = ?, net = ?, won = ?, showed = ?, vpip = ?, pfr = ?,
+                went_to_showdown = ?, won_at_showdown = ?
+            WHERE hand_id = ? AND user_id = ?
+            """,
+            updates,
+        )
         await self._outbox.attach(tx, table_id, state, outbox, None)
 
     @staticmethod
@@ -253,11 +280,32 @@ class ActionLog:
                     return self._commit_now(rows)
                 except WouldWait:
                     continue
+        if self._executor.dialect is Dialect.POSTGRESQL:
+            return await self._store_in_one_statement(rows)
 
         async def store(tx: Tx) -> list[int | StorageError]:
             return await self._store(tx, rows)
 
         return await self._executor.write_ahead(store)
+
+    async def _store_in_one_statement(self, rows: list[tuple[int, str, float]]) -> list[int | StorageError]:
+        """PostgreSQL: the batch inserted by one statement that commits itself (APPEND_ACTIONS_POSTGRESQL), one
+        round trip instead of four (BEGIN, the numbers' read, the inserts, COMMIT), each of which waited for the
+        busy event loop to resume the batch while the actions queued behind it. Same outcomes as `_store`."""
+        inserted = await self._executor.write_ahead_statement(
+            APPEND_ACTIONS_POSTGRESQL,
+            ([hand_id for hand_id, _, _ in rows], [text for _, text, _ in rows], [at for _, _, at in rows]),
+        )
+        numbers: dict[int, list[int]] = {}
+        for row in inserted:
+            numbers.setdefault(int(row["hand_id"]), []).append(int(row["seq"]))
+        for seqs in numbers.values():
+            seqs.sort(reverse=True)  # a hand's rows took its numbers in the batch's order: pop the lowest first
+        outcomes: list[int | StorageError] = []
+        for hand_id, _, _ in rows:
+            taken = numbers.get(hand_id)
+            outcomes.append(taken.pop() if taken else HandNotFound(f"no unfinished hand {hand_id}"))
+        return outcomes
 
     @staticmethod
     async def _store(tx: Tx, rows: list[tuple[int, str, float]]) -> list[int | StorageError]:

@@ -14,7 +14,7 @@ import asyncio
 import logging
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -118,6 +118,16 @@ class PostgresTx(Tx):
         return rows
 
 
+def _in_transaction(body: Body[T]) -> Callable[[asyncpg.Connection], Awaitable[T]]:
+    """`body` run in a READ COMMITTED transaction of the connection it is given."""
+
+    async def run(conn: asyncpg.Connection) -> T:
+        async with conn.transaction():
+            return await body(PostgresTx(conn))
+
+    return run
+
+
 class PostgresExecutor(Executor):
     """The server backend: a pool of asyncpg connections to one PostgreSQL database (`url`, postgresql://...), and
     one more connection for `write_ahead`."""
@@ -154,24 +164,37 @@ class PostgresExecutor(Executor):
         return redact(self._url)
 
     async def write(self, body: Body[T]) -> T:
-        return await self._shielded(body, self.pool)
+        return await self._shielded(_in_transaction(body), self.pool)
 
     async def write_ahead(self, body: Body[T]) -> T:
-        return await self._shielded(body, self._ahead)
+        return await self._shielded(_in_transaction(body), self._ahead)
 
-    async def _shielded(self, body: Body[T], pool: asyncpg.Pool) -> T:
+    async def write_statement(self, sql: str, params: Params = ()) -> int:
+        async def run(conn: asyncpg.Connection) -> int:
+            return await PostgresTx(conn).execute(sql, params)  # outside a transaction block: it commits itself
+
+        return await self._shielded(run, self.pool)
+
+    async def write_ahead_statement(self, sql: str, params: Params = ()) -> list[Row]:
+        async def run(conn: asyncpg.Connection) -> list[Row]:
+            return await PostgresTx(conn).all(sql, params)  # outside a transaction block: it commits itself
+
+        return await self._shielded(run, self._ahead)
+
+    async def _shielded(self, run: Callable[[asyncpg.Connection], Awaitable[T]], pool: asyncpg.Pool) -> T:
         if self._closed:
             raise StorageError("the database is closed")
-        task = asyncio.ensure_future(self._write(body, pool))
+        task = asyncio.ensure_future(self._write(run, pool))
         self._running.add(task)
         task.add_done_callback(self._running.discard)
         return await asyncio.shield(task)  # a cancelled caller does not stop it: done whole or not at all
 
-    async def _write(self, body: Body[T], pool: asyncpg.Pool) -> T:
+    async def _write(self, run: Callable[[asyncpg.Connection], Awaitable[T]], pool: asyncpg.Pool) -> T:
+        """`run` on a connection of `pool`, run again from the start when the server aborted its transaction."""
         for delay in (*RETRY_DELAYS_S, None):
             try:
-                async with pool.acquire() as conn, conn.transaction():
-                    return await body(PostgresTx(conn))
+                async with pool.acquire() as conn:
+                    return await run(conn)
             except _RETRIED as exc:
                 if delay is None:
                     raise StorageError(f"the database kept refusing the transaction: {exc}") from exc

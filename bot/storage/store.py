@@ -316,7 +316,7 @@ class Storage:
     async def set_table_message(self, table_id: int, message_id: int | None) -> None:
         """Remember the id of an open table's current table message (to edit it again after a restart); None:
         it has none now (its last one was retired)."""
-        await self.executor.write(lambda tx: self._tables.set_message(tx, table_id, message_id))
+        await self._tables.set_message(self.executor, table_id, message_id)
 
     async def update_table_settings(
         self,
@@ -355,7 +355,7 @@ class Storage:
     async def mark_delivered(self, keys: Sequence[str]) -> None:
         """Mark outbox rows delivered (by key); unknown or already delivered keys are ignored."""
         if keys:
-            await self.executor.write(lambda tx: self._outbox.mark_delivered(tx, keys))
+            await self._outbox.mark_delivered(self.executor, keys)
 
     # ------------------------------------------------------------------ hands
 

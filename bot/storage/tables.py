@@ -23,7 +23,7 @@ from bot.storage.errors import (
     TableNotFound,
     WrongTableKind,
 )
-from bot.storage.executor import Tx
+from bot.storage.executor import Executor, Tx
 from bot.storage.ledger import Ledger
 from bot.storage.models import (
     HOUSE_USER_ID,
@@ -271,9 +271,15 @@ class Tables:
         )
         await self._outbox.attach(tx, table_id, None, outbox, None)
 
-    async def set_message(self, tx: Tx, table_id: int, message_id: int | None) -> None:
-        """Body of `Storage.set_table_message`."""
-        await self._update_open(tx, table_id, "message_id = ?", (message_id,))
+    @staticmethod
+    async def set_message(executor: Executor, table_id: int, message_id: int | None) -> None:
+        """`Storage.set_table_message`: `_update_open` as a transaction of its own, one statement
+        (`Executor.write_statement`: one round trip on PostgreSQL)."""
+        changed = await executor.write_statement(
+            "UPDATE poker_tables SET message_id = ? WHERE id = ? AND status = 'open'", (message_id, table_id)
+        )
+        if not changed:
+            raise TableNotFound(f"no open table {table_id}")
 
     async def update_settings(
         self, tx: Tx, table_id: int, settings: Mapping[str, Any], state: Mapping[str, Any] | None, outbox: Owed

@@ -51,10 +51,11 @@ class World:
         return self.players[0]
 
 
-def bot_env(db_path: Path, guild_id: int, **extra: str) -> dict[str, str]:
-    """The environment of the bot process (seeded shuffle: a failure can be replayed with the same seed)."""
+def bot_env(database: Path | str, guild_id: int, **extra: str) -> dict[str, str]:
+    """The environment of the bot process over `database` (a SQLite file's path, or a database URL: sqlite:///...
+    or postgresql://...), seeded shuffle (a failure can be replayed with the same seed)."""
     env = {
-        "DATABASE_PATH": str(db_path),
+        **({"DATABASE_PATH": str(database)} if isinstance(database, Path) else {"DATABASE_URL": database}),
         "DEV_GUILD_ID": str(guild_id),
         "LOG_LEVEL": "INFO",
         "E2E_NEXT_HAND_DELAY": NEXT_HAND_DELAY,

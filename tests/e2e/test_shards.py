@@ -1,5 +1,9 @@
 """Two bot processes over one database and a two-shard stand-in (docs/architecture.md, "Shards and processes").
 
+Every scenario runs on both backends: one SQLite file shared by the processes, and a fresh database of a real
+PostgreSQL that the test starts itself (tests/postgres.py: under CI=true a server that cannot start fails the
+test, it never skips).
+
 Process A runs shard 0, process B shard 1; a table is played in a guild of each shard at once. A is SIGKILLed in
 the middle of a hand and started again: its table resumes exactly where the players saw it while B's table never
 pauses; the ledger audit holds for both guilds. The same shard started twice: the second process refuses it with
@@ -17,9 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
+import pytest
 import pytest_asyncio
 
 from bot.storage.leases import ShardLeases
+from tests import postgres
 from tests.discord_stub import BotProcess, DiscordStub, GuildHandle, User
 from tests.discord_stub.gateway import INTENT_DIRECT_MESSAGES
 
@@ -50,10 +56,24 @@ class Shard:
     bot: BotProcess
 
 
-def process(stub: DiscordStub, db: Path, shards: str, log: Path) -> BotProcess:
-    """A bot process for `shards` of 2 over `db` (commands synced globally: two guilds)."""
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of the processes' shared database: a SQLite file, or a fresh database on the tests' PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'poker.sqlite3'}"
+    return await postgres.database_url()
+
+
+def cluster_env(db: str) -> dict[str, str]:
+    """The environment of a bot process over the database `db` (a URL; commands synced globally: two guilds)."""
     env = bot_env(db, 0)
     del env["DEV_GUILD_ID"]
+    return env
+
+
+def process(stub: DiscordStub, db: str, shards: str, log: Path) -> BotProcess:
+    """A bot process for `shards` of 2 over the database `db` (a URL)."""
+    env = cluster_env(db)
     return BotProcess(
         stub,
         entry="tests.e2e.bot_entry:main",
@@ -64,10 +84,9 @@ def process(stub: DiscordStub, db: Path, shards: str, log: Path) -> BotProcess:
 
 
 @pytest_asyncio.fixture
-async def two(tmp_path: Path) -> AsyncIterator[tuple[DiscordStub, list[Shard], Path]]:
-    """The stand-in announcing 2 shards, a guild on each, and two processes (shard 0, shard 1) over one file."""
+async def two(tmp_path: Path, db: str) -> AsyncIterator[tuple[DiscordStub, list[Shard], str]]:
+    """The stand-in announcing 2 shards, a guild on each, and two processes (shard 0, shard 1) over one database."""
     stub = await DiscordStub(shards=2).start()
-    db = tmp_path / "poker.sqlite3"
     shards: list[Shard] = []
     for index in range(2):
         guild = stub.add_guild(name=f"Casino {index}", channels=["poker"], shard=index)
@@ -93,7 +112,7 @@ async def two(tmp_path: Path) -> AsyncIterator[tuple[DiscordStub, list[Shard], P
 
 
 async def test_a_killed_process_resumes_its_table_exactly_while_the_other_shard_never_pauses(
-    two: tuple[DiscordStub, list[Shard], Path],
+    two: tuple[DiscordStub, list[Shard], str],
 ) -> None:
     stub, (a, b), db = two
     assert stub.gateway.shard_for(a.guild.id) == 0 and stub.gateway.shard_for(b.guild.id) == 1
@@ -136,7 +155,7 @@ async def test_a_killed_process_resumes_its_table_exactly_while_the_other_shard_
 
 
 async def test_the_same_shard_started_twice_has_one_owner(
-    two: tuple[DiscordStub, list[Shard], Path], tmp_path: Path
+    two: tuple[DiscordStub, list[Shard], str], tmp_path: Path
 ) -> None:
     stub, (a, _b), db = two
     await a.game.open_table(a.players[0], BUY_INS)
@@ -158,7 +177,7 @@ async def test_the_same_shard_started_twice_has_one_owner(
 
 
 async def test_nothing_depends_on_a_dm_reaching_the_process_that_runs_the_table(
-    two: tuple[DiscordStub, list[Shard], Path],
+    two: tuple[DiscordStub, list[Shard], str],
 ) -> None:
     stub, (_a, b), _db = two
     # The bot asks for no DM events, and every command is guild-only: nothing comes by DM to shard 0.
@@ -176,17 +195,15 @@ async def test_nothing_depends_on_a_dm_reaching_the_process_that_runs_the_table(
         assert len(shown) == 2 and set(cards_in(dms[-1].text())) == set(shown)
 
 
-async def test_the_cluster_restarts_a_killed_child_and_stops_every_child_on_sigterm(tmp_path: Path) -> None:
+async def test_the_cluster_restarts_a_killed_child_and_stops_every_child_on_sigterm(tmp_path: Path, db: str) -> None:
     stub = await DiscordStub(shards=2).start()
     guild = stub.add_guild(name="Casino", channels=["poker"], shard=1)
     players = [stub.add_member(4101 + i, name, guild=guild, admin=i == 0) for i, name in enumerate(BUY_INS)]
     game = Game(stub, guild.channel("poker"), players)
-    env = bot_env(tmp_path / "poker.sqlite3", 0)
-    del env["DEV_GUILD_ID"]
     cluster = BotProcess(
         stub,
         entry="tests.e2e.bot_entry:cluster_main",
-        env=env,
+        env=cluster_env(db),
         log_path=tmp_path / "cluster.log",
         args=["cluster", "--processes", "2", "--shard-count", "2"],
     )

@@ -8,6 +8,7 @@ import pytest
 
 from bot.storage import (
     ChipsNotConserved,
+    Conflict,
     HandInProgress,
     HandNotFound,
     LedgerKind,
@@ -172,6 +173,31 @@ async def test_a_closed_table_s_state_message_and_settings_cannot_change(store: 
     assert await store.pending_outbox() == []
 
 
+async def test_delivered_messages_are_marked_by_key_once_and_unknown_keys_change_nothing(store: Storage) -> None:
+    table = await two_player_table(store)
+    owed = [{"key": key, "payload": {"n": n}} for n, key in enumerate(("a", "b", "c", "d"))]
+    await store.save_table_state(table, {"button": 1}, outbox=owed)
+    await store.mark_delivered(["b", "unknown", "d"])
+    assert [row.key for row in await store.pending_outbox(table)] == ["a", "c"]
+    await store.mark_delivered(["b"])  # already delivered: ignored
+    await store.mark_delivered([])
+    await store.mark_delivered(["c"])
+    assert [row.key for row in await store.pending_outbox()] == ["a"]
+
+
+async def test_a_statement_written_alone_is_committed_and_a_conflict_changes_nothing(store: Storage) -> None:
+    table = await two_player_table(store)
+    changed = await store.executor.write_statement("UPDATE table_seats SET stack = stack WHERE table_id = ?", (table,))
+    assert changed == 2
+    await store.save_table_state(table, {}, outbox=[{"key": "once", "payload": {}}])
+    with pytest.raises(Conflict):
+        await store.executor.write_statement(
+            "INSERT INTO outbox (table_id, key, payload, created_at) VALUES (?, ?, ?, ?), (?, ?, ?, ?)",
+            (table, "new", "{}", 0.0, table, "once", "{}", 0.0),
+        )
+    assert [row.key for row in await store.pending_outbox(table)] == ["once"]
+
+
 async def test_tournament_seats_hold_tournament_chips_not_balance_chips(store: Storage) -> None:
     table = await store.create_table(GUILD, 702, ALICE, "tournament", {"starting_stack": 100})
     await store.join_tournament(table, ALICE, 1, 100)
@@ -244,6 +270,25 @@ async def test_concurrent_appends_of_several_tables_commit_together_in_order(sto
     assert [x["n"] for x in a.actions] == [0, 1, 2, 3, 4]  # type: ignore[union-attr]
     assert [x["n"] for x in b.actions] == [0, 1, 2]  # type: ignore[union-attr]
     assert await store.append_action(hand_a, {"n": 5}) == 5
+
+
+async def test_interleaved_appends_of_two_hands_in_one_batch_are_numbered_in_their_callers_order(
+    store: Storage,
+) -> None:
+    """One batch mixing two hands' rows (as two tables acting in the same loop turn): each hand's rows are
+    numbered on from its last stored number, in the order their callers appended them."""
+    first = await two_player_table(store)
+    second = await two_player_table(store, channel=701)
+    hand_a = await store.start_hand(first, 1, RECORD, SEATS)
+    hand_b = await store.start_hand(second, 1, RECORD, SEATS)
+    assert await store.append_action(hand_b, {"n": "b0"}) == 0
+    order = [hand_a, hand_b, hand_a, hand_a, hand_b, hand_a]
+    results = await asyncio.gather(*(store.append_action(h, {"n": i}) for i, h in enumerate(order)))
+    assert results == [0, 1, 1, 2, 2, 3]
+    a = await store.hand(hand_a)
+    b = await store.hand(hand_b)
+    assert a is not None and [x["n"] for x in a.actions] == [0, 2, 3, 5]
+    assert b is not None and [x["n"] for x in b.actions] == ["b0", 1, 4]
 
 
 async def test_the_latest_table_of_a_channel_is_the_open_one_else_the_last_closed(store: Storage) -> None:
