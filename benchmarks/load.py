@@ -37,8 +37,10 @@ import contextlib
 import copy
 import gc
 import json
+import os
 import random
 import shutil
+import signal
 import statistics
 import sys
 import tempfile
@@ -64,6 +66,7 @@ GOAL_KIB_PER_TABLE = 200.0
 GOAL_TABLES = 100
 GOAL_RATIO = 2.0
 FLOOR_ENTRY = "benchmarks.floor_bot:main"
+PROFILE_ENTRY = "benchmarks.profile_entry:main"
 CLUSTER_ENTRY = "tests.e2e.bot_entry:cluster_main"
 ACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
@@ -282,6 +285,13 @@ class Probe:
                 self._seen[proc.pid] = (proc, times.user + times.system)
         return sum(cpu for _, cpu in self._seen.values())
 
+    def threads(self) -> dict[int, float]:
+        """CPU seconds so far of each thread of the bot's own process (by thread id; the event loop's id is the
+        process id)."""
+        with contextlib.suppress(psutil.Error):
+            return {t.id: t.user_time + t.system_time for t in self.process.threads()}
+        return {}
+
     def sample(self) -> int:
         rss = 0
         for proc in self.tree():
@@ -415,12 +425,17 @@ async def measure(
         gc.disable()
         await asyncio.sleep(args.warmup)
 
-        t0, cpu0, own0 = time.monotonic(), probe.cpu(), own.cpu_times()
+        profiled = entry == PROFILE_ENTRY
+        if profiled:
+            os.kill(bot.pid, signal.SIGUSR1)  # benchmarks/profile_entry.py: the event loop's profile starts
+        t0, cpu0, own0, threads0 = time.monotonic(), probe.cpu(), own.cpu_times(), probe.threads()
         db0 = server.cpu() if server is not None else 0.0
         hands0, first, edits0 = len(stats.hands), len(stats.samples), len(stub.edit_bytes)
         await asyncio.sleep(args.seconds)
-        t1, cpu1, own1 = time.monotonic(), probe.cpu(), own.cpu_times()
+        t1, cpu1, own1, threads1 = time.monotonic(), probe.cpu(), own.cpu_times(), probe.threads()
         db_cpu = server.cpu() - db0 if server is not None else None
+        if profiled:
+            os.kill(bot.pid, signal.SIGUSR2)  # ... and every thread's profile is written
         window = [s for s in stats.samples[first:] if t0 <= s.sent < t1]
         hands = len(stats.hands) - hands0
         rss_window = [rss for at, rss in probe.rss if t0 <= at <= t1]
@@ -439,6 +454,8 @@ async def measure(
             bot_cpu=cpu1 - cpu0,
             db_cpu=db_cpu,
             own_cpu=(own1.user + own1.system) - (own0.user + own0.system),
+            threads={tid: cpu - threads0.get(tid, 0.0) for tid, cpu in threads1.items()},
+            main_thread=bot.pid,
             baseline=baseline,
             steady=statistics.median(rss_window) if rss_window else probe.peak_rss,
             peak=max(probe.peak_rss, probe.high_water_mark() or 0),
@@ -506,6 +523,9 @@ async def run_once(args: argparse.Namespace, processes: int | None, server: Thro
         guild = stub.add_guild(name="Load", channels=[f"table-{i}" for i in range(1, args.tables + 1)])
         channels, entry, bot_args = guild.channels, args.bot_entry, None
         env["DEV_GUILD_ID"] = str(guild.id)
+        if args.profile is not None:
+            entry = PROFILE_ENTRY
+            env["LOAD_PROFILE_OUT"] = args.profile
     if args.next_hand_delay is not None:
         env["E2E_NEXT_HAND_DELAY"] = str(args.next_hand_delay)
     label = f"cluster of {processes}" if processes else "bot"
@@ -623,6 +643,8 @@ def report(
     bot_cpu: float,
     db_cpu: float | None,
     own_cpu: float,
+    threads: dict[int, float],
+    main_thread: int,
     baseline: int,
     steady: float,
     peak: int,
@@ -671,6 +693,13 @@ def report(
         f"bot CPU           : {bot_cpu / actions * 1000 if actions else float('nan'):8.2f} ms per action  "
         f"({bot_cpu / seconds * 100:.0f} % of one core); stand-in + players: {own_cpu / seconds * 100:.0f} %"
     )
+    if actions and threads:
+        others = sorted((cpu for tid, cpu in threads.items() if tid != main_thread), reverse=True)
+        busy = ", ".join(f"{cpu / actions * 1000:.2f}" for cpu in others if cpu / actions >= 0.00001)
+        print(
+            f"  by thread       : event loop {threads.get(main_thread, 0.0) / actions * 1000:.2f} ms per action; "
+            f"other threads (database, pictures...) {busy or '0'} ms per action"
+        )
     if db_cpu is not None:
         print(
             f"PostgreSQL CPU    : {db_cpu / actions * 1000 if actions else float('nan'):8.2f} ms per action  "
@@ -735,6 +764,13 @@ def main(argv: list[str] | None = None) -> int:
         help="table counts of --saturation",
     )
     parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        default=None,
+        help="run the bot under cProfile (benchmarks/profile_entry.py: each thread's CPU time) and write the "
+        "measured window's profile to FILE (pstats)",
+    )
+    parser.add_argument(
         "--database",
         choices=["sqlite", "postgresql"],
         default="sqlite",
@@ -745,6 +781,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 2 <= args.players <= 10 or args.tables < 1 or args.seconds < 1 or args.warmup < 0:
         parser.error("--players 2..10, --tables >= 1, --seconds >= 1, --warmup >= 0")
+    if args.profile is not None:
+        args.profile = os.path.abspath(args.profile)  # the bot process writes it
     # The stand-in and the players are this process's work: on uvloop, as the bot is, so that their own event
     # loop's overhead weighs as little as possible on the round trips they time.
     return asyncio.run(run(args), **event_loop_options())

@@ -23,6 +23,7 @@ from bot.storage import GuildDefaults, Storage
 from bot.storage.leases import ShardLeases
 from bot.tables import TableService
 from bot.tables.ownership import ShardOwnership
+from bot.tables.pictures import prepare_pictures
 
 log = logging.getLogger(__name__)
 
@@ -168,6 +169,7 @@ class PokerBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Runs once, after login and before the gateway connects (discord.py calls it from `start`)."""
+        pictures = asyncio.create_task(prepare_pictures(), name="poker-bot-pictures")  # in its thread meanwhile
         self._storage = await Storage.open(self.settings.database, defaults=guild_defaults(self.settings))
         self.ownership = await self._take_shards()
         if self._table_service_factory is not None:
@@ -180,6 +182,7 @@ class PokerBot(commands.AutoShardedBot):
             await self.tables.restore()
         await self.tree.set_translator(CatalogueTranslator())
         await self.sync_commands()
+        await pictures
         if self._renew_leases:
             keep = self.ownership.keep(self._follow_shards)
             self._lease_keeper = asyncio.create_task(keep, name="poker-bot-leases")

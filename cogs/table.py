@@ -24,7 +24,7 @@ from bot.discord_ui.advance import PreActionButton, ReturnButton
 from bot.discord_ui.components import answer_unknown_component, template_of
 from bot.discord_ui.errors import NO_MENTIONS, CommandRefused, send_private
 from bot.discord_ui.options import CheckedCog
-from bot.discord_ui.parts import BotParts, parts, table_service
+from bot.discord_ui.parts import has_parts, parts, table_service
 from bot.discord_ui.puzzles import PuzzleButton, Puzzles
 from bot.discord_ui.run_twice import RunTwiceButton
 from bot.discord_ui.shows import ShowButton, ShowCardButton
@@ -88,8 +88,8 @@ class TableCog(
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Remember who acts and in which language (names for standings, locale for hole-card DMs)."""
-        if isinstance(self.bot, BotParts):
-            self.bot.people.remember_interaction(interaction)
+        if has_parts(self.bot):
+            parts(self.bot).people.remember_interaction(interaction)
 
     # ------------------------------------------------------------------ the table
 

@@ -7,7 +7,7 @@ seen in interactions, through `parts(client)` (typed, as python-discord types it
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 import discord
 
@@ -32,12 +32,27 @@ class BotParts(Protocol):
     def people(self) -> People: ...
 
 
+#: Whether instances of a class have the parts, by class: `isinstance` against a runtime-checkable protocol
+#: walks the protocol's members every time (about 70 us), and `parts` runs at every interaction.
+_HAS_PARTS: dict[type, bool] = {}
+
+
+def has_parts(client: object) -> bool:
+    """Whether `client` offers `BotParts` (`isinstance(client, BotParts)`, remembered per class: the parts are
+    the properties of the bot's class, `bot.app.PokerBot`)."""
+    kind = type(client)
+    known = _HAS_PARTS.get(kind)
+    if known is None:
+        known = _HAS_PARTS[kind] = isinstance(client, BotParts)
+    return known
+
+
 def parts(client: discord.Client) -> BotParts:
     """The bot's parts behind `client` (an interaction's `client`, a cog's `bot`). Raises CommandRefused
     ("unknown") for a client without them (a bare `discord.Client`): nothing can be done there."""
-    if not isinstance(client, BotParts):
+    if not has_parts(client):
         raise CommandRefused("unknown")
-    return client
+    return cast(BotParts, client)
 
 
 def table_service(client: discord.Client) -> TableService:

@@ -80,21 +80,40 @@ def _split(n: int) -> int:
     return k
 
 
-def _root(leaves: Sequence[bytes]) -> bytes:
-    if len(leaves) == 1:
-        return leaves[0]
-    k = _split(len(leaves))
-    return _h(_NODE + _root(leaves[:k]) + _root(leaves[k:]))
+def _tree(leaves: Sequence[bytes]) -> dict[tuple[int, int], bytes]:
+    """Every node of the tree over `leaves` by its range of leaves (start, end): the leaves themselves as (p, p+1),
+    the root as (0, n). Built once per deck, so that a proof reads its sibling hashes instead of hashing whole
+    subtrees again (a hand's 12 hole-card proofs hashed the deck about 70 times over)."""
+    nodes: dict[tuple[int, int], bytes] = {}
+
+    def build(start: int, end: int) -> bytes:
+        if end - start == 1:
+            node = leaves[start]
+        else:
+            k = _split(end - start)
+            node = _h(_NODE + build(start, start + k) + build(start + k, end))
+        nodes[(start, end)] = node
+        return node
+
+    build(0, len(leaves))
+    return nodes
 
 
-def _path(index: int, leaves: Sequence[bytes]) -> list[bytes]:
-    """RFC 6962 PATH(m, D[n]): the sibling hashes from the leaf up."""
-    if len(leaves) <= 1:
-        return []
-    k = _split(len(leaves))
-    if index < k:
-        return [*_path(index, leaves[:k]), _root(leaves[k:])]
-    return [*_path(index - k, leaves[k:]), _root(leaves[:k])]
+def _path(index: int, leaves: Sequence[bytes], nodes: Mapping[tuple[int, int], bytes] | None = None) -> list[bytes]:
+    """RFC 6962 PATH(m, D[n]): the sibling hashes from the leaf up (`nodes`: the tree's nodes, `_tree(leaves)`)."""
+    tree = nodes if nodes is not None else _tree(leaves)
+    path: list[bytes] = []
+    start, end = 0, len(leaves)
+    while end - start > 1:
+        k = _split(end - start)
+        if index < start + k:
+            path.append(tree[(start + k, end)])
+            end = start + k
+        else:
+            path.append(tree[(start, start + k)])
+            start += k
+    path.reverse()  # from the leaf up
+    return path
 
 
 def hole_positions(players: int, player: int) -> tuple[int, int]:
@@ -214,7 +233,9 @@ class DeckSeal:
     deck: tuple[Card, ...]
     salts: tuple[bytes, ...]
     _leaves: tuple[bytes, ...] = field(init=False, repr=False, compare=False)
+    _nodes: dict[tuple[int, int], bytes] = field(init=False, repr=False, compare=False)
     root: bytes = field(init=False, compare=False)
+    _fingerprint: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not 0 < len(self.deck) <= len(CARDS) or len(self.salts) != len(self.deck):
@@ -222,8 +243,11 @@ class DeckSeal:
         if any(len(s) != SALT_BYTES for s in self.salts):
             raise SealError(f"every salt is {SALT_BYTES} bytes")
         leaves = tuple(_leaf(p, card, salt) for p, (card, salt) in enumerate(zip(self.deck, self.salts, strict=True)))
+        nodes = _tree(leaves)
         object.__setattr__(self, "_leaves", leaves)
-        object.__setattr__(self, "root", _root(leaves))
+        object.__setattr__(self, "_nodes", nodes)
+        object.__setattr__(self, "root", nodes[(0, len(leaves))])
+        object.__setattr__(self, "_fingerprint", self.root.hex().upper()[:FINGERPRINT_HEX])
 
     @classmethod
     def seal(cls, deck: Sequence[Card], salt: Callable[[], bytes] = _random_salt) -> DeckSeal:
@@ -232,7 +256,7 @@ class DeckSeal:
 
     def fingerprint(self) -> str:
         """The commitment as shown to the table: the root's first 128 bits, 32 hex digits (capitals)."""
-        return self.root.hex().upper()[:FINGERPRINT_HEX]
+        return self._fingerprint
 
     def proof(self, position: int) -> CardProof:
         """The proof of the card at `position` (0-based deal order).
@@ -242,7 +266,7 @@ class DeckSeal:
         """
         if not 0 <= position < len(self.deck):
             raise IndexError(f"no position {position} in a deck of {len(self.deck)}")
-        path = tuple(_path(position, self._leaves))
+        path = tuple(_path(position, self._leaves, self._nodes))
         return CardProof(position, len(self.deck), self.deck[position], self.salts[position], path)
 
     def hole_proofs(self, players: int, player: int) -> tuple[CardProof, ...]:

@@ -9,6 +9,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from bot.render.i18n import Locale, t
@@ -153,10 +154,16 @@ def strip_invisible(text: str) -> str:
     return "".join(char for char in text if _visible(char))
 
 
+#: How many escaped names `escape_name` remembers (the same players' names are shown at every action).
+NAME_CACHE_SIZE = 2048
+
+
+@lru_cache(maxsize=NAME_CACHE_SIZE)
 def escape_name(name: str, max_length: int = NAME_MAX) -> str:
     """A display name safe to put in a message: invisible format characters removed (`strip_invisible`: no
     right-to-left override can reverse the text after it), one line, at most `max_length` characters (+ "…"),
-    Discord markdown escaped, and @mentions neutralised (a zero-width space after "@")."""
+    Discord markdown escaped, and @mentions neutralised (a zero-width space after "@"). Remembered
+    (`NAME_CACHE_SIZE` names)."""
     one_line = " ".join(strip_invisible(name).split()) or "?"
     short = clamp(one_line, max_length)
     return _MARKDOWN.sub(r"\\\1", short).replace("@", "@\u200b")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bot.poker import (
     ActionKind,
@@ -28,7 +29,7 @@ from bot.poker.events import RunCountChosen, RunTwiceAnswered, ShownByChoice
 from bot.render.cards import cards_text
 from bot.render.embeds import escape_name
 from bot.render.hands import hand_name
-from bot.render.i18n import Locale, format_names, t
+from bot.render.i18n import Locale, derived_cache, format_names, normalize_locale, t
 
 Names = Mapping[int, str] | Sequence[str]
 
@@ -309,6 +310,7 @@ def render_event_lines(
     each blind, action and returned bet ends with the pot it left ("Bob calls 18 · pot 45")."""
     events = list(events)
     ctx = _Context(pot_count_of(events), shown_values(events))
+    language = normalize_locale(locale)  # a hashable key for the lines' cache
     # Items: one event, or a run of PotAwarded events that make one line; only items with a line are kept.
     items: list[list[Event]] = []
     for event in events:
@@ -333,7 +335,38 @@ def render_event_lines(
         if awards:
             lines.extend(render_awards(awards, locale, ctx.pot_count))
             continue
-        line = _line(item[0], names, locale, ctx)
+        line = _item_line(item[0], _name_in(names, item[0]), language, ctx, pot)
         if line is not None:
-            lines.append(line if pot is None else t("event.with_pot", locale, line=line, amount=pot))
+            lines.append(line)
     return lines if last is None else lines[-last:]
+
+
+def _name_in(names: Names, event: Event) -> str | None:
+    """The raw name of the player `event` is about (None: no player, or not among `names`)."""
+    player = getattr(event, "player", None)
+    if player is None:
+        return None
+    try:
+        name = names[player]
+    except (KeyError, IndexError, TypeError):
+        return None
+    return str(name)
+
+
+#: How many event lines `render_event_lines` remembers: a table message shows its hand's last six, and at an
+#: action only the newest is new.
+EVENT_LINE_CACHE_SIZE = 2048
+
+
+@lru_cache(maxsize=EVENT_LINE_CACHE_SIZE)
+def _item_line(event: Event, name: str | None, language: str, ctx: _Context, pot: int | None) -> str | None:
+    """`_line` of one event whose player (if any) is called `name`, with the pot it left (`pot`, when given)."""
+    player = getattr(event, "player", None)
+    names: dict[int, str] = {player: name} if player is not None and name is not None else {}
+    line = _line(event, names, language, ctx)
+    if line is None or pot is None:
+        return line
+    return t("event.with_pot", language, line=line, amount=pot)
+
+
+derived_cache(_item_line.cache_clear)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -75,8 +75,22 @@ def locale_language(locale: Locale) -> str | None:
 
 def normalize_locale(locale: Locale) -> str:
     """Map any locale spelling to a catalogue language: "fr", "fr-FR", "fr_CA", `discord.Locale.french`
-    -> "fr"; anything else (None, "en-US", "en-GB", "de", ...) -> "en"."""
-    return locale_language(locale) or ENGLISH
+    -> "fr"; anything else (None, "en-US", "en-GB", "de", ...) -> "en". Remembered per spelling (`_LANGUAGES`:
+    every rendering asks)."""
+    try:
+        return _LANGUAGES[locale]
+    except KeyError:
+        language = locale_language(locale) or ENGLISH
+        if len(_LANGUAGES) < _LANGUAGES_MAX:
+            _LANGUAGES[locale] = language
+        return language
+    except TypeError:  # not hashable: never a real locale, worked out every time (never raises)
+        return locale_language(locale) or ENGLISH
+
+
+#: The catalogue language of each locale spelling seen (`normalize_locale`), at most `_LANGUAGES_MAX`.
+_LANGUAGES: dict[object, str] = {}
+_LANGUAGES_MAX = 256
 
 
 @cache
@@ -172,8 +186,11 @@ def t(key: str, locale: Locale = ENGLISH, /, **params: object) -> str:
     and amounts at every action.
     """
     language = normalize_locale(locale)
+    if not params:
+        return _render_cached(key, language, (), ())
     try:
-        return _render_cached(key, language, tuple((name, type(value), value) for name, value in params.items()))
+        # The types are part of the key: True and 1, or 1.0 and 1, are equal and hash alike but render apart.
+        return _render_cached(key, language, tuple(params.items()), tuple(map(type, params.values())))
     except TypeError:  # an unhashable parameter (a list, a dict): rendered every time
         return _render(key, language, params)
 
@@ -185,14 +202,27 @@ NUMBER_CACHE_SIZE = 1024
 
 
 @lru_cache(maxsize=RENDER_CACHE_SIZE)
-def _render_cached(key: str, language: str, params: tuple[tuple[str, type, object], ...]) -> str:
-    return _render(key, language, {name: value for name, _, value in params})
+def _render_cached(key: str, language: str, params: tuple[tuple[str, object], ...], _types: tuple[type, ...]) -> str:
+    return _render(key, language, dict(params))
+
+
+#: The `cache_clear` of the caches of rendered text built on `t` elsewhere (`derived_cache`).
+_DERIVED_CACHES: list[Callable[[], None]] = []
+
+
+def derived_cache(cache_clear: Callable[[], None]) -> None:
+    """Register a cache of text rendered with `t` (its `cache_clear`): `clear_render_cache` clears it too."""
+    _DERIVED_CACHES.append(cache_clear)
 
 
 def clear_render_cache() -> None:
-    """Forget the remembered renderings (for tests that swap a catalogue; catalogues never change at run time)."""
+    """Forget the remembered renderings (for tests that swap a catalogue; catalogues never change at run time),
+    those of the caches registered with `derived_cache` too."""
     _render_cached.cache_clear()
     _format_number.cache_clear()
+    _LANGUAGES.clear()
+    for cache_clear in _DERIVED_CACHES:
+        cache_clear()
 
 
 def _render(key: str, language: str, params: Mapping[str, object]) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 
 from bot.poker import Card, Event, LegalActions, LevelBy, Pot, Street, TableKind
 from bot.render.announce import render_level_blinds, render_level_when
@@ -32,7 +33,7 @@ from bot.render.embeds import (
     make_embed,
 )
 from bot.render.events import pot_amount, pot_amounts, pots_summary, render_event_lines
-from bot.render.i18n import Locale, t
+from bot.render.i18n import Locale, derived_cache, normalize_locale, t
 
 RECENT_ACTIONS = 6
 BUTTON_MARK = "Ⓓ"
@@ -180,7 +181,13 @@ class TableSnapshot:
         return self.street is not None and self.street != Street.COMPLETE
 
 
-def _seat_line(seat: SeatView, locale: Locale, in_hand: bool) -> str:
+#: How many seat lines `_seat_line` remembers: at each action one or two seats of a table change (the one who
+#: acted, the next to act); the others' lines are the same as in the last edit.
+SEAT_LINE_CACHE_SIZE = 2048
+
+
+@lru_cache(maxsize=SEAT_LINE_CACHE_SIZE)
+def _seat_line(seat: SeatView, locale: str, in_hand: bool) -> str:
     name = escape_name(seat.name)
     actor = in_hand and seat.is_actor
     if actor:
@@ -206,20 +213,36 @@ def _seat_line(seat: SeatView, locale: Locale, in_hand: bool) -> str:
     return f"{mark} `{seat.seat:>2}` {name}{button} — " + " · ".join(parts)
 
 
+derived_cache(_seat_line.cache_clear)
+
+
 def _info_line(view: TableSnapshot, locale: Locale) -> str:
-    if view.betting in ("pot-limit", "fixed-limit"):  # "Pot-limit 1/2", "Fixed-limit 1/2 (bets 2/4)" (issue 16)
-        blinds = {"sb": view.small_blind, "bb": view.big_blind, "big": 2 * view.big_blind}
-        line = t(f"table.structure.{view.betting}", locale, **blinds)
-        if view.ante:
-            line += " · " + t("table.ante", locale, ante=view.ante)
-    elif view.ante:
-        line = t("table.blinds_ante", locale, sb=view.small_blind, bb=view.big_blind, ante=view.ante)
+    """Blinds (or the betting structure), ante, kind and level: "Blinds 1/2 · Cash game" (remembered)."""
+    return _info_line_of(
+        view.betting, view.small_blind, view.big_blind, view.ante, view.kind, view.level, normalize_locale(locale)
+    )
+
+
+@lru_cache(maxsize=256)
+def _info_line_of(
+    betting: str, small_blind: int, big_blind: int, ante: int, kind: TableKind, level: int | None, locale: str
+) -> str:
+    if betting in ("pot-limit", "fixed-limit"):  # "Pot-limit 1/2", "Fixed-limit 1/2 (bets 2/4)" (issue 16)
+        blinds = {"sb": small_blind, "bb": big_blind, "big": 2 * big_blind}
+        line = t(f"table.structure.{betting}", locale, **blinds)
+        if ante:
+            line += " · " + t("table.ante", locale, ante=ante)
+    elif ante:
+        line = t("table.blinds_ante", locale, sb=small_blind, bb=big_blind, ante=ante)
     else:
-        line = t("table.blinds", locale, sb=view.small_blind, bb=view.big_blind)
-    parts = [line, t(f"table.kind.{view.kind}", locale)]
-    if view.level:
-        parts.append(t("table.level", locale, level=view.level))
+        line = t("table.blinds", locale, sb=small_blind, bb=big_blind)
+    parts = [line, t(f"table.kind.{kind}", locale)]
+    if level:
+        parts.append(t("table.level", locale, level=level))
     return " · ".join(parts)
+
+
+derived_cache(_info_line_of.cache_clear)
 
 
 def render_tournament_line(view: TableSnapshot, locale: Locale) -> str | None:
@@ -301,7 +324,8 @@ def render_table(view: TableSnapshot, locale: Locale, table_name: str | None = N
             lines.append(t("table.sealed", locale, fingerprint=seal))
     lines.append("")
     seats = sorted(view.seats, key=lambda s: s.seat)
-    lines.extend(_seat_line(seat, locale, in_hand) for seat in seats)
+    language = normalize_locale(locale)  # a hashable key for the seat lines' cache
+    lines.extend(_seat_line(seat, language, in_hand) for seat in seats)
     if not seats:
         lines.append(t("table.no_seats", locale))
     lines.append("")
@@ -381,7 +405,16 @@ def render_action_buttons(legal: LegalActions | None, locale: Locale) -> tuple[B
     then My cards. legal: the actor's `LegalActions`, or None between hands (only My cards then).
     Actions the actor may not take are left out, and one action has one button: a call that puts the stack in
     is "Call N (all-in)" without an All-in button; a bet or raise that can only be the all-in is the All-in
-    button alone."""
+    button alone. Remembered (`BUTTONS_CACHE_SIZE` sets): the same options come back at every table."""
+    return _action_buttons(legal, normalize_locale(locale))
+
+
+#: How many sets of buttons `render_action_buttons` remembers.
+BUTTONS_CACHE_SIZE = 1024
+
+
+@lru_cache(maxsize=BUTTONS_CACHE_SIZE)
+def _action_buttons(legal: LegalActions | None, locale: str) -> tuple[ButtonSpec, ...]:
     buttons: list[ButtonSpec] = []
     if legal is not None:
         merged_call = call_is_all_in(legal)
@@ -404,6 +437,9 @@ def render_action_buttons(legal: LegalActions | None, locale: Locale) -> tuple[B
             buttons.append(ButtonSpec("all_in", t("button.all_in", locale, amount=legal.all_in_to), "danger"))
     buttons.append(ButtonSpec("cards", t("button.my_cards", locale), "secondary"))
     return tuple(ButtonSpec(b.action, clamp(b.label, BUTTON_LABEL_MAX), b.style, b.disabled) for b in buttons)
+
+
+derived_cache(_action_buttons.cache_clear)
 
 
 @dataclass(frozen=True)

@@ -2,17 +2,26 @@
 message says and the public snapshot it was owed with (docs/outbox.md: rows store meaning, not bytes).
 
 Never for the table message's edits (an action stays one edit), and only when the table's `pictures` option is
-on. Drawing takes a few milliseconds of CPU: `picture_for` runs it in a worker thread so that the event loop
-goes on serving the other tables meanwhile.
+on. Drawing takes a few milliseconds of CPU: `picture_for` runs it in the process's one picture thread
+(`picture_thread`), so that the event loop goes on serving the other tables meanwhile.
+
+One thread, not asyncio's default executor (up to min(32, cores + 4) threads): each thread that allocates
+images gets its own malloc arena, which keeps the freed image buffers (several MiB per thread at 100 busy
+tables: most of the memory per table counted in benchmarks/load.py), and several drawing threads only take
+turns at the interpreter lock with the event loop, which then waits for each of them. The pictures of a
+process are a small share of one core (a few milliseconds each, a few per hand): one thread keeps up, and
+each table's messages wait only for their own picture (each table has its own delivery worker).
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from bot.poker import Card, HandResult, PotAwarded, Street
 from bot.render.picture import OddsLike, SeatOdds, draw_table, scene_from_snapshot
@@ -21,6 +30,52 @@ from bot.tables.notifier import Announcement, Picture, SeatView, StreetAnnouncem
 from bot.tables.options import TableOptions
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+_executor: ThreadPoolExecutor | None = None
+
+
+def picture_thread() -> ThreadPoolExecutor:
+    """The process's one picture thread (created on first use; see the module docstring)."""
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="picture")
+    return _executor
+
+
+async def in_picture_thread(draw: Callable[[], T]) -> T:
+    """Run `draw` in the picture thread and return what it returns (its exception is raised here)."""
+    return await asyncio.get_running_loop().run_in_executor(picture_thread(), draw)
+
+
+def _draw_samples() -> int:
+    """`bot.render.picture.warm_up` (every layout's table, card faces, plates, fonts), then the sample tables
+    drawn (`bot.render.picture.samples`: a picture's whole working set), then `bot.poker.equity.warm_up` (numpy
+    and the preflop tables); returns how many samples were drawn."""
+    from bot.poker.equity import warm_up as warm_up_equity
+    from bot.render.picture import warm_up
+    from bot.render.picture.samples import golden_scenes  # only needed here: not loaded for every import
+
+    warm_up()
+    scenes = golden_scenes()
+    for scene in scenes.values():
+        draw_table(scene)
+    warm_up_equity()
+    return len(scenes)
+
+
+async def prepare_pictures() -> None:
+    """Draw the sample tables once in the picture thread, at start-up (`bot.app.PokerBot.setup_hook`), so that
+    what the pictures keep for the life of the process is in place before the first hand: the empty table of
+    each layout, the card faces, the fonts, and the thread's malloc arena grown to a picture's working set
+    (whatever the number of tables; benchmarks/README.md, "memory per table"); the all-in odds' numpy tables
+    too. Without it the first street of each layout paid for them, and the load benchmark counted them per
+    table. A failure is logged and changes nothing else."""
+    try:
+        await in_picture_thread(_draw_samples)
+    except Exception:
+        log.exception("could not prepare the pictures")
 
 
 def run_out_view(
@@ -107,12 +162,12 @@ def draw_picture(
 async def picture_for(
     snapshot: TableSnapshot, announcement: Announcement, options: TableOptions, odds: Any = None
 ) -> Picture | None:
-    """`draw_picture` in a worker thread; a picture that could not be drawn is logged and left out (the message
-    goes without it)."""
+    """`draw_picture` in the picture thread; a picture that could not be drawn is logged and left out (the
+    message goes without it)."""
     if not options.pictures or not isinstance(announcement, StreetAnnouncement | HandResult):
         return None
     try:
-        return await asyncio.to_thread(draw_picture, snapshot, announcement, options, odds)
+        return await in_picture_thread(functools.partial(draw_picture, snapshot, announcement, options, odds))
     except Exception:
         log.exception("could not draw the picture of table %s", snapshot.table_id)
         return None
@@ -127,7 +182,7 @@ async def table_picture(snapshot: TableSnapshot, options: TableOptions) -> Pictu
         return Picture(draw_table(scene_from_snapshot(snapshot, four_colour=options.four_colour)))
 
     try:
-        return await asyncio.to_thread(draw)
+        return await in_picture_thread(draw)
     except Exception:
         log.exception("could not draw the picture of table %s", snapshot.table_id)
         return None
