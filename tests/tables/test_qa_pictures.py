@@ -3,12 +3,11 @@ pictures must not tell the result before the river, and a picture's title names 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-import pytest
-
 from bot.poker import ActionKind, HandResult
-from bot.render.picture import scene_from_snapshot
+from bot.render.picture import draw_table, scene_from_snapshot
 from bot.tables import RecordingNotifier, StreetAnnouncement, TableService, TableSnapshot
 from bot.tables.pictures import run_out_view, street_snapshot
 from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, Decks, actor, deck_for
@@ -50,15 +49,11 @@ async def test_every_all_in_player_reads_all_in_on_the_run_out_pictures_winner_o
         }, announcement.street
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="qa: the result picture of a hand won without a showdown is titled 'Hand #1 · Showdown' ('Abattage')",
-)
 async def test_the_picture_of_a_hand_won_uncontested_is_not_titled_showdown(
     service: TableService, notifier: RecordingNotifier
 ) -> None:
-    """Everyone folded to Bob: the message says "Hand #1 is over" (no showdown, no hand shown), but its picture's
-    title reads "Hand #1 · Showdown" ("Donne n° 1 · Abattage" in French)."""
+    """Everyone folded to Bob: the message says "Hand #1 is over" (no showdown, no hand shown), and so does its
+    picture's title, never "Hand #1 · Showdown" ("Donne n° 1 · Abattage" in French), in both languages."""
     await seat_and_start(service, users=(ALICE, BOB, CHLOE))
     runner = service.get(CHANNEL)
     await runner.act(actor(service), ActionKind.FOLD)
@@ -68,4 +63,8 @@ async def test_the_picture_of_a_hand_won_uncontested_is_not_titled_showdown(
     assert len(results) == 1
     result, snapshot = results[0]
     assert not result.showdown
-    assert scene_from_snapshot(snapshot, result).street != "showdown"
+    scene = scene_from_snapshot(snapshot, result)
+    assert scene.street == "over"
+    for language in ("en", "fr"):
+        over = dataclasses.replace(scene, language=language)
+        assert draw_table(over) != draw_table(dataclasses.replace(over, street="showdown"))

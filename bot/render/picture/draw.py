@@ -164,7 +164,13 @@ def _draw_centre(image: Image.Image, scene: TableScene) -> None:
         else t("level.blinds", language, sb=scene.small_blind, bb=scene.big_blind)
     )
     title = t("street.announce.hand", language, number=scene.hand_number) if scene.hand_number else ""
-    if scene.street is not None:
+    if scene.street == "over":
+        title = (
+            t("result.title", language, number=scene.hand_number)
+            if scene.hand_number
+            else t("result.title_plain", language)
+        )
+    elif scene.street is not None:
         street = street_name({"preflop": 0, "flop": 1, "turn": 2, "river": 3}.get(scene.street, 4), language)
         title = f"{title} · {street}" if title else street
     if title:

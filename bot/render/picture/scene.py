@@ -86,7 +86,8 @@ class TableScene:
     """What the picture shows (public information only). language: "en"/"fr"; hand_number: 0 between the
     first hands; blinds and ante in chips; max_seats: the table's seats (picks the layout); seats: the occupied
     ones; board: community cards; pots: chips of each pot, main first (what the channel is told,
-    `pot_amounts`); street: the street's catalogue name ("flop", ... "showdown") or None between hands;
+    `pot_amounts`); street: the street's catalogue name ("flop", ... "showdown"; "over" for a hand won
+    without a showdown) or None between hands;
     four_colour: draw the four-colour deck."""
 
     language: str
@@ -176,7 +177,8 @@ def scene_from_snapshot(
                         split.add(seat.seat)
         board = tuple(result.board) or board
         pots = tuple(int(p.amount) for p in result.pots if p.amount)
-        street = "showdown" if result.showdown else street
+        # A hand won without a showdown is titled as its message is ("Hand #N is over"), never "Showdown".
+        street = "showdown" if result.showdown else "over"
     against = list(values.values())
     language = snapshot.language
     scene_seats = []
