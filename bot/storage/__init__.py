@@ -5,6 +5,7 @@ All SQL of the bot lives in this package. See `Storage` for the API and docs/arc
 """
 
 from bot.poker import TableKind
+from bot.poker.players.base import is_computer_player  # the engine's rule, re-exported for the tables
 from bot.storage.errors import (
     ChipsNotConserved,
     Conflict,
@@ -43,7 +44,6 @@ from bot.storage.models import (
     StatsRow,
     TableRow,
     TableStatus,
-    is_computer_player,
 )
 from bot.storage.store import Storage
 

@@ -9,6 +9,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.poker import HandStatistics, TableKind
+from bot.poker.players.base import is_computer_player
 
 
 class Row(Protocol):
@@ -64,11 +65,6 @@ ISSUING_KINDS = (LedgerKind.GRANT, LedgerKind.REFILL, LedgerKind.ADJUSTMENT, Led
 #: The server's house account (docs/practice.md, "Chips"): computer players at cash tables buy in from it and cash
 #: out to it. It is an account outside every member's balance, never on the leaderboard, opened without a grant.
 HOUSE_USER_ID = 0
-
-
-def is_computer_player(user_id: int) -> bool:
-    """Computer players sit with negative user ids (Discord ids are positive; 0 is the house)."""
-    return user_id < 0
 
 
 def ledger_account(user_id: int) -> int:

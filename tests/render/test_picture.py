@@ -282,19 +282,30 @@ def test_a_computer_player_is_marked_with_a_drawn_robot_instead_of_its_emoji() -
     assert _differing_share(draw_image(scene), draw_image(human)) > 0.0002
 
 
+def test_a_member_named_like_a_computer_player_gets_no_robot_badge() -> None:
+    """The badge comes from the seat's user id (computer players sit with negative ids), never from the name: a
+    member who calls themself "🤖 Solid 3" is drawn as a member."""
+    snapshot, result = samples.split_pot()
+    impostor = tuple(dataclasses.replace(s, name="🤖 Solid 9") if s.seat == 1 else s for s in snapshot.seats)
+    scene = scene_from_snapshot(dataclasses.replace(snapshot, seats=impostor), result)
+    by_seat = {s.seat: s for s in scene.seats}
+    assert not by_seat[1].computer and by_seat[1].name == "Solid 9"
+    assert by_seat[3].computer
+
+
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_computer_names_start_with_the_mark_the_picture_draws(language: str) -> None:
-    """The picture recognises a computer player by the mark its catalogue name starts with."""
+    """A computer player's catalogue name starts with the mark the picture takes off (it draws a badge)."""
     assert t("computer.name", language, level="Solid", seat=3).startswith(COMPUTER_MARK)
 
 
 def test_the_font_check_knows_which_characters_have_a_glyph() -> None:
     assert all(sprites.drawable(ch) for ch in "Aé€≈·…♠♥♦♣ÉŒßЖλ\u202f")
     assert not any(sprites.drawable(ch) for ch in "李小龍🐉🎲🤖")
-    assert clean_name("李小龍🐉") == ("", False)
-    assert clean_name("Zoé 🎲 ✨") == ("Zoé", False)
-    assert clean_name("🤖 Solide 3") == ("Solide 3", True)
-    assert clean_name("Bob שלום محمد") == ("Bob", False)  # right to left: would be drawn backwards
+    assert clean_name("李小龍🐉") == ""
+    assert clean_name("Zoé 🎲 ✨") == "Zoé"
+    assert clean_name("🤖 Solide 3") == "Solide 3"
+    assert clean_name("Bob שלום محمد") == "Bob"  # right to left: would be drawn backwards
 
 
 @pytest.mark.parametrize("name", sorted(samples.golden_scenes()))

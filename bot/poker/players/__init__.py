@@ -12,7 +12,7 @@ import random
 
 from bot.poker.events import PlayerActed
 from bot.poker.hand import Hand
-from bot.poker.players.base import ComputerPlayer, Decision, Level, clamp_raise
+from bot.poker.players.base import ComputerPlayer, Decision, Level, clamp_raise, is_computer_player
 from bot.poker.players.baselines import AlwaysCall, RandomLegal
 from bot.poker.players.beginner import Beginner
 from bot.poker.players.solid import Solid
@@ -29,6 +29,7 @@ __all__ = [
     "RandomLegal",
     "Solid",
     "clamp_raise",
+    "is_computer_player",
     "make_player",
     "play_turn",
     "view_of",

@@ -16,7 +16,14 @@ from bot.poker.events import ActionKind
 from bot.poker.hand import LegalActions
 from bot.poker.players.view import PlayerView
 
-__all__ = ["ComputerPlayer", "Decision", "Level", "clamp_raise"]
+__all__ = ["ComputerPlayer", "Decision", "Level", "clamp_raise", "is_computer_player"]
+
+
+def is_computer_player(user_id: int) -> bool:
+    """Computer players sit with negative user ids (Discord ids are positive; 0 is the house): the one test of
+    whether a seat is a computer player's, for storage (the house account pays their chips) and for what is
+    shown (a robot badge in the picture; never a member whose name merely starts with the robot emoji)."""
+    return user_id < 0
 
 
 class Level(StrEnum):

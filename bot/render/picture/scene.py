@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from bot.poker.cards import Card
 from bot.poker.events import HandShown
+from bot.poker.players.base import is_computer_player
 from bot.poker.result import HandResult
 from bot.render.events import pot_amounts
 from bot.render.hands import hand_name
@@ -103,18 +104,15 @@ class TableScene:
     four_colour: bool = False
 
 
-def clean_name(name: str) -> tuple[str, bool]:
-    """A display name as the picture can draw it, and whether it is a computer player's (it starts with
-    `COMPUTER_MARK`, which is taken off). Control and format characters (bidirectional overrides, zero-width
-    joiners), every character the font has no glyph for (emoji, CJK...: they would be empty boxes) and
-    right-to-left letters (Hebrew, Arabic: Pillow's basic layout would draw them backwards and unjoined) are left
-    out; "" when nothing is left (the seat's number is drawn instead)."""
-    stripped = name.strip()
-    computer = stripped.startswith(COMPUTER_MARK)
-    if computer:
-        stripped = stripped[len(COMPUTER_MARK) :]
+def clean_name(name: str) -> str:
+    """A display name as the picture can draw it: a computer player's `COMPUTER_MARK` taken off (the picture
+    draws a robot badge instead, for computer players' seats only: `is_computer_player`). Control and format
+    characters (bidirectional overrides, zero-width joiners), every character the font has no glyph for (emoji,
+    CJK...: they would be empty boxes) and right-to-left letters (Hebrew, Arabic: Pillow's basic layout would
+    draw them backwards and unjoined) are left out; "" when nothing is left (the seat's number is drawn instead)."""
+    stripped = name.strip().removeprefix(COMPUTER_MARK)
     kept = "".join(ch for ch in stripped if _keep(ch))
-    return " ".join(kept.split()), computer
+    return " ".join(kept.split())
 
 
 def _keep(ch: str) -> bool:
@@ -186,7 +184,7 @@ def scene_from_snapshot(
         state = str(getattr(s.state, "value", s.state))
         dealt = s.player is not None and state in (ACTIVE, ALL_IN) and street is not None
         value = values.get(s.seat)
-        name, computer = clean_name(str(s.name))
+        name = clean_name(str(s.name))
         scene_seats.append(
             SceneSeat(
                 seat=int(s.seat),
@@ -203,7 +201,7 @@ def scene_from_snapshot(
                 won=won.get(s.seat, 0),
                 split=s.seat in split,
                 odds=odds.get(s.seat) if odds is not None else None,
-                computer=computer,
+                computer=is_computer_player(int(s.user_id)),
             )
         )
     return TableScene(
