@@ -7,9 +7,9 @@ here: `HoleCardsDealt` gives no line (only `HandShown`, the showdown, puts cards
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from bot.poker import (
     ActionKind,
@@ -307,19 +307,30 @@ def render_event_lines(
     a hand and is edited at every one).
 
     pot_after: the chips in the middle after the last event (the pots plus this street's bets); when given,
-    each blind, action and returned bet ends with the pot it left ("Bob calls 18 · pot 45")."""
-    events = list(events)
-    ctx = _Context(pot_count_of(events), shown_values(events))
+    each blind, action and returned bet ends with the pot it left ("Bob calls 18 · pot 45").
+
+    The events are read from the last one back, and only as far as the `last` lines need (a hand's table message
+    is drawn at every action: its cost stays that of six lines however long the hand)."""
+    events = events if isinstance(events, tuple | list) else list(events)
     language = normalize_locale(locale)  # a hashable key for the lines' cache
-    # Items: one event, or a run of PotAwarded events that make one line; only items with a line are kept.
+    # Items, from the last back: one event, or a run of PotAwarded events that make one line; only items with a
+    # line are kept. With `last`, one item more than needed is started: the run before it is then whole.
     items: list[list[Event]] = []
-    for event in events:
+    wanted = None if last is None else max(last, 0)
+    for event in reversed(events):
         if not isinstance(event, LINE_EVENTS):
             continue
         if isinstance(event, PotAwarded) and items and isinstance(items[-1][0], PotAwarded):
             items[-1].append(event)
-        else:
-            items.append([event])
+            continue
+        if wanted is not None and len(items) > wanted:
+            break
+        items.append([event])
+    if wanted is not None:
+        del items[wanted:]
+    items.reverse()
+    for item in items:
+        item.reverse()
     pots: list[int | None] = [None] * len(items)
     if pot_after is not None:
         running = pot_after
@@ -328,14 +339,21 @@ def render_event_lines(
             if isinstance(first, POT_LINE_EVENTS):
                 pots[index] = running
                 running -= chips_into_pot(first)
+    # What only some lines need, from every event of the hand: how many pots it pays (the awards), the hands shown
+    # at its showdown (a shown hand's kickers). The other lines are remembered without them.
+    pot_count = pot_count_of(events) if any(isinstance(item[0], PotAwarded) for item in items) else None
+    shown = shown_values(events) if any(isinstance(item[0], HandShown) for item in items) else None
     lines: list[str] = []
-    start = 0 if last is None else max(0, len(items) - last)
-    for item, pot in zip(items[start:], pots[start:], strict=True):
-        awards = [_award_of(e, names, locale) for e in item if isinstance(e, PotAwarded)]
-        if awards:
-            lines.extend(render_awards(awards, locale, ctx.pot_count))
+    for item, pot in zip(items, pots, strict=True):
+        first = item[0]
+        if isinstance(first, PotAwarded):
+            lines.extend(
+                render_awards(
+                    [_award_of(e, names, locale) for e in item if isinstance(e, PotAwarded)], locale, pot_count
+                )
+            )
             continue
-        line = _item_line(item[0], _name_in(names, item[0]), language, ctx, pot)
+        line = _item_line(first, _name_in(names, first), language, shown if isinstance(first, HandShown) else None, pot)
         if line is not None:
             lines.append(line)
     return lines if last is None else lines[-last:]
@@ -357,16 +375,33 @@ def _name_in(names: Names, event: Event) -> str | None:
 #: action only the newest is new.
 EVENT_LINE_CACHE_SIZE = 2048
 
+#: The remembered lines (least recently used first): by the event's identity (a table's snapshots hold the same
+#: event objects from action to action, and hashing an event's fields cost more than its line's lookup), the
+#: player's name, the language, the hands shown (for a shown hand's line, else None) and the pot it left. The
+#: value keeps the event itself, so that its identity is never reused for another event while it is remembered.
+_LINES: OrderedDict[tuple[int, str | None, str, tuple[HandValue, ...] | None, int | None], tuple[Event, str | None]]
+_LINES = OrderedDict()
 
-@lru_cache(maxsize=EVENT_LINE_CACHE_SIZE)
-def _item_line(event: Event, name: str | None, language: str, ctx: _Context, pot: int | None) -> str | None:
-    """`_line` of one event whose player (if any) is called `name`, with the pot it left (`pot`, when given)."""
+
+def _item_line(
+    event: Event, name: str | None, language: str, shown: tuple[HandValue, ...] | None, pot: int | None
+) -> str | None:
+    """`_line` of one event whose player (if any) is called `name`, with the pot it left (`pot`, when given);
+    remembered (`EVENT_LINE_CACHE_SIZE` lines)."""
+    key = (id(event), name, language, shown, pot)
+    hit = _LINES.get(key)
+    if hit is not None and hit[0] is event:
+        _LINES.move_to_end(key)
+        return hit[1]
     player = getattr(event, "player", None)
     names: dict[int, str] = {player: name} if player is not None and name is not None else {}
-    line = _line(event, names, language, ctx)
-    if line is None or pot is None:
-        return line
-    return t("event.with_pot", language, line=line, amount=pot)
+    line = _line(event, names, language, _Context(None, shown or ()))
+    if line is not None and pot is not None:
+        line = t("event.with_pot", language, line=line, amount=pot)
+    _LINES[key] = (event, line)
+    if len(_LINES) > EVENT_LINE_CACHE_SIZE:
+        _LINES.popitem(last=False)
+    return line
 
 
-derived_cache(_item_line.cache_clear)
+derived_cache(_LINES.clear)

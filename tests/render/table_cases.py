@@ -68,7 +68,7 @@ class Case:
 def cases() -> list[Case]:
     """All the cases, in a fixed order, each in both languages (about 2,000)."""
     found: list[Case] = []
-    for case in [*_played_hands(), *_phh_hands(), *_idle_tables()]:
+    for case in [*played_hands(), *load_like_hands(20), *_phh_hands(), *_idle_tables()]:
         for language in LANGUAGES:
             found.append(Case(f"{case.name}-{language}", replace(case.snapshot, language=language), case.table_name))
     return found
@@ -92,8 +92,10 @@ def _table_fields(rng: random.Random, players: int) -> dict[str, object]:
     return {"kind": TableKind.CASH, "level": rng.choice((None, None, 3))}
 
 
-def _played_hands() -> Iterator[Case]:
-    for seed in range(70):
+def played_hands(count: int = 70, first: int = 0) -> Iterator[Case]:
+    """Every message of `count` hands played at random (seeds `first`, `first + 1`, ...), in order, hand after hand
+    (named "play<seed>-s<step>")."""
+    for seed in range(first, first + count):
         rng = random.Random(seed)
         n = rng.randrange(2, 11)
         small, big = rng.choice(BLINDS)
@@ -129,6 +131,32 @@ def _played_hands() -> Iterator[Case]:
             if hand.is_complete:
                 break
             _advance(hand, rng)
+            step += 1
+
+
+def load_like_hands(count: int, first: int = 0) -> Iterator[Case]:
+    """Every message of `count` hands as `benchmarks/load.py` plays them (seeds `first`, ...): six players named
+    like its members, 100 big blinds each, who check or call and fold one time in ten when facing a bet; a time
+    bank of 60 s and a sealed deck (named "load<seed>-s<step>")."""
+    for seed in range(first, first + count):
+        rng = random.Random(-1 - seed)
+        hand = Hand(HandSettings(small_blind=1, big_blind=2), [200] * 6, rng=random.Random(seed * 104_729))
+        names = [f"t{seed}p{k}" for k in range(6)]
+        fields = {"kind": TableKind.CASH}
+        step = 0
+        while True:
+            snapshot = _hand_snapshot(hand, list(range(1, 7)), names, [], set(), False, fields, "9c0ffee5", rng, seed)
+            if snapshot.actor_user_id is not None:
+                deadline = DEADLINE + seed * 1000 + step * 3
+                snapshot = replace(snapshot, deadline=deadline, time_bank=60.0, time_bank_running=False)
+            yield Case(f"load{seed}-s{step}", snapshot, f"table-{seed}")
+            if hand.is_complete:
+                break
+            legal = hand.legal_actions()
+            if legal.can_check:
+                hand.act(ActionKind.CHECK)
+            else:
+                hand.act(ActionKind.FOLD if rng.random() < 0.1 else ActionKind.CALL)
             step += 1
 
 
