@@ -313,50 +313,70 @@ def render_event_lines(
     is drawn at every action: its cost stays that of six lines however long the hand)."""
     events = events if isinstance(events, tuple | list) else list(events)
     language = normalize_locale(locale)  # a hashable key for the lines' cache
-    # Items, from the last back: one event, or a run of PotAwarded events that make one line; only items with a
-    # line are kept. With `last`, one item more than needed is started: the run before it is then whole.
-    items: list[list[Event]] = []
+    # Items, from the last back: (first event, its kind, the run of PotAwarded events that make one line with it);
+    # only events with a line count.
+    items: list[tuple[Event, int, list[PotAwarded] | None]] = []
     wanted = None if last is None else max(last, 0)
     for event in reversed(events):
-        if not isinstance(event, LINE_EVENTS):
+        kind = _KINDS.get(event.__class__)
+        if kind is None:
+            kind = _kind_of(event.__class__)
+        if kind == _NO_LINE:
             continue
-        if isinstance(event, PotAwarded) and items and isinstance(items[-1][0], PotAwarded):
-            items[-1].append(event)
+        if kind == _AWARD and items and items[-1][1] == _AWARD:
+            items[-1][2].append(event)  # type: ignore[union-attr, arg-type]
             continue
-        if wanted is not None and len(items) > wanted:
+        if wanted is not None and len(items) == wanted:
             break
-        items.append([event])
-    if wanted is not None:
-        del items[wanted:]
-    items.reverse()
-    for item in items:
-        item.reverse()
+        items.append((event, kind, [event] if kind == _AWARD else None))  # type: ignore[list-item]
+    # The pot each blind, action and returned bet left, from the last back; then the lines in the hand's order.
     pots: list[int | None] = [None] * len(items)
     if pot_after is not None:
         running = pot_after
-        for index in range(len(items) - 1, -1, -1):
-            first = items[index][0]
-            if isinstance(first, POT_LINE_EVENTS):
+        for index, (event, kind, _awards) in enumerate(items):
+            if kind == _POT_LINE:
                 pots[index] = running
-                running -= chips_into_pot(first)
+                running -= chips_into_pot(event)
     # What only some lines need, from every event of the hand: how many pots it pays (the awards), the hands shown
     # at its showdown (a shown hand's kickers). The other lines are remembered without them.
-    pot_count = pot_count_of(events) if any(isinstance(item[0], PotAwarded) for item in items) else None
-    shown = shown_values(events) if any(isinstance(item[0], HandShown) for item in items) else None
+    kinds = {kind for _event, kind, _awards in items}
+    pot_count = pot_count_of(events) if _AWARD in kinds else None
+    shown = shown_values(events) if _SHOWN in kinds else None
     lines: list[str] = []
-    for item, pot in zip(items, pots, strict=True):
-        first = item[0]
-        if isinstance(first, PotAwarded):
-            lines.extend(
-                render_awards(
-                    [_award_of(e, names, locale) for e in item if isinstance(e, PotAwarded)], locale, pot_count
-                )
-            )
+    for index in range(len(items) - 1, -1, -1):
+        event, kind, awards = items[index]
+        if awards is not None:
+            awards.reverse()
+            lines.extend(render_awards([_award_of(e, names, locale) for e in awards], locale, pot_count))
             continue
-        line = _item_line(first, _name_in(names, first), language, shown if isinstance(first, HandShown) else None, pot)
+        line = _item_line(event, _name_in(names, event), language, shown if kind == _SHOWN else None, pots[index])
         if line is not None:
             lines.append(line)
     return lines if last is None else lines[-last:]
+
+
+#: How `render_event_lines` reads each kind of event: no line, a line ending with the pot it left (`POT_LINE_EVENTS`),
+#: a shown hand (its line names kickers against the others shown), a pot paid (a run of them makes one line), another
+#: line.
+_NO_LINE, _POT_LINE, _SHOWN, _AWARD, _LINE = range(5)
+#: The kind of each event class met (subclasses included, as `isinstance` reads them), by class.
+_KINDS: dict[type, int] = {}
+
+
+def _kind_of(cls: type) -> int:
+    """The `render_event_lines` kind of an event class (remembered in `_KINDS`)."""
+    if not issubclass(cls, LINE_EVENTS):
+        kind = _NO_LINE
+    elif issubclass(cls, PotAwarded):
+        kind = _AWARD
+    elif issubclass(cls, POT_LINE_EVENTS):
+        kind = _POT_LINE
+    elif issubclass(cls, HandShown):
+        kind = _SHOWN
+    else:
+        kind = _LINE
+    _KINDS[cls] = kind
+    return kind
 
 
 def _name_in(names: Names, event: Event) -> str | None:
