@@ -323,12 +323,13 @@ def render_event_lines(
             kind = _kind_of(event.__class__)
         if kind == _NO_LINE:
             continue
-        if kind == _AWARD and items and items[-1][1] == _AWARD:
-            items[-1][2].append(event)  # type: ignore[union-attr, arg-type]
+        run = items[-1][2] if kind == _AWARD and items else None
+        if run is not None and isinstance(event, PotAwarded):
+            run.append(event)
             continue
         if wanted is not None and len(items) == wanted:
             break
-        items.append((event, kind, [event] if kind == _AWARD else None))  # type: ignore[list-item]
+        items.append((event, kind, [event] if isinstance(event, PotAwarded) else None))
     # The pot each blind, action and returned bet left, from the last back; then the lines in the hand's order.
     pots: list[int | None] = [None] * len(items)
     if pot_after is not None:

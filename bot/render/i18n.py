@@ -166,15 +166,6 @@ def _format_value(value: object, format_spec: str, language: str, key: str) -> s
         return str(value)
 
 
-def _lookup(key: str, language: str) -> str | Mapping[str, str] | None:
-    value = catalogue(language).get(key)
-    if value is None and language != ENGLISH:
-        value = catalogue(ENGLISH).get(key)
-        if value is not None:
-            _warn_once("Missing %s translation for %r: using English", language, key)
-    return value
-
-
 def _choose_plural(value: Mapping[str, str], language: str, count: object) -> str:
     form = "other"
     if isinstance(count, int) and not isinstance(count, bool):
@@ -227,6 +218,7 @@ def clear_render_cache() -> None:
     those of the caches registered with `derived_cache` too."""
     _render_cached.cache_clear()
     _COMPILED.clear()
+    _ENTRIES.clear()
     _format_number.cache_clear()
     _LANGUAGES.clear()
     for cache_clear in _DERIVED_CACHES:
@@ -234,28 +226,70 @@ def clear_render_cache() -> None:
 
 
 def _render(key: str, language: str, params: Mapping[str, object]) -> str:
-    value = _lookup(key, language)
-    if value is None:
+    try:
+        entry, fallback = _ENTRIES[key, language]
+    except KeyError:
+        entry, fallback = _ENTRIES[key, language] = _entry(key, language)
+    if fallback:
+        _warn_once("Missing %s translation for %r: using English", language, key)
+    if entry is None:
         _warn_once("Unknown catalogue key %r", key)
         return key
-    if isinstance(value, Mapping):
-        template = _choose_plural(value, language, params.get("count"))
+    if isinstance(entry, tuple):
+        pieces, text = entry
     else:
-        template = value
-    try:
-        pieces, text = _COMPILED[template, language]
-    except KeyError:
-        pieces, text = _COMPILED[template, language] = _compile(template, language)
+        template = _choose_plural(entry, language, params.get("count"))
+        try:
+            pieces, text = _COMPILED[template, language]
+        except KeyError:
+            pieces, text = _COMPILED[template, language] = _compile(template, language)
     try:
         if pieces is None:
             return _Formatter(language, key).vformat(text, (), params)
-        return "".join(
-            piece if piece.__class__ is str else _field(piece, params, language, key)  # type: ignore[arg-type]
-            for piece in pieces
-        )
+        parts: list[str] = []
+        for piece in pieces:
+            if isinstance(piece, str):
+                parts.append(piece)
+                continue
+            name, spec = piece
+            if name not in params:
+                _warn_once("Catalogue %s/%s: no parameter %r given", language, key, name)
+                parts.append("{" + name + "}")
+                continue
+            value = params[name]
+            kind = value.__class__
+            if kind is str and not spec:
+                parts.append(value)  # type: ignore[arg-type]
+            elif kind is int and spec != "raw":
+                parts.append(format_number(value, language))  # type: ignore[arg-type]
+            else:
+                parts.append(_format_value(value, spec, language, key))
+        return "".join(parts)
     except (ValueError, IndexError, KeyError, AttributeError) as exc:
         _warn_once("Catalogue %s/%s: malformed template (%s)", language, key, str(exc))
         return text
+
+
+#: A catalogue entry as `_render` reads it, by (key, language): the compiled template (a plural entry: its plural
+#: map, each form compiled when chosen; None: no such key), and whether it is English standing in for a missing
+#: translation. At most every key of both catalogues.
+_ENTRIES: dict[tuple[str, str], tuple[_Compiled | Mapping[str, str] | None, bool]] = {}
+
+
+def _entry(key: str, language: str) -> tuple[_Compiled | Mapping[str, str] | None, bool]:
+    """Look `key` up once (a key missing in French: the English entry) and compile a plain template."""
+    value = catalogue(language).get(key)
+    fallback = False
+    if value is None and language != ENGLISH:
+        value = catalogue(ENGLISH).get(key)
+        fallback = value is not None
+    if value is None or isinstance(value, Mapping):
+        return value, fallback
+    try:
+        compiled = _COMPILED[value, language]
+    except KeyError:
+        compiled = _COMPILED[value, language] = _compile(value, language)
+    return compiled, fallback
 
 
 #: A compiled template: its pieces (a literal text, or a (parameter name, format spec) field) and the template as
@@ -287,22 +321,6 @@ def _compile(template: str, language: str) -> _Compiled:
     return tuple(pieces), text
 
 
-def _field(piece: tuple[str, str], params: Mapping[str, object], language: str, key: str) -> str:
-    """One field of a compiled template: its parameter formatted as `_Formatter.format_field` does."""
-    name, spec = piece
-    try:
-        value = params[name]
-    except KeyError:
-        _warn_once("Catalogue %s/%s: no parameter %r given", language, key, name)
-        return "{" + name + "}"
-    kind = value.__class__
-    if kind is str and not spec:
-        return value  # type: ignore[return-value]
-    if kind is int:
-        return str(value) if spec == "raw" else format_number(value, language)  # type: ignore[arg-type]
-    return _format_value(value, spec, language, key)
-
-
 def has_key(key: str, locale: Locale) -> bool:
     """Whether the catalogue of `locale` itself (no fallback) has `key`."""
     return key in catalogue(normalize_locale(locale))
@@ -329,8 +347,11 @@ def placeholders(template: str | Mapping[str, str]) -> frozenset[str]:
 def format_number(n: int, locale: Locale) -> str:
     """An integer with the locale's grouping: 1234567 -> "1,234,567" (en) / "1 234 567" (fr, U+202F)."""
     language = normalize_locale(locale)
-    symbols = _int_symbols(language) if n.__class__ is int and -_FAST_LIMIT < n < _FAST_LIMIT else None
-    if symbols is None:
+    try:
+        symbols = _SYMBOLS[language]
+    except KeyError:
+        symbols = _SYMBOLS[language] = _int_symbols(language)
+    if symbols is None or n.__class__ is not int or not -_FAST_LIMIT < n < _FAST_LIMIT:
         return _format_number(n, language)
     text = f"{n:,}"
     group, minus = symbols
@@ -341,12 +362,15 @@ def format_number(n: int, locale: Locale) -> str:
     return text
 
 
+#: `_int_symbols` of each language met.
+_SYMBOLS: dict[str, tuple[str, str] | None] = {}
+
+
 #: Ints up to 24 digits are grouped by `format_number` itself (`_int_symbols` checks that length); longer ones by
 #: Babel (beyond 25 digits it raises `decimal.InvalidOperation`: no chip count comes near).
 _FAST_LIMIT = 10**24
 
 
-@cache
 def _int_symbols(language: str) -> tuple[str, str] | None:
     """The group and minus symbols with which Python's own grouping ("{:,}") writes an int exactly as Babel's
     `format_decimal` does in `language` (what the numbers of every length, both signs, show); None when it does
