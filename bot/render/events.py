@@ -7,9 +7,9 @@ here: `HoleCardsDealt` gives no line (only `HandShown`, the showdown, puts cards
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bot.poker import (
     ActionKind,
@@ -396,33 +396,20 @@ def _name_in(names: Names, event: Event) -> str | None:
 #: action only the newest is new.
 EVENT_LINE_CACHE_SIZE = 2048
 
-#: The remembered lines (least recently used first): by the event's identity (a table's snapshots hold the same
-#: event objects from action to action, and hashing an event's fields cost more than its line's lookup), the
-#: player's name, the language, the hands shown (for a shown hand's line, else None) and the pot it left. The
-#: value keeps the event itself, so that its identity is never reused for another event while it is remembered.
-_LINES: OrderedDict[tuple[int, str | None, str, tuple[HandValue, ...] | None, int | None], tuple[Event, str | None]]
-_LINES = OrderedDict()
 
-
+@lru_cache(maxsize=EVENT_LINE_CACHE_SIZE)
 def _item_line(
     event: Event, name: str | None, language: str, shown: tuple[HandValue, ...] | None, pot: int | None
 ) -> str | None:
     """`_line` of one event whose player (if any) is called `name`, with the pot it left (`pot`, when given);
-    remembered (`EVENT_LINE_CACHE_SIZE` lines)."""
-    key = (id(event), name, language, shown, pot)
-    hit = _LINES.get(key)
-    if hit is not None and hit[0] is event:
-        _LINES.move_to_end(key)
-        return hit[1]
+    remembered by value (`EVENT_LINE_CACHE_SIZE` lines): the same check at the same pot on the next street, or at
+    the next table, is the same line. `shown`: the hands shown, for a shown hand's line only (else None)."""
     player = getattr(event, "player", None)
     names: dict[int, str] = {player: name} if player is not None and name is not None else {}
     line = _line(event, names, language, _Context(None, shown or ()))
-    if line is not None and pot is not None:
-        line = t("event.with_pot", language, line=line, amount=pot)
-    _LINES[key] = (event, line)
-    if len(_LINES) > EVENT_LINE_CACHE_SIZE:
-        _LINES.popitem(last=False)
-    return line
+    if line is None or pot is None:
+        return line
+    return t("event.with_pot", language, line=line, amount=pot)
 
 
-derived_cache(_LINES.clear)
+derived_cache(_item_line.cache_clear)
