@@ -5,8 +5,9 @@ Each case is a `TableSnapshot` (and the table's name) as the table service would
 (seeded) by 2 to 10 players with short and deep stacks (all-ins, side pots, hands run twice), at no-limit,
 pot-limit and fixed-limit, with antes, learning tables' face-up cards, time banks, sealed decks, tournament
 levels, players waiting or sitting out beside the hand, odd names (Markdown, mentions, emoji, braces, 32
-characters); the PHH hands of `tests/data/phh/real-slice.phhs` once over (real awards and split pots); and tables
-between hands or closed. Every case is drawn in English and in French.
+characters); hands played as `benchmarks/load.py` plays them; the PHH hands of `tests/data/phh/real-slice.phhs`
+once over (real awards and split pots); and tables between hands or closed. Every case is drawn in English and
+in French.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ class Case:
 
 
 def cases() -> list[Case]:
-    """All the cases, in a fixed order, each in both languages (about 2,000)."""
+    """All the cases, in a fixed order, each in both languages (about 3,200)."""
     found: list[Case] = []
     for case in [*played_hands(), *load_like_hands(20), *_phh_hands(), *_idle_tables()]:
         for language in LANGUAGES:

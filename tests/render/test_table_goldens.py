@@ -1,6 +1,6 @@
-"""The table message, byte for byte: about 2,000 varied tables (`table_cases`) drawn as the Discord layer sends
+"""The table message, byte for byte: about 3,200 varied tables (`table_cases`) drawn as the Discord layer sends
 them (`table_payload`: embed and buttons) must give exactly the payloads recorded in
-`goldens/table_payloads.json` (a SHA-256 of each payload's canonical JSON, by case).
+`goldens/table_payloads.json` (a digest of each payload's canonical JSON, by case).
 
 The goldens were recorded from the renderer as it was before the table message was made cheaper (issue 14), so
 that every later speed-up keeps each character. When the table message changes on purpose, record them again and
