@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.storage.errors import Conflict, StorageError
-from bot.storage.executor import Executor, Tx
+from bot.storage.executor import Tx
 from bot.storage.models import Clock, OutboxRow, dumps
 
 #: The messages a write owes Discord (see `Outbox.attach`): JSON objects {"key": unique text, "payload": JSON}, or
@@ -45,12 +45,3 @@ class Outbox:
         params = () if table_id is None else (table_id,)
         rows = await tx.all(f"SELECT table_id, key, payload FROM outbox WHERE {where} ORDER BY id", params)
         return [OutboxRow.from_row(r) for r in rows]
-
-    async def mark_delivered(self, executor: Executor, keys: Sequence[str]) -> None:
-        """`Storage.mark_delivered`: one statement, a transaction of its own (`Executor.write_statement`: one round
-        trip on PostgreSQL; a table delivers several messages a hand, each marked once delivered)."""
-        marks = ", ".join("?" * len(keys))
-        await executor.write_statement(
-            f"UPDATE outbox SET delivered_at = ? WHERE key IN ({marks}) AND delivered_at IS NULL",
-            (self._clock(), *keys),
-        )
