@@ -110,7 +110,7 @@ class Storage:
 
     async def get_meta(self, key: str) -> str | None:
         """A bot-wide value by name (e.g. "command_sync_hash"), or None."""
-        return await self.executor.read(lambda tx: self._settings.get_meta(tx, key))
+        return await self.executor.read_statement(lambda tx: self._settings.get_meta(tx, key))
 
     async def set_meta(self, key: str, value: str) -> None:
         """Store a bot-wide value by name."""
@@ -118,7 +118,7 @@ class Storage:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The server's settings: what it chose, else the bot's defaults (table_defaults merged key by key)."""
-        return await self.executor.read(lambda tx: self._settings.guild_settings(tx, guild_id))
+        return await self.executor.read_statement(lambda tx: self._settings.guild_settings(tx, guild_id))
 
     async def update_guild_settings(
         self,
@@ -154,12 +154,12 @@ class Storage:
         """The member's balance, opening their account first if they have none (as `ensure_account`: the
         starting grant is issued, a GRANT ledger row). So a member is never shown chips that were not issued:
         whoever has a balance has an account, a rank by balance and their grant counted in the audit."""
-        balance = await self.executor.read(lambda tx: Ledger.balance_of(tx, guild_id, user_id))
+        balance = await self.executor.read_statement(lambda tx: Ledger.balance_of(tx, guild_id, user_id))
         return await self.ensure_account(guild_id, user_id) if balance is None else balance
 
     async def account(self, guild_id: int, user_id: int) -> AccountRow | None:
         """The member's account, or None if they never touched chips on this server."""
-        return await self.executor.read(lambda tx: Ledger.account(tx, guild_id, user_id))
+        return await self.executor.read_statement(lambda tx: Ledger.account(tx, guild_id, user_id))
 
     async def adjust(self, guild_id: int, user_id: int, delta: int, reason: str) -> int:
         """An admin ADJUSTMENT of a balance by `delta` chips (issues or withdraws chips). Returns the new

@@ -1,5 +1,5 @@
 """Write-behind (bot/storage/behind.py): delivered marks and table-message ids gathered and written together, and
-read back by the reads that depend on them."""
+read back by the reads that depend on them; and the one-statement reads (`Executor.read_statement`)."""
 
 from __future__ import annotations
 
@@ -105,3 +105,20 @@ async def test_marks_remembered_without_waiting_are_written_by_a_flush(store: St
     clock.advance(5)
     await store.flush_behind()
     assert await delivered_at(store) == {"a": clock.now, "b": None}
+
+
+async def test_a_one_statement_read_refuses_a_second_statement(store: Storage) -> None:
+    """`Executor.read_statement` (one round trip on PostgreSQL, outside a transaction block) runs one statement
+    only: a second would see another committed state."""
+
+    async def two(tx: Tx) -> None:
+        await tx.all("SELECT 1")
+        await tx.all("SELECT 2")
+
+    async def one(tx: Tx) -> int:
+        return await tx.count("SELECT 41 + 1")
+
+    assert await store.executor.read_statement(one) == 42
+    if store.executor.dialect == "postgresql":
+        with pytest.raises(RuntimeError):
+            await store.executor.read_statement(two)
