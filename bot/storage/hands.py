@@ -67,9 +67,14 @@ class Hands:
         if len(seats) < 2:
             raise ValueError("a hand needs at least two players")
         await self._tables.open_table(tx, table_id)
-        if await tx.one("SELECT 1 FROM hands WHERE table_id = ? AND ended_at IS NULL", (table_id,)):
+        # An unfinished hand and a hand of this number, in one statement (one round trip on PostgreSQL).
+        found = await tx.all(
+            "SELECT number, ended_at FROM hands WHERE table_id = ? AND (ended_at IS NULL OR number = ?)",
+            (table_id, number),
+        )
+        if any(r["ended_at"] is None for r in found):
             raise HandInProgress(f"table {table_id} has an unfinished hand")
-        if await tx.one("SELECT 1 FROM hands WHERE table_id = ? AND number = ?", (table_id, number)):
+        if found:
             raise StorageError(f"table {table_id} already has a hand number {number}")
         row = await tx.one(
             "INSERT INTO hands (table_id, number, started_at, record) VALUES (?, ?, ?, ?) RETURNING id",

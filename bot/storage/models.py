@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+import orjson
+
 from bot.poker import HandStatistics, TableKind
 from bot.poker.players.base import is_computer_player
 
@@ -30,9 +32,22 @@ class Row(Protocol):
 Clock = Callable[[], float]
 
 
+_ORJSON_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
 def dumps(value: Any) -> str:
-    """The JSON text bot.storage stores (keys sorted, compact): the same value always gives the same text."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The JSON text bot.storage stores (keys sorted, compact, UTF-8 text not escaped): the same value always gives
+    the same text. Written by orjson (10-30 times faster than the standard library on a hand action, a table's state
+    or a hand record, every action's path: issue 14): the same text as `json.dumps(value, sort_keys=True,
+    separators=(",", ":"), ensure_ascii=False)`, except that a NaN or an infinity is written null (the standard
+    library wrote NaN, which is not JSON), a float's negative exponent has no leading zero ("1e-9", not "1e-09":
+    the same value) and a mapping with int keys is sorted by their text ("10" before "2");
+    what orjson refuses (an integer beyond 64 bits, a lone surrogate) is written by the standard library. Raises
+    TypeError for a value JSON cannot hold."""
+    try:
+        return orjson.dumps(value, option=_ORJSON_OPTIONS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def loads(text: str | None) -> Any:
