@@ -108,8 +108,8 @@ def render_leaderboard(
 
 class MemberStats(Protocol):
     """What `/stats` shows, as the storage's `StatsRow` defines each figure (render sits below storage: this is
-    what it reads of it). Chips are ints; vpip/pfr are percentages 0..100 of hands played; balance None: not
-    shown (no account)."""
+    what it reads of it). Chips are ints; vpip/pfr are percentages 0..100 of the preflop_decisions (hands in
+    which the member was asked to act before the flop); balance None: not shown (no account)."""
 
     @property
     def hands_played(self) -> int: ...
@@ -128,6 +128,8 @@ class MemberStats(Protocol):
     @property
     def pfr(self) -> float: ...
     @property
+    def preflop_decisions(self) -> int: ...
+    @property
     def tournaments_played(self) -> int: ...
     @property
     def tournaments_won(self) -> int: ...
@@ -137,14 +139,14 @@ class MemberStats(Protocol):
 
 def render_stats(name: str, stats: MemberStats, locale: Locale, *, computer: bool = False) -> EmbedSpec:
     """`/stats`: hands played / won, won at showdown (of those that went), biggest pot, net chips at cash
-    tables (signed), VPIP and PFR as percentages ("—" before any hand), tournaments played / won, and the
-    balance when given. stats: the storage's `StatsRow`. `computer`: the stats of a computer player (issue 17),
-    said so above the figures (its chips are the house's: no balance; never on the leaderboard)."""
+    tables (signed), VPIP and PFR as percentages ("—" before any hand with a preflop decision), tournaments
+    played / won, and the balance when given. stats: the storage's `StatsRow`. `computer`: the stats of a computer
+    player (issue 17), said so above the figures (its chips are the house's: no balance; never on the leaderboard)."""
     none = t("common.none", locale)
     played = stats.hands_played
 
     def pct(value: float) -> str:
-        return format_percent(value / 100, locale) if played else none
+        return format_percent(value / 100, locale) if stats.preflop_decisions else none
 
     fields = [
         EmbedField(t("stats.hands_played", locale), t("common.number", locale, n=played), True),

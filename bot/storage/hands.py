@@ -132,6 +132,7 @@ class Hands:
                     int(o.pfr),
                     int(o.went_to_showdown),
                     int(o.won_at_showdown),
+                    int(o.preflop_decision),
                     hand_id,
                     r["user_id"],
                 )
@@ -140,7 +141,7 @@ class Hands:
         await tx.executemany(
             """
             UPDATE hand_players SET final_stack = ?, net = ?, won = ?, showed = ?, vpip = ?, pfr = ?,
-                went_to_showdown = ?, won_at_showdown = ?
+                went_to_showdown = ?, won_at_showdown = ?, preflop_decision = ?
             WHERE hand_id = ? AND user_id = ?
             """,
             updates,

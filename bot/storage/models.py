@@ -225,7 +225,8 @@ class TableRow:
 
 
 #: What a hand meant for one player, for the standings (given to `finish_hand`, keyed by user id): the engine's
-#: per-hand statistics (`bot.poker.hand_statistics`: won, showed, vpip, pfr, went_to_showdown, won_at_showdown).
+#: per-hand statistics (`bot.poker.hand_statistics`: won, showed, vpip, pfr, went_to_showdown, won_at_showdown,
+#: preflop_decision).
 PlayerOutcome = HandStatistics
 
 
@@ -245,6 +246,7 @@ class HandPlayerRow:
     pfr: bool
     went_to_showdown: bool
     won_at_showdown: bool
+    preflop_decision: bool
 
     @classmethod
     def from_row(cls, row: Row) -> HandPlayerRow:
@@ -262,6 +264,7 @@ class HandPlayerRow:
             pfr=bool(row["pfr"]),
             went_to_showdown=bool(row["went_to_showdown"]),
             won_at_showdown=bool(row["won_at_showdown"]),
+            preflop_decision=bool(row["preflop_decision"]),
         )
 
 
@@ -348,8 +351,9 @@ class StatsRow:
     stack minus starting stack): these are balance chips; tournament chips are not (a tournament's result is
     its place: tournaments_played / tournaments_won). vpip_hands / pfr_hands: hands with a voluntary preflop
     call, bet or raise / a preflop bet or raise (blinds do not count); `vpip`/`pfr` are their percentages of
-    hands played. `balance`: the account's balance, None for a member who has no account (never played nor
-    asked: no chips were issued to them).
+    preflop_decisions, the hands in which they were asked to act before the flop (not a walk, nor a hand in which
+    a forced bet put them all-in: PokerTracker 4's hands minus walks, see bot/poker/statistics.py). `balance`: the
+    account's balance, None for a member who has no account (never played nor asked: no chips were issued to them).
     """
 
     guild_id: int
@@ -363,6 +367,7 @@ class StatsRow:
     net: int
     vpip_hands: int
     pfr_hands: int
+    preflop_decisions: int
     tournaments_played: int
     tournaments_won: int
 
@@ -382,19 +387,20 @@ class StatsRow:
             net=int(hands["net"]),
             vpip_hands=int(hands["vpip"]),
             pfr_hands=int(hands["pfr"]),
+            preflop_decisions=int(hands["decisions"]),
             tournaments_played=int(tournaments["played"]),
             tournaments_won=int(tournaments["won"]),
         )
 
     @property
     def vpip(self) -> float:
-        """Voluntarily-put-in-pot percentage (0.0 when no hand played)."""
-        return 100.0 * self.vpip_hands / self.hands_played if self.hands_played else 0.0
+        """Voluntarily-put-in-pot percentage of the hands with a preflop decision (0.0 when there is none)."""
+        return 100.0 * self.vpip_hands / self.preflop_decisions if self.preflop_decisions else 0.0
 
     @property
     def pfr(self) -> float:
-        """Preflop-raise percentage (0.0 when no hand played)."""
-        return 100.0 * self.pfr_hands / self.hands_played if self.hands_played else 0.0
+        """Preflop-raise percentage of the hands with a preflop decision (0.0 when there is none)."""
+        return 100.0 * self.pfr_hands / self.preflop_decisions if self.preflop_decisions else 0.0
 
 
 @dataclass(frozen=True)

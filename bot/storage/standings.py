@@ -42,7 +42,8 @@ async def stats(tx: Tx, guild_id: int, user_id: int) -> StatsRow:
                COALESCE(MAX(p.won), 0) AS biggest,
                COALESCE(SUM(CASE WHEN t.kind = 'cash' THEN p.net END), 0) AS net,
                COALESCE(SUM(p.vpip), 0) AS vpip,
-               COALESCE(SUM(p.pfr), 0) AS pfr
+               COALESCE(SUM(p.pfr), 0) AS pfr,
+               COALESCE(SUM(p.preflop_decision), 0) AS decisions
         FROM {_PLAYED_HANDS} AND p.user_id = :user
         """,
         member,

@@ -68,8 +68,9 @@ def test_stats_in_both_languages():
         went_to_showdown=120,
         biggest_pot=5000,
         net=-150,
-        vpip_hands=313,  # 25.4%
+        vpip_hands=313,  # 25.4% of the hands with a preflop decision
         pfr_hands=123,  # 10.0%
+        preflop_decisions=1230,  # four big blinds walked
         tournaments_played=4,
         tournaments_won=1,
         balance=850,
@@ -97,9 +98,17 @@ def test_stats_in_both_languages():
         "\u2212150",
         "25,4\u00a0%",
     ]
-    empty = render_stats("Bob", StatsRow(1, 3, None, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), "fr")
+    empty = render_stats("Bob", StatsRow(1, 3, None, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), "fr")
     assert empty.description == "Aucune donne jouée pour l'instant."
     assert [f.value for f in empty.fields][5:7] == ["—", "—"]
+
+
+def test_vpip_and_pfr_are_not_rates_of_walks():
+    """Two hands, both walks in the big blind: no preflop decision yet, so no rate (not 0%)."""
+    walks = StatsRow(1, 3, None, 2, 2, 0, 0, 3, 2, 0, 0, 0, 0, 0)
+    for locale in ("en", "fr"):
+        spec = render_stats("Bob", walks, locale)
+        assert [f.value for f in spec.fields][5:7] == ["—", "—"]
 
 
 @dataclass(frozen=True)
