@@ -1,5 +1,7 @@
 """Per-hand statistics of each player, read from a hand's events (as PokerKit keeps `Statistics` beside its
-engine): chips won, cards shown, VPIP, PFR, showdowns reached and won. The standings add them up.
+engine): chips won, cards shown, VPIP, PFR, showdowns reached and won. The standings add them up. Cards shown
+count once per hand, whether shown at the showdown or by choice after the hand (rule book 002: showing a hand
+that need not be shown is the player's choice; either way the table saw it).
 
 Definitions (the usual ones; the rule books define no statistics): VPIP — the player put chips in the pot
 preflop voluntarily (a call, bet, raise or all-in; posting a blind, a straddle or an ante does not count);
@@ -16,7 +18,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.poker.events import BlindPosted, HandMucked, HandShown, PlayerActed, PotAwarded, Street, StreetDealt
+from bot.poker.events import (
+    BlindPosted,
+    HandMucked,
+    HandShown,
+    PlayerActed,
+    PotAwarded,
+    ShownByChoice,
+    Street,
+    StreetDealt,
+)
 from bot.poker.hand import Hand
 
 __all__ = ["HandStatistics", "hand_statistics"]
@@ -25,8 +36,9 @@ __all__ = ["HandStatistics", "hand_statistics"]
 @dataclass(frozen=True, slots=True)
 class HandStatistics:
     """What one hand meant for one player: won (chips collected from pots, 0 if none; an uncalled bet returned
-    is not a win), showed (hole cards shown at the showdown), vpip, pfr, went_to_showdown, won_at_showdown, and
-    preflop_decision (the player was asked to act before the flop: the hands VPIP and PFR are rates of)."""
+    is not a win), showed (hole cards shown, at the showdown or by choice after the hand), vpip, pfr,
+    went_to_showdown, won_at_showdown, and preflop_decision (the player was asked to act before the flop: the
+    hands VPIP and PFR are rates of)."""
 
     won: int = 0
     showed: bool = False
@@ -66,6 +78,8 @@ def hand_statistics(hand: Hand) -> tuple[HandStatistics, ...]:
                 at_showdown.add(player)
             case HandMucked(player=player):
                 at_showdown.add(player)
+            case ShownByChoice(player=player):
+                showed.add(player)
             case PotAwarded(winners=winners):
                 for player, chips in winners:
                     won[player] = won.get(player, 0) + chips

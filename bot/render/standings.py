@@ -120,6 +120,8 @@ class MemberStats(Protocol):
     @property
     def went_to_showdown(self) -> int: ...
     @property
+    def hands_shown(self) -> int: ...
+    @property
     def biggest_pot(self) -> int: ...
     @property
     def net(self) -> int: ...
@@ -138,7 +140,7 @@ class MemberStats(Protocol):
 
 
 def render_stats(name: str, stats: MemberStats, locale: Locale, *, computer: bool = False) -> EmbedSpec:
-    """`/stats`: hands played / won, won at showdown (of those that went), biggest pot, net chips at cash
+    """`/stats`: hands played / won, won at showdown (of those that went), hands shown, biggest pot, net chips at cash
     tables (signed), VPIP and PFR as percentages ("—" before any hand with a preflop decision), tournaments
     played / won, and the balance when given. stats: the storage's `StatsRow`. `computer`: the stats of a computer
     player (issue 17), said so above the figures (its chips are the house's: no balance; never on the leaderboard)."""
@@ -156,6 +158,7 @@ def render_stats(name: str, stats: MemberStats, locale: Locale, *, computer: boo
             t("stats.pair", locale, a=stats.won_at_showdown, b=stats.went_to_showdown),
             True,
         ),
+        EmbedField(t("stats.hands_shown", locale), t("common.number", locale, n=stats.hands_shown), True),
         EmbedField(t("stats.biggest_pot", locale), t("common.number", locale, n=stats.biggest_pot), True),
         EmbedField(t("stats.net", locale), format_signed_chips(stats.net, locale), True),
         EmbedField(t("stats.vpip", locale), pct(stats.vpip), True),

@@ -345,7 +345,8 @@ class StatsRow:
     Hands: every finished hand the member was dealt, at cash tables and tournaments alike (a hand cancelled
     by /poker end does not count). hands_won: hands in which they collected chips from a pot (a share of a
     split pot counts; an uncalled bet returned is not a win). won_at_showdown / went_to_showdown: hands that
-    reached the showdown with them in it, and those of them they won chips in. biggest_pot: the most chips
+    reached the showdown with them in it, and those of them they won chips in. hands_shown: hands whose hole
+    cards they showed, at the showdown or by choice after it (once per hand). biggest_pot: the most chips
     they collected in one hand (every pot and share they won in it), on either kind of table. net: the chips
     they won minus the chips they lost, in **cash-table chips only** (sum over finished cash hands of final
     stack minus starting stack): these are balance chips; tournament chips are not (a tournament's result is
@@ -363,6 +364,7 @@ class StatsRow:
     hands_won: int
     won_at_showdown: int
     went_to_showdown: int
+    hands_shown: int
     biggest_pot: int
     net: int
     vpip_hands: int
@@ -383,6 +385,7 @@ class StatsRow:
             hands_won=int(hands["won"]),
             won_at_showdown=int(hands["won_sd"]),
             went_to_showdown=int(hands["went_sd"]),
+            hands_shown=int(hands["shown"]),
             biggest_pot=int(hands["biggest"]),
             net=int(hands["net"]),
             vpip_hands=int(hands["vpip"]),

@@ -68,3 +68,13 @@ def test_a_check_of_the_big_blind_is_a_decision_and_a_blind_all_in_for_its_post_
     play(short, "p2 call", "p0 call")  # the big blind's 2 chips are all posted: it is all-in before any turn
     sb, bb, button = hand_statistics(short)
     assert (sb.preflop_decision, bb.preflop_decision, button.preflop_decision) == (True, False, True)
+
+
+def test_cards_shown_by_choice_after_the_hand_count_as_a_hand_shown_once():
+    hand = new_hand([100, 100], ["AhKh", "7c2d"])
+    play(hand, "p1 fold")  # heads-up: the button folds, the big blind wins without a showdown
+    assert [s.showed for s in hand_statistics(hand)] == [False, False]
+    hand.show_by_choice(1, (hand.hole_cards[1][0],))
+    hand.show_by_choice(1, (hand.hole_cards[1][1],))
+    bb, button = hand_statistics(hand)
+    assert (bb.showed, button.showed, button.went_to_showdown) == (False, True, False)
