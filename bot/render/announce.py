@@ -165,7 +165,8 @@ def render_streets(announcements: Iterable[StreetNews], locale: Locale) -> str:
 
 def render_showdown(result: HandResult, locale: Locale) -> EmbedSpec:
     """The end of a hand as a new message: the board (both boards of a hand run twice), each shown hand with its
-    name ("Alice: A♠ K♠ — Flush, ace high"), who mucked, the winners of each pot with amounts (each half of a
+    name ("Alice: A♠ K♠ — Flush, ace high"; run twice, on each board: "— first board: ... · second board: ..."),
+    who mucked, the winners of each pot with amounts (each half of a
     hand run twice with the board it was won on), and uncalled bets returned.
 
     Titled "Showdown" when hands were shown, "Hand #N is over" otherwise.
@@ -182,6 +183,7 @@ def render_showdown(result: HandResult, locale: Locale) -> EmbedSpec:
 
     fields = []
     against = [s.value for s in result.shown]
+    twice = [s.second_value for s in result.shown if s.second_value is not None]
     hand_lines = [
         t(
             "showdown.shown",
@@ -189,6 +191,15 @@ def render_showdown(result: HandResult, locale: Locale) -> EmbedSpec:
             name=escape_name(s.name),
             cards=cards_text(s.cards),
             hand=hand_name(s.value, locale, against),
+        )
+        if s.second_value is None
+        else t(  # a hand run twice: the hand made on each board, as each half of "Pots won" names it
+            "showdown.shown_twice",
+            locale,
+            name=escape_name(s.name),
+            cards=cards_text(s.cards),
+            first=hand_name(s.value, locale, against),
+            second=hand_name(s.second_value, locale, twice),
         )
         for s in result.shown
     ]
