@@ -57,6 +57,8 @@ class StreetNews(Protocol):
     def names(self) -> tuple[str, ...]: ...
     @property
     def faces(self) -> tuple[tuple[Card, ...], ...]: ...
+    @property
+    def face_up(self) -> bool: ...
 
 
 class NoticeKind(StrEnum):
@@ -141,14 +143,16 @@ def render_street(announcement: StreetNews, locale: Locale) -> str:
 
     announcement: `street` (1..3), `cards` (this street's), `board` (all), `pots`; `run` (2: the second board of a
     hand run twice, so said) and `odds` with `names` and `faces` (an all-in run-out: the face-up hands' chances
-    after this street, `render_odds`, on the next lines).
+    after this street, `render_odds`, on the next lines). `face_up`: no card dealt, the betting closed on this
+    street with an all-in: "**All-in before the flop** · Pot: 200", then the odds from there.
     Several announcements (a run-out when everyone is all-in) can be joined with newlines by the caller,
     or passed at once to `render_streets`.
     """
     key = street_key(announcement.street)
     pots = pots_summary(announcement.pots, locale)
     card = cards_text(announcement.cards)
-    line = t(f"street.announce.{key}", locale, board=cards_text(announcement.board), card=card, pots=pots)
+    kind = f"all_in.{key}" if announcement.face_up else key
+    line = t(f"street.announce.{kind}", locale, board=cards_text(announcement.board), card=card, pots=pots)
     if announcement.run == 2:
         line = f"{t('street.second_board', locale)} · {line}"
     odds = announcement.odds
