@@ -7,27 +7,23 @@ from bot.render import cards_text, render_street
 from bot.tables import RecordingNotifier, StreetAnnouncement, TableOptions, TableService
 from bot.tables.clock import settle
 from tests.tables.conftest import ALICE, BOB, CHANNEL, GUILD, HOST, NAMES, Decks, actor, deck_for
+from tests.tables.test_shows import heads_up
 
 
-async def heads_up(service: TableService, decks: Decks, holes: list[str], board: str) -> None:
-    """Alice and Bob (100 each, blinds 1/2) are dealt hand 1 from a stacked deck (holes by hand player)."""
-    decks.queue.append(deck_for(holes, board))
-    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
-    for user in (ALICE, BOB):
-        await service.get(CHANNEL).join(user, NAMES[user])
-    await service.get(CHANNEL).start_game(ALICE)
+async def all_in_and_call(service: TableService, notifier: RecordingNotifier) -> list[StreetAnnouncement]:
+    """The player to act moves all-in, the other calls; every street announcement of the hand, in order."""
+    await service.get(CHANNEL).act(actor(service), ActionKind.ALL_IN)
+    await service.get(CHANNEL).act(actor(service), ActionKind.CALL)
     await settle()
+    await service.get(CHANNEL).drain()
+    return [a for a in notifier.announcements if isinstance(a, StreetAnnouncement)]
 
 
 async def test_an_all_in_called_before_the_flop_shows_the_exact_preflop_odds_first(
     service: TableService, notifier: RecordingNotifier, decks: Decks
 ) -> None:
     await heads_up(service, decks, ["AsAh", "KsKh"], "2c7d9hJd3s")
-    await service.get(CHANNEL).act(actor(service), ActionKind.ALL_IN)
-    await service.get(CHANNEL).act(actor(service), ActionKind.CALL)
-    await settle()
-    await service.get(CHANNEL).drain()
-    announced = [a for a in notifier.announcements if isinstance(a, StreetAnnouncement)]
+    announced = await all_in_and_call(service, notifier)
     assert [(a.street, a.face_up) for a in announced] == [
         (Street.PREFLOP, True),  # was: the odds started at the flop
         (Street.FLOP, False),
@@ -63,11 +59,7 @@ async def test_an_all_in_called_on_the_turn_shows_the_odds_over_the_river(
     for kind in (ActionKind.CALL, ActionKind.CHECK, ActionKind.CHECK, ActionKind.CHECK):  # preflop, flop
         await service.get(CHANNEL).act(actor(service), kind)
     assert service.get(CHANNEL).snapshot().street == Street.TURN
-    await service.get(CHANNEL).act(actor(service), ActionKind.ALL_IN)
-    await service.get(CHANNEL).act(actor(service), ActionKind.CALL)
-    await settle()
-    await service.get(CHANNEL).drain()
-    announced = [a for a in notifier.announcements if isinstance(a, StreetAnnouncement)]
+    announced = await all_in_and_call(service, notifier)
     assert [(a.street, a.face_up) for a in announced] == [
         (Street.FLOP, False),
         (Street.TURN, False),
