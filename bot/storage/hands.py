@@ -137,6 +137,7 @@ class Hands:
                     int(o.pfr),
                     int(o.went_to_showdown),
                     int(o.won_at_showdown),
+                    int(o.preflop_decision),
                     hand_id,
                     r["user_id"],
                 )
@@ -145,14 +146,14 @@ class Hands:
         await tx.executemany(
             """
             UPDATE hand_players SET final_stack = ?, net = ?, won = ?, showed = ?, vpip = ?, pfr = ?,
-                went_to_showdown = ?, won_at_showdown = ?
+                went_to_showdown = ?, won_at_showdown = ?, preflop_decision = ?
             WHERE hand_id = ? AND user_id = ?
             """,
             updates,
         )
         await self._outbox.attach(tx, table_id, state, outbox, None)
 
-    async def show(self, tx: Tx, hand_id: int, entry: Mapping[str, Any], outbox: Owed) -> int:
+    async def show(self, tx: Tx, hand_id: int, entry: Mapping[str, Any], player: int, outbox: Owed) -> int:
         """Body of `Storage.show_cards`."""
         hand = await tx.one("SELECT table_id, number, ended_at FROM hands WHERE id = ?", (hand_id,))
         if hand is None or hand["ended_at"] is None:
@@ -170,6 +171,7 @@ class Hands:
             "INSERT INTO hand_actions (hand_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
             (hand_id, seq, dumps(dict(entry)), self._clock()),
         )
+        await tx.execute("UPDATE hand_players SET showed = 1 WHERE hand_id = ? AND player_index = ?", (hand_id, player))
         await self._outbox.attach(tx, table_id, None, outbox, seq)
         return seq
 

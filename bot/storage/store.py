@@ -434,13 +434,15 @@ class Storage:
         """
         await self.executor.write(lambda tx: self._hands.finish(tx, hand_id, result, stacks, players, state, outbox))
 
-    async def show_cards(self, hand_id: int, entry: Mapping[str, Any], *, outbox: Owed = ()) -> int:
+    async def show_cards(self, hand_id: int, entry: Mapping[str, Any], *, player: int, outbox: Owed = ()) -> int:
         """Append `entry` (any JSON object: cards shown by choice, issue 15) to the action log of a finished hand,
         in one transaction with the messages it owes (`outbox`, as `Outbox.attach`; a function gets the sequence
-        number). Only while the hand is its table's last: refused once the next hand is dealt. Returns the
-        entry's sequence number. Raises HandNotFound (unfinished, unknown, or no longer the table's last hand),
-        TableNotFound (the table is closed); nothing changes when it raises."""
-        return await self.executor.write(lambda tx: self._hands.show(tx, hand_id, entry, outbox))
+        number) and with the standings' count of it: the hand is one the player of index `player` showed
+        (`HandPlayerRow.showed`, once per hand however many shows). Only while the hand is its table's last:
+        refused once the next hand is dealt. Returns the entry's sequence number. Raises HandNotFound
+        (unfinished, unknown, or no longer the table's last hand), TableNotFound (the table is closed); nothing
+        changes when it raises."""
+        return await self.executor.write(lambda tx: self._hands.show(tx, hand_id, entry, player, outbox))
 
     async def _hands_where(self, where: str, params: Sequence[Any], limit: int) -> list[HandRow]:
         return await self.executor.read(lambda tx: Hands.hands(tx, where, params, limit))
