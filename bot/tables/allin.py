@@ -9,7 +9,7 @@ stored (docs/outbox.md); a restart shows the board on the table message.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.poker import Event, Hand, StreetDealt
 from bot.poker.equity import StreetOdds, runout_odds
@@ -19,11 +19,12 @@ __all__ = ["street_announcements"]
 
 
 def street_announcements(
-    hand: Hand, new_events: Sequence[Event], hand_number: int, names: Sequence[str]
+    hand: Hand, new_events: Sequence[Event], hand_number: int, names: Callable[[], Sequence[str]]
 ) -> list[StreetAnnouncement]:
     """One `StreetAnnouncement` per `StreetDealt` among `new_events` (the events an action or answer just
     produced), with `odds`, `names` and `faces` on the streets of an all-in run-out's first board before the
-    river."""
+    river. `names()`: the players' display names by player index, asked for only then (most actions deal no
+    street)."""
     dealt = [e for e in new_events if isinstance(e, StreetDealt)]
     if not dealt:
         return []
@@ -45,7 +46,7 @@ def street_announcements(
                 hand.pots(),
                 run=event.run,
                 odds=point.odds if point is not None else None,
-                names=tuple(names) if point is not None else (),
+                names=tuple(names()) if point is not None else (),
                 faces=faces if point is not None else (),
             )
         )

@@ -94,9 +94,10 @@ class TableView:
 
 @dataclass
 class Committed:
-    """The table's state as last committed: what a failed write puts back (see `TableRunner._commit`)."""
+    """The table's state as last committed: what a failed write puts back (`TableCore.roll_back`). Copies that
+    nothing changes (the engine's hand is shared: it changes only once its action is stored, write-ahead)."""
 
-    table: dict[str, Any]
+    table: Table
     names: dict[int, str]
     hand: Hand | None
     seal: DeckSeal | None
@@ -116,8 +117,8 @@ class Committed:
     language: str
     options: TableOptions
     closed: bool
-    time_banks: dict[str, Any] = field(default_factory=dict)
-    coach_dm: set[int] = field(default_factory=set)
+    time_banks: TimeBanks
+    coach_dm: set[int]
 
 
 #: Versions of every table's state: never the same number twice, so a version once seen never comes back.
@@ -245,9 +246,10 @@ class TableState:
     # ------------------------------------------------------------------ committed state
 
     def committed(self) -> Committed:
-        """A copy of what storage holds once the change being computed is stored."""
+        """A copy of what storage holds once the change being computed is stored (once or twice per action: cheap
+        copies of the containers, no text)."""
         return Committed(
-            table=self.table.to_json(),
+            table=self.table.copy(),
             names=dict(self.names),
             hand=self.hand,
             seal=self.seal,
@@ -267,13 +269,13 @@ class TableState:
             language=self.language,
             options=self.options,
             closed=self.closed,
-            time_banks=self.time_banks.to_json(),
+            time_banks=self.time_banks.copy(),
             coach_dm=set(self.coach_dm),
         )
 
     def roll_back(self, m: Committed) -> None:
-        """Put the state back as it was when `m` was taken."""
-        self.table = Table.from_json(m.table)
+        """Put the state back as it was when `m` was taken (`m` stays as it is: it may be put back again)."""
+        self.table = m.table.copy()
         if m.hand is not None:
             self.table.resume_hand(m.hand, m.hand_seats)
         self.names, self.expiries = dict(m.names), dict(m.expiries)
@@ -285,8 +287,7 @@ class TableState:
         self.rebuys, self.hand_level = dict(m.rebuys), m.hand_level
         self.running, self.started_at, self.language = m.running, m.started_at, m.language
         self.options, self.closed = m.options, m.closed
-        self.time_banks = TimeBanks(m.options.time_bank, m.options.time_bank_refill)
-        self.time_banks.restore(m.time_banks)
+        self.time_banks = m.time_banks.copy()
 
     def view(self) -> TableView:
         """An immutable copy of the state now (see `TableView`)."""
