@@ -1,8 +1,9 @@
-"""The table message's buttons, pressed: read from the raw INTERACTION_CREATE payload and answered over the bot's
-HTTP client, without discord.py's Interaction, Message and View (docs/architecture.md, "The fast path of a press").
+"""The table message's buttons, pressed: read from the raw INTERACTION_CREATE payload and answered with one request
+each on the interaction's webhook, without discord.py's Interaction, Message and View (docs/architecture.md, "The
+fast path of a press").
 
 A press of a button whose custom_id is a table action (`ACTION_ID`: `poker:<action>:<channel>:<hand>[:<amount>]`,
-action fold, check, call, bet, raise, all_in, cards or time) is taken from the gateway event by `take_press`
+action fold, check, call, bet, raise, all_in, cards or time) is taken from the gateway event by `Presses.take`
 (called by the bot's INTERACTION_CREATE hook, bot/app.py) and run as a `Press`, in this order, each step
 refusing privately in the presser's language (the error path of bot/discord_ui/errors.py) and changing nothing:
 
@@ -32,6 +33,7 @@ from typing import Any
 
 import discord
 from discord.http import Route
+from discord.webhook.async_ import async_context
 
 from bot.discord_ui.components import at_table
 from bot.discord_ui.errors import (
@@ -88,8 +90,8 @@ class Press:
 
     Its answers (at most one response, then followups; `answered` says whether the response was sent): `defer`
     (type 6), `open_form` (type 9), `send_private` (ephemeral: the response, or a followup once answered). Each is
-    one REST call through `client.http` and raises discord.HTTPException when Discord refuses it (an expired
-    interaction: 10062)."""
+    one REST call on the interaction's webhook (`_send`) and raises discord.HTTPException when Discord refuses it
+    (an expired interaction: 10062)."""
 
     client: discord.Client
     id: int
@@ -147,12 +149,24 @@ class Press:
         """How the log names this press ("interaction 123 (poker:call:1:2) by 456")."""
         return where_text(self.id, self.custom_id, self.user_id)
 
+    async def _send(self, route: Route, payload: dict[str, Any], params: dict[str, Any] | None = None) -> None:
+        """One request on the interaction's webhook: through discord.py's webhook adapter and the client's HTTP
+        session, as discord.py's own `Interaction` sends its responses (`interactions.py`: `state.http`'s
+        `__session`). Not `client.http.request`: its rate limiter keeps one bucket per webhook token and, past
+        256 of them, scans them all at each new one (0.8 s of 5.5 s of loop CPU in a profile at 30 tables)."""
+        http = self.client.http
+        session = getattr(http, "_HTTPClient__session")  # noqa: B009  # name-mangled: discord.py reads it so too
+        adapter = async_context.get()
+        await adapter.request(
+            route, session, payload=payload, proxy=http.proxy, proxy_auth=http.proxy_auth, params=params
+        )
+
     async def _respond(self, kind: int, data: dict[str, Any] | None = None) -> None:
         body: dict[str, Any] = {"type": kind} if data is None else {"type": kind, "data": data}
         route = Route(
             "POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=self.id, webhook_token=self.token
         )
-        await self.client.http.request(route, json=body)
+        await self._send(route, body)
         self.answered = True
 
     async def defer(self) -> None:
@@ -181,7 +195,7 @@ class Press:
         route = Route(
             "POST", "/webhooks/{webhook_id}/{webhook_token}", webhook_id=self.application_id, webhook_token=self.token
         )
-        await self.client.http.request(route, json=message, params={"wait": 1})
+        await self._send(route, message, {"wait": 1})
 
     async def refuse(self, error: BaseException) -> None:
         """Answer `error` privately in the presser's language (`refusal_text`: a refusal's text, or a bug's
