@@ -292,7 +292,7 @@ async def _act(press: Press) -> None:
 
 
 class Presses:
-    """The presses being run (their tasks kept until done; `close` cancels what is left at shutdown); `taken`:
+    """The presses being run (their tasks kept until done; `close` waits for them at shutdown); `taken`:
     how many presses this process took from the gateway (tests and benchmarks read it)."""
 
     def __init__(self) -> None:
@@ -314,7 +314,10 @@ class Presses:
         task.add_done_callback(self._tasks.discard)
         return True
 
-    def close(self) -> None:
-        """Cancel the presses still running (the bot is shutting down)."""
+    async def close(self, timeout_s: float = 5.0) -> None:
+        """The bot is shutting down: let the presses being run finish (an action half stored is never cut off),
+        up to `timeout_s` seconds, then cancel those still running."""
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=timeout_s)
         for task in list(self._tasks):
             task.cancel()
