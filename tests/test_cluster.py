@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot.cluster import Cluster
+from tests.discord_stub import DiscordStub
+
+ROOT = Path(__file__).resolve().parents[1]
 
 CHILD = textwrap.dedent(
     """
@@ -82,9 +85,40 @@ def poker_bot(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         (["--shards", "0-1"], "--shards needs --shard-count"),
         (["run", "--shard-count", "2", "--shards", "0-2"], "shard 2 does not exist"),
         (["cluster", "--processes", "3", "--shard-count", "2"], "at most one process per shard"),
+        (["run", "--shard-count", "x"], "--shard-count: 'x' is not a whole number"),
+        (["cluster", "--processes", "two"], "--processes: 'two' is not a whole number"),
     ],
 )
 def test_the_command_line_refuses_shards_that_cannot_work(tmp_path: Path, args: list[str], message: str) -> None:
     result = poker_bot(*args, cwd=tmp_path)
     assert result.returncode == 2
     assert message in result.stderr
+    assert "Traceback" not in result.stderr and "_shard_count" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("token", "reachable", "code", "message"),
+    [
+        ("not-the-token", True, 2, "DISCORD_TOKEN was refused by Discord"),
+        ("any-token", False, 1, "cannot reach Discord"),
+    ],
+)
+async def test_a_cluster_asking_discord_for_the_shard_count_fails_in_one_line(
+    tmp_path: Path, token: str, reachable: bool, code: int, message: str
+) -> None:
+    """Without --shard-count the cluster asks Discord (GET /gateway/bot): a refused token or no Discord is one
+    line on stderr and an exit code (2: not worth restarting), never a traceback, never the token."""
+    stub = await DiscordStub().start()
+    env = {"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": token, "STUB_BOT_ENTRY": "bot.__main__:main"}
+    env["STUB_URL"] = stub.env()["STUB_URL"] if reachable else "http://127.0.0.1:9"  # port 9: nothing listens
+    command = [sys.executable, "-m", "tests.discord_stub.run_bot", "cluster", "--processes", "2"]
+    try:
+        result = await asyncio.to_thread(
+            subprocess.run, command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+        )
+    finally:
+        await stub.stop()
+    assert result.returncode == code, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+    assert token not in result.stderr + result.stdout
