@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -116,6 +117,13 @@ def test_env_example_lists_every_setting() -> None:
     listed = {line.split("=", 1)[0].lstrip("# ").strip() for line in example.splitlines() if "=" in line}
     assert set(KEYS) <= listed
     assert {name.upper() for name in Settings.model_fields} == set(KEYS)
+
+
+def test_the_readme_settings_table_lists_every_setting() -> None:
+    readme = (ROOT / "README.md").read_text()
+    table = readme[readme.index("## Settings") : readme.index("## Where the data lives")]
+    listed = {key for line in table.splitlines() if line.startswith("| `") for key in re.findall(r"`([A-Z_]+)`", line)}
+    assert set(KEYS) <= listed, f"missing from the README's settings table: {sorted(set(KEYS) - listed)}"
 
 
 def test_database_url_selects_the_backend_and_database_path_is_its_shorthand(monkeypatch: pytest.MonkeyPatch) -> None:
