@@ -141,3 +141,12 @@ def test_a_database_url_of_another_scheme_is_one_clear_line_without_its_value(mo
         load_settings(discord_token="t")
     assert "DATABASE_URL" in str(caught.value) and "postgresql://" in str(caught.value)
     assert "hunter2" not in str(caught.value)
+
+
+@pytest.mark.parametrize("url", ["postgresql://poker:hunter2@[::1/poker", "postgresql://poker:hunter2@db:port/poker"])
+def test_a_malformed_database_url_exits_2_in_one_line_without_its_password(tmp_path: Path, url: str) -> None:
+    result = run_bot(tmp_path, DISCORD_TOKEN="secret-value-123", DATABASE_URL=url)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DATABASE_URL: a malformed URL" in lines[0], result.stderr
+    assert "hunter2" not in result.stderr and "secret-value-123" not in result.stderr
