@@ -14,9 +14,10 @@ import logging
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from bot.storage.backends import redact
+from bot.storage.backends import dialect_of, redact, sqlite_path
 from bot.storage.errors import StorageError
 from bot.storage.executor import Dialect, Tx
 from bot.storage.ledger import Ledger
@@ -91,8 +92,11 @@ async def _audits(tx: Tx, guilds: Sequence[int]) -> tuple[AuditReport, ...]:
 
 async def copy_database(source: str, target: str) -> CopyReport:
     """Copy every row of `source` into the empty database `target` (URLs or SQLite paths) and return what was
-    copied. Raises StorageError if the target is not empty or a database cannot be opened, CopyMismatch (nothing
-    written) if any server's audit or any table's row count differs after the copy."""
+    copied. Raises StorageError if the target is not empty, the source's SQLite file does not exist or a database
+    cannot be opened, CopyMismatch (nothing written) if any server's audit or any table's row count differs after
+    the copy."""
+    if dialect_of(source) is Dialect.SQLITE and not await asyncio.to_thread(Path(sqlite_path(source)).is_file):
+        raise StorageError(f"there is no database file at {sqlite_path(source)}: nothing to copy (check --from)")
     old = await Storage.open(source)
     try:
         new = await Storage.open(target)

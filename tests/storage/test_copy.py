@@ -131,3 +131,32 @@ async def test_the_command_copies_and_prints_each_server_s_audit(source: str, tm
     assert "guild 2: audit ok, the same before and after" in done.stdout
     again = await asyncio.to_thread(subprocess.run, command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert again.returncode == 1 and "not empty" in again.stderr
+
+
+def db_copy(source: str, target: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`poker-bot db copy --from source --to target`, run from `cwd`."""
+    command = [sys.executable, "-m", "bot", "db", "copy", "--from", source, "--to", target]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "message"),
+    [
+        ("sqlite:///missing/poker.sqlite3", "sqlite:///copy.sqlite3", "there is no database file at missing/poker"),
+        ("sqlite:///notes.txt", "sqlite:///copy.sqlite3", "cannot open the database at notes.txt: file is not a"),
+        ("sqlite:///poker.sqlite3", "postgresql://poker:hunter2@db:port/poker", "a malformed URL"),
+        ("sqlite:///poker.sqlite3", "postgresql://poker:hunter2@[::1/poker", "a malformed URL"),
+    ],
+)
+def test_a_copy_that_cannot_start_says_why_in_one_line_and_creates_nothing(
+    tmp_path: Path, source: str, target: str, message: str
+) -> None:
+    (tmp_path / "notes.txt").write_text("not a database")
+    sqlite3.connect(tmp_path / "poker.sqlite3").close()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    done = db_copy(source, target, tmp_path)
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], done.stderr
+    assert "hunter2" not in done.stderr + done.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no empty source or copy left behind
