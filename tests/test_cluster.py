@@ -10,6 +10,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import psutil
 import pytest
 
 from bot.cluster import Cluster
@@ -60,6 +61,37 @@ async def test_children_split_the_shards_a_dead_child_is_restarted_and_sigterm_s
     assert await asyncio.wait_for(task, 10) == 0
     assert sorted(line for line in lines(log) if line.startswith("stop")) == ["stop 0-1", "stop 2-3", "stop 4"]
     assert all(c.process is not None and c.process.returncode == 0 for c in cluster.children)
+
+
+SUPERVISOR = textwrap.dedent(
+    """
+    import asyncio, sys
+    from bot.cluster import Cluster
+    child, log = sys.argv[1], sys.argv[2]
+    asyncio.run(Cluster([sys.executable, "-c", child, log], 2, [(0,), (1,)]).run())
+    """
+)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the children's parent-death signal is Linux's")
+async def test_no_child_outlives_a_cluster_killed_with_sigkill(tmp_path: Path) -> None:
+    """An orphan would keep its shards' leases: the next cluster's children would be refused them."""
+    log = tmp_path / "children.log"
+    supervisor = await asyncio.create_subprocess_exec(sys.executable, "-c", SUPERVISOR, CHILD, str(log), cwd=ROOT)
+    for _ in range(200):
+        if {"start 0", "start 1"} <= set(lines(log)):
+            break
+        await asyncio.sleep(0.05)
+    children = psutil.Process(supervisor.pid).children()
+    assert len(children) == 2
+    await asyncio.sleep(0.3)  # the children have their SIGTERM handler
+    supervisor.kill()
+    await supervisor.wait()
+    _gone, alive = await asyncio.to_thread(psutil.wait_procs, children, 10)
+    for orphan in alive:
+        orphan.kill()
+    assert not alive, f"children left running after their cluster was killed: {alive}"
+    assert sorted(line for line in lines(log) if line.startswith("stop")) == ["stop 0", "stop 1"]  # a clean stop
 
 
 async def test_a_child_with_a_configuration_error_stops_the_cluster(tmp_path: Path) -> None:
