@@ -7,6 +7,7 @@ import asyncio
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 
 from bot.storage import LeaderboardBy, LedgerKind, PlayerOutcome, Storage, StorageError
 from bot.storage.copy import TABLES, copy_database
+from bot.storage.leases import ShardLeases
 from tests.storage.conftest import DEFAULTS, FakeClock
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,6 +115,23 @@ async def test_a_target_that_is_not_empty_is_refused_and_left_as_it_was(source: 
         assert await everything(target) == before
     finally:
         await target.close()
+
+
+async def test_a_source_a_bot_still_runs_on_is_refused_until_its_lease_is_given_back(
+    source: str, database_url: str
+) -> None:
+    """What a running bot writes after the copy's read would be lost: the copy waits for a stopped bot."""
+    running = await Storage.open(source)
+    try:
+        leases = ShardLeases(running)
+        assert (await leases.acquire(0, 1, "host:42:abc", now=time.time(), ttl_s=30)).held
+        with pytest.raises(StorageError, match=r"a bot is still running on .* \(process host:42:abc holds shard 0"):
+            await copy_database(source, database_url)
+        assert await leases.release(0, "host:42:abc")  # the bot stops cleanly
+    finally:
+        await running.close()
+    report = await copy_database(source, database_url)  # nothing was written by the refused copy
+    assert [a.guild_id for a in report.audits] == list(GUILDS)
 
 
 async def test_the_copy_names_every_table_of_the_schema(tmp_path: Path) -> None:
