@@ -106,7 +106,8 @@ def cluster_command(args: argparse.Namespace) -> int:
     try:
         groups = split_evenly(count, args.processes)
     except ValueError as exc:
-        return _usage(str(exc))
+        hint = "" if args.shard_count else " (Discord's recommendation for this bot; --shard-count N chooses more)"
+        return _usage(f"{exc}{hint}")
 
     async def supervise() -> int:
         return await Cluster(args.child_command, count, groups, env=args.child_env).run()

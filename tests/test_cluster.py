@@ -128,6 +128,25 @@ def test_the_command_line_refuses_shards_that_cannot_work(tmp_path: Path, args: 
     assert "Traceback" not in result.stderr and "_shard_count" not in result.stderr
 
 
+async def test_a_cluster_of_more_processes_than_discord_recommends_shards_says_how_to_choose_more(
+    tmp_path: Path,
+) -> None:
+    stub = await DiscordStub().start()  # recommends 1 shard, as Discord does for a bot in few servers
+    env = {"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": stub.token, "STUB_BOT_ENTRY": "bot.__main__:main", **stub.env()}
+    command = [sys.executable, "-m", "tests.discord_stub.run_bot", "cluster", "--processes", "2"]
+    try:
+        result = await asyncio.to_thread(
+            subprocess.run, command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+        )
+    finally:
+        await stub.stop()
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == (
+        "poker-bot: 2 processes for 1 shard: at most one process per shard"
+        " (Discord's recommendation for this bot; --shard-count N chooses more)"
+    )
+
+
 @pytest.mark.parametrize(
     ("token", "reachable", "code", "message"),
     [
