@@ -50,11 +50,15 @@ async def run(bot: PokerBot, token: str) -> None:
             done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
             if stopper in done:
                 log.info("signal received; shutting down")
+                if not bot.is_ready():  # still starting (e.g. waiting for a shard lease): that stops at once too
+                    runner.cancel()
                 await bot.close()
             else:
                 stopper.cancel()
             freezer.cancel()
-            await runner
+            await asyncio.wait({runner})
+            if not runner.cancelled():
+                runner.result()  # the bot's own error, if it stopped with one
     finally:
         for sig in handled:
             loop.remove_signal_handler(sig)
