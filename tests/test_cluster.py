@@ -128,18 +128,27 @@ def test_the_command_line_refuses_shards_that_cannot_work(tmp_path: Path, args: 
     assert "Traceback" not in result.stderr and "_shard_count" not in result.stderr
 
 
-async def test_a_cluster_of_more_processes_than_discord_recommends_shards_says_how_to_choose_more(
-    tmp_path: Path,
-) -> None:
-    stub = await DiscordStub().start()  # recommends 1 shard, as Discord does for a bot in few servers
-    env = {"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": stub.token, "STUB_BOT_ENTRY": "bot.__main__:main", **stub.env()}
+async def cluster_without_a_shard_count(
+    token: str | None = None, *, reachable: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """`poker-bot cluster --processes 2` against a fresh stand-in (recommending 1 shard), with `token` (default:
+    the stand-in's), or against nothing listening when not `reachable`."""
+    stub = await DiscordStub().start()
+    env = {"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": token or stub.token, "STUB_BOT_ENTRY": "bot.__main__:main"}
+    env["STUB_URL"] = stub.env()["STUB_URL"] if reachable else "http://127.0.0.1:9"  # port 9: nothing listens
     command = [sys.executable, "-m", "tests.discord_stub.run_bot", "cluster", "--processes", "2"]
     try:
-        result = await asyncio.to_thread(
+        return await asyncio.to_thread(
             subprocess.run, command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
         )
     finally:
         await stub.stop()
+
+
+async def test_a_cluster_of_more_processes_than_discord_recommends_shards_says_how_to_choose_more(
+    tmp_path: Path,
+) -> None:
+    result = await cluster_without_a_shard_count()  # 1 shard, as Discord recommends for a bot in few servers
     assert result.returncode == 2, result.stderr
     assert result.stderr.strip().splitlines()[-1] == (
         "poker-bot: 2 processes for 1 shard: at most one process per shard"
@@ -159,16 +168,7 @@ async def test_a_cluster_asking_discord_for_the_shard_count_fails_in_one_line(
 ) -> None:
     """Without --shard-count the cluster asks Discord (GET /gateway/bot): a refused token or no Discord is one
     line on stderr and an exit code (2: not worth restarting), never a traceback, never the token."""
-    stub = await DiscordStub().start()
-    env = {"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": token, "STUB_BOT_ENTRY": "bot.__main__:main"}
-    env["STUB_URL"] = stub.env()["STUB_URL"] if reachable else "http://127.0.0.1:9"  # port 9: nothing listens
-    command = [sys.executable, "-m", "tests.discord_stub.run_bot", "cluster", "--processes", "2"]
-    try:
-        result = await asyncio.to_thread(
-            subprocess.run, command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
-        )
-    finally:
-        await stub.stop()
+    result = await cluster_without_a_shard_count(token, reachable=reachable)
     assert result.returncode == code, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], result.stderr
