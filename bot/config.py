@@ -121,9 +121,12 @@ class Settings(BaseSettings):
     @field_validator("discord_token")
     @classmethod
     def _token_not_blank(cls, value: SecretStr) -> SecretStr:
-        if not value.get_secret_value().strip():
+        token = value.get_secret_value().strip()
+        if not token:
             raise ValueError("must not be blank")
-        return value
+        if any(c.isspace() or not c.isprintable() for c in token):  # a "Bot " prefix, two lines pasted...
+            raise ValueError("must be the token alone, without a space or line break (nor a 'Bot ' prefix)")
+        return SecretStr(token)
 
     @model_validator(mode="after")
     def _consistent(self) -> Settings:

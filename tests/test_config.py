@@ -150,3 +150,17 @@ def test_a_malformed_database_url_exits_2_in_one_line_without_its_password(tmp_p
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "DATABASE_URL: a malformed URL" in lines[0], result.stderr
     assert "hunter2" not in result.stderr and "secret-value-123" not in result.stderr
+
+
+@pytest.mark.parametrize("token", ["Bot secret-value-123", "secret-value-123\nsecret-value-456", "secret value 123"])
+def test_a_token_with_a_space_or_a_line_break_exits_2_in_one_line_without_it(tmp_path: Path, token: str) -> None:
+    # "Bot xxx" was refused by Discord with no hint; a line break in it ended in a traceback from the HTTP library.
+    result = run_bot(tmp_path, DISCORD_TOKEN=token)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DISCORD_TOKEN: must be the token alone" in lines[0], result.stderr
+    assert "secret" not in result.stderr
+
+
+def test_spaces_around_the_token_are_dropped() -> None:
+    assert load_settings(discord_token="  abc.def-123 \n").discord_token.get_secret_value() == "abc.def-123"
