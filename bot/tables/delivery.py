@@ -109,8 +109,6 @@ class Delivery:
         #: Counts table messages posted: a queued edit meant for an earlier message is dropped, not drawn there.
         self._generation = 0
         self._inflight: set[str] = set()  # outbox keys queued for delivery and not yet delivered
-        self._delivered: list[str] = []  # outbox keys delivered, to mark in storage
-        self._marking: asyncio.Task[None] | None = None
         self._dm_refused: set[int] = set()  # players told that their DMs are closed (told once)
 
     # ------------------------------------------------------------------ the worker
@@ -130,8 +128,7 @@ class Delivery:
         await self._marks_written()
 
     async def _marks_written(self) -> None:
-        if self._marking is not None:
-            await asyncio.gather(self._marking, return_exceptions=True)
+        await self._storage.flush_behind()
 
     # ------------------------------------------------------------------ owed messages
 
@@ -187,25 +184,9 @@ class Delivery:
             self._mark_delivered(owed.key)
 
     def _mark_delivered(self, key: str) -> None:
-        """Mark a delivered row, in the background and in batches (delivery does not wait for the database)."""
-        self._delivered.append(key)
-        if self._marking is None or self._marking.done():
-            channel = self._state.ids.channel_id
-            self._marking = asyncio.create_task(self._write_delivered(), name=f"outbox-marks-{channel}")
-
-    async def _write_delivered(self) -> None:
-        while self._delivered:
-            keys, self._delivered = self._delivered, []
-            try:
-                await self._storage.mark_delivered(keys)
-            except Exception:
-                log.warning(
-                    "table %s: could not mark %s outbox rows delivered",
-                    self._state.ids.table_id,
-                    len(keys),
-                    exc_info=True,
-                )
-                return
+        """Mark a delivered row, in the background: written behind with every table's (`Storage.remember_delivered`:
+        one transaction for all the marks of 0.2 s; delivery does not wait for the database)."""
+        self._storage.remember_delivered([key])
 
     # ------------------------------------------------------------------ the table message
 
@@ -254,11 +235,8 @@ class Delivery:
             if message_id is None:
                 return
             state.message_id = None
-            try:
-                if not state.closed:  # a closed table keeps no message to redraw
-                    await self._storage.set_table_message(state.ids.table_id, None)
-            except Exception:
-                log.exception("could not forget the table message id of table %s", state.ids.table_id)
+            if not state.closed:  # a closed table keeps no message to redraw
+                self._storage.remember_table_message(state.ids.table_id, None)  # written behind: no wait
             await self.notifier.retire_table(snap, message_id, result)
 
         self.worker.put(retire)
@@ -283,7 +261,4 @@ class Delivery:
         hand's message."""
         self._state.message_id = message_id
         if message_id is not None:
-            try:
-                await self._storage.set_table_message(self._state.ids.table_id, message_id)
-            except Exception:
-                log.exception("could not store the table message id of table %s", self._state.ids.table_id)
+            self._storage.remember_table_message(self._state.ids.table_id, message_id)  # written behind: no wait
