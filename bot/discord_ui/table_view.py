@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
+from functools import lru_cache
 from typing import Any
 
 import discord
@@ -26,10 +27,11 @@ from bot.discord_ui.errors import CommandRefused, send_private
 from bot.discord_ui.parts import parts, table_service
 from bot.discord_ui.run_twice import run_twice_row
 from bot.discord_ui.turns import explain, is_playing
-from bot.poker import ActionKind, PokerError, evaluate
+from bot.poker import ActionKind, LegalActions, PokerError, evaluate
 from bot.render import (
     AMOUNT_TEXT_MAX,
     Locale,
+    normalize_locale,
     parse_amount,
     raise_is_one_amount,
     render_action_buttons,
@@ -39,6 +41,7 @@ from bot.render import (
     t,
 )
 from bot.render.coach import coach_lines
+from bot.render.i18n import derived_cache
 from bot.tables import TableService, TableSnapshot
 
 log = logging.getLogger(__name__)
@@ -261,20 +264,10 @@ def table_payload(snapshot: TableSnapshot, table_name: str | None = None) -> dic
     embed = render_table(snapshot, snapshot.language, table_name).to_dict()
     components: list[dict[str, Any]] = []
     if is_playing(snapshot):
-        buttons = [
-            {
-                "type": discord.ComponentType.button.value,
-                "style": STYLES.get(spec.style, discord.ButtonStyle.secondary).value,
-                "label": spec.label,
-                "custom_id": custom_id(
-                    spec.action,
-                    snapshot.channel_id,
-                    snapshot.hand_number,
-                    button_amount(spec.action, snapshot.legal),
-                ),
-            }
-            for spec in render_action_buttons(snapshot.legal, snapshot.language)
-        ]
+        row = _action_row(
+            snapshot.legal, normalize_locale(snapshot.language), snapshot.channel_id, snapshot.hand_number
+        )
+        buttons = [dict(button) for button in row]  # fresh dicts: the payload is the caller's to change
         components.append({"type": discord.ComponentType.action_row.value, "components": buttons})
         question = run_twice_row(snapshot)
         if question is not None:
@@ -288,3 +281,28 @@ def table_payload(snapshot: TableSnapshot, table_name: str | None = None) -> dic
             }
             components.append({"type": discord.ComponentType.action_row.value, "components": [time_button]})
     return {"embeds": [embed], "components": components}
+
+
+#: How many rows of action buttons `table_payload` remembers (a table's options change at each action, and come
+#: back from hand to hand).
+ACTION_ROW_CACHE_SIZE = 1024
+
+
+@lru_cache(maxsize=ACTION_ROW_CACHE_SIZE)
+def _action_row(
+    legal: LegalActions | None, language: str, channel_id: int, hand_number: int
+) -> tuple[dict[str, Any], ...]:
+    """The action buttons of a table message as Discord JSON (`render_action_buttons`, custom_ids), remembered: the
+    same options come back at every action of a hand (`table_payload` copies each button)."""
+    return tuple(
+        {
+            "type": discord.ComponentType.button.value,
+            "style": STYLES.get(spec.style, discord.ButtonStyle.secondary).value,
+            "label": spec.label,
+            "custom_id": custom_id(spec.action, channel_id, hand_number, button_amount(spec.action, legal)),
+        }
+        for spec in render_action_buttons(legal, language)
+    )
+
+
+derived_cache(_action_row.cache_clear)

@@ -307,38 +307,77 @@ def render_event_lines(
     a hand and is edited at every one).
 
     pot_after: the chips in the middle after the last event (the pots plus this street's bets); when given,
-    each blind, action and returned bet ends with the pot it left ("Bob calls 18 · pot 45")."""
-    events = list(events)
-    ctx = _Context(pot_count_of(events), shown_values(events))
+    each blind, action and returned bet ends with the pot it left ("Bob calls 18 · pot 45").
+
+    The events are read from the last one back, and only as far as the `last` lines need (a hand's table message
+    is drawn at every action: its cost stays that of six lines however long the hand)."""
+    events = events if isinstance(events, tuple | list) else list(events)
     language = normalize_locale(locale)  # a hashable key for the lines' cache
-    # Items: one event, or a run of PotAwarded events that make one line; only items with a line are kept.
-    items: list[list[Event]] = []
-    for event in events:
-        if not isinstance(event, LINE_EVENTS):
+    # Items, from the last back: (first event, its kind, the run of PotAwarded events that make one line with it);
+    # only events with a line count.
+    items: list[tuple[Event, int, list[PotAwarded] | None]] = []
+    wanted = None if last is None else max(last, 0)
+    for event in reversed(events):
+        kind = _KINDS.get(event.__class__)
+        if kind is None:
+            kind = _kind_of(event.__class__)
+        if kind == _NO_LINE:
             continue
-        if isinstance(event, PotAwarded) and items and isinstance(items[-1][0], PotAwarded):
-            items[-1].append(event)
-        else:
-            items.append([event])
+        run = items[-1][2] if kind == _AWARD and items else None
+        if run is not None and isinstance(event, PotAwarded):
+            run.append(event)
+            continue
+        if wanted is not None and len(items) == wanted:
+            break
+        items.append((event, kind, [event] if isinstance(event, PotAwarded) else None))
+    # The pot each blind, action and returned bet left, from the last back; then the lines in the hand's order.
     pots: list[int | None] = [None] * len(items)
     if pot_after is not None:
         running = pot_after
-        for index in range(len(items) - 1, -1, -1):
-            first = items[index][0]
-            if isinstance(first, POT_LINE_EVENTS):
+        for index, (event, kind, _awards) in enumerate(items):
+            if kind == _POT_LINE:
                 pots[index] = running
-                running -= chips_into_pot(first)
+                running -= chips_into_pot(event)
+    # What only some lines need, from every event of the hand: how many pots it pays (the awards), the hands shown
+    # at its showdown (a shown hand's kickers). The other lines are remembered without them.
+    kinds = {kind for _event, kind, _awards in items}
+    pot_count = pot_count_of(events) if _AWARD in kinds else None
+    shown = shown_values(events) if _SHOWN in kinds else None
     lines: list[str] = []
-    start = 0 if last is None else max(0, len(items) - last)
-    for item, pot in zip(items[start:], pots[start:], strict=True):
-        awards = [_award_of(e, names, locale) for e in item if isinstance(e, PotAwarded)]
-        if awards:
-            lines.extend(render_awards(awards, locale, ctx.pot_count))
+    for index in range(len(items) - 1, -1, -1):
+        event, kind, awards = items[index]
+        if awards is not None:
+            awards.reverse()
+            lines.extend(render_awards([_award_of(e, names, locale) for e in awards], locale, pot_count))
             continue
-        line = _item_line(item[0], _name_in(names, item[0]), language, ctx, pot)
+        line = _item_line(event, _name_in(names, event), language, shown if kind == _SHOWN else None, pots[index])
         if line is not None:
             lines.append(line)
     return lines if last is None else lines[-last:]
+
+
+#: How `render_event_lines` reads each kind of event: no line, a line ending with the pot it left (`POT_LINE_EVENTS`),
+#: a shown hand (its line names kickers against the others shown), a pot paid (a run of them makes one line), another
+#: line.
+_NO_LINE, _POT_LINE, _SHOWN, _AWARD, _LINE = range(5)
+#: The kind of each event class met (subclasses included, as `isinstance` reads them), by class.
+_KINDS: dict[type, int] = {}
+
+
+def _kind_of(cls: type) -> int:
+    """The `render_event_lines` kind of an event class (remembered in `_KINDS`)."""
+    if not issubclass(cls, LINE_EVENTS):
+        kind = _NO_LINE
+    elif issubclass(cls, PotAwarded):
+        kind = _AWARD
+    elif issubclass(cls, POT_LINE_EVENTS):
+        kind = _POT_LINE
+    elif issubclass(cls, HandShown):
+        kind = _SHOWN
+    else:
+        kind = _LINE
+    _KINDS[cls] = kind
+    return kind
 
 
 def _name_in(names: Names, event: Event) -> str | None:
@@ -359,11 +398,15 @@ EVENT_LINE_CACHE_SIZE = 2048
 
 
 @lru_cache(maxsize=EVENT_LINE_CACHE_SIZE)
-def _item_line(event: Event, name: str | None, language: str, ctx: _Context, pot: int | None) -> str | None:
-    """`_line` of one event whose player (if any) is called `name`, with the pot it left (`pot`, when given)."""
+def _item_line(
+    event: Event, name: str | None, language: str, shown: tuple[HandValue, ...] | None, pot: int | None
+) -> str | None:
+    """`_line` of one event whose player (if any) is called `name`, with the pot it left (`pot`, when given);
+    remembered by value (`EVENT_LINE_CACHE_SIZE` lines): the same check at the same pot on the next street, or at
+    the next table, is the same line. `shown`: the hands shown, for a shown hand's line only (else None)."""
     player = getattr(event, "player", None)
     names: dict[int, str] = {player: name} if player is not None and name is not None else {}
-    line = _line(event, names, language, ctx)
+    line = _line(event, names, language, _Context(None, shown or ()))
     if line is None or pot is None:
         return line
     return t("event.with_pot", language, line=line, amount=pot)

@@ -28,7 +28,7 @@ from typing import Any, Protocol, TypeAlias
 
 from babel import Locale as BabelLocale
 from babel.lists import format_list
-from babel.numbers import format_decimal, parse_pattern
+from babel.numbers import format_decimal, get_group_symbol, get_minus_sign_symbol, parse_pattern
 
 log = logging.getLogger(__name__)
 
@@ -140,33 +140,30 @@ class _Formatter(string.Formatter):
         return _Missing(field_name), field_name
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        if isinstance(value, _Missing):
-            return "{" + value.name + "}"
-        if isinstance(value, Rank):
-            return t(f"rank.{value.value}.{format_spec or 'name'}", self.language)
-        if isinstance(value, bool):
-            return str(value)
-        if isinstance(value, int):
-            return str(value) if format_spec == "raw" else format_number(value, self.language)
-        if format_spec == "lower":
-            text = str(value)
-            return text[:1].lower() + text[1:]
-        if format_spec == "raw":
-            return str(value)
-        try:
-            return str(super().format_field(value, format_spec))
-        except (ValueError, TypeError):
-            _warn_once("Catalogue %s/%s: bad format spec %r", self.language, self.key, format_spec)
-            return str(value)
+        return _format_value(value, format_spec, self.language, self.key)
 
 
-def _lookup(key: str, language: str) -> str | Mapping[str, str] | None:
-    value = catalogue(language).get(key)
-    if value is None and language != ENGLISH:
-        value = catalogue(ENGLISH).get(key)
-        if value is not None:
-            _warn_once("Missing %s translation for %r: using English", language, key)
-    return value
+def _format_value(value: object, format_spec: str, language: str, key: str) -> str:
+    """A parameter as a template's field shows it (see the module docstring): numbers of the locale, ranks' forms,
+    `lower`, `raw`; anything else with `format` (a bad spec logged once, the value shown as `str`)."""
+    if isinstance(value, _Missing):
+        return "{" + value.name + "}"
+    if isinstance(value, Rank):
+        return t(f"rank.{value.value}.{format_spec or 'name'}", language)
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        return str(value) if format_spec == "raw" else format_number(value, language)
+    if format_spec == "lower":
+        text = str(value)
+        return text[:1].lower() + text[1:]
+    if format_spec == "raw":
+        return str(value)
+    try:
+        return str(format(value, format_spec))
+    except (ValueError, TypeError):
+        _warn_once("Catalogue %s/%s: bad format spec %r", language, key, format_spec)
+        return str(value)
 
 
 def _choose_plural(value: Mapping[str, str], language: str, count: object) -> str:
@@ -197,7 +194,8 @@ def t(key: str, locale: Locale = ENGLISH, /, **params: object) -> str:
 
 #: How many renderings `t` remembers (about 1 MiB when full; one table message needs a few dozen).
 RENDER_CACHE_SIZE = 2048
-#: How many formatted numbers are remembered (stacks, pots and amounts repeat from action to action).
+#: How many numbers formatted by Babel are remembered (only for a language whose grouping `_int_symbols` can't
+#: write itself, and for int subclasses).
 NUMBER_CACHE_SIZE = 1024
 
 
@@ -219,6 +217,8 @@ def clear_render_cache() -> None:
     """Forget the remembered renderings (for tests that swap a catalogue; catalogues never change at run time),
     those of the caches registered with `derived_cache` too."""
     _render_cached.cache_clear()
+    _COMPILED.clear()
+    _ENTRIES.clear()
     _format_number.cache_clear()
     _LANGUAGES.clear()
     for cache_clear in _DERIVED_CACHES:
@@ -226,21 +226,99 @@ def clear_render_cache() -> None:
 
 
 def _render(key: str, language: str, params: Mapping[str, object]) -> str:
-    value = _lookup(key, language)
-    if value is None:
+    try:
+        entry, fallback = _ENTRIES[key, language]
+    except KeyError:
+        entry, fallback = _ENTRIES[key, language] = _entry(key, language)
+    if fallback:
+        _warn_once("Missing %s translation for %r: using English", language, key)
+    if entry is None:
         _warn_once("Unknown catalogue key %r", key)
         return key
-    if isinstance(value, Mapping):
-        template = _choose_plural(value, language, params.get("count"))
+    if isinstance(entry, tuple):
+        pieces, text = entry
     else:
-        template = value
-    if language == FRENCH:
-        template = french_spacing(template)
+        template = _choose_plural(entry, language, params.get("count"))
+        try:
+            pieces, text = _COMPILED[template, language]
+        except KeyError:
+            pieces, text = _COMPILED[template, language] = _compile(template, language)
     try:
-        return _Formatter(language, key).vformat(template, (), params)
+        if pieces is None:
+            return _Formatter(language, key).vformat(text, (), params)
+        parts: list[str] = []
+        for piece in pieces:
+            if isinstance(piece, str):
+                parts.append(piece)
+                continue
+            name, spec = piece
+            if name not in params:
+                _warn_once("Catalogue %s/%s: no parameter %r given", language, key, name)
+                parts.append("{" + name + "}")
+                continue
+            value = params[name]
+            kind = value.__class__
+            if kind is str and not spec:
+                parts.append(value)  # type: ignore[arg-type]
+            elif kind is int and spec != "raw":
+                parts.append(format_number(value, language))  # type: ignore[arg-type]
+            else:
+                parts.append(_format_value(value, spec, language, key))
+        return "".join(parts)
     except (ValueError, IndexError, KeyError, AttributeError) as exc:
         _warn_once("Catalogue %s/%s: malformed template (%s)", language, key, str(exc))
-        return template
+        return text
+
+
+#: A catalogue entry as `_render` reads it, by (key, language): the compiled template (a plural entry: its plural
+#: map, each form compiled when chosen; None: no such key), and whether it is English standing in for a missing
+#: translation. At most every key of both catalogues.
+_ENTRIES: dict[tuple[str, str], tuple[_Compiled | Mapping[str, str] | None, bool]] = {}
+
+
+def _entry(key: str, language: str) -> tuple[_Compiled | Mapping[str, str] | None, bool]:
+    """Look `key` up once (a key missing in French: the English entry) and compile a plain template."""
+    value = catalogue(language).get(key)
+    fallback = False
+    if value is None and language != ENGLISH:
+        value = catalogue(ENGLISH).get(key)
+        fallback = value is not None
+    if value is None or isinstance(value, Mapping):
+        return value, fallback
+    try:
+        compiled = _COMPILED[value, language]
+    except KeyError:
+        compiled = _COMPILED[value, language] = _compile(value, language)
+    return compiled, fallback
+
+
+#: A compiled template: its pieces (a literal text, or a (parameter name, format spec) field) and the template as
+#: formatted (French spacing applied). Pieces are None for a template that `string.Formatter` must read itself
+#: (malformed, or with a conversion, a nested spec or a positional field: none of the catalogues' templates).
+_Compiled: TypeAlias = tuple[tuple[str | tuple[str, str], ...] | None, str]
+
+#: The compiled form of each template seen, by (template, language): at most every template of both catalogues.
+_COMPILED: dict[tuple[str, str], _Compiled] = {}
+
+
+def _compile(template: str, language: str) -> _Compiled:
+    """Parse a template once (as `string.Formatter` would at every rendering) into literal and field pieces."""
+    text = french_spacing(template) if language == FRENCH else template
+    pieces: list[str | tuple[str, str]] = []
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError:
+        return None, text
+    for literal, name, spec, conversion in parsed:
+        if literal:
+            pieces.append(literal)
+        if name is None:
+            continue
+        spec = spec or ""
+        if not name or name.isdigit() or conversion is not None or "{" in spec:
+            return None, text
+        pieces.append((name, spec))
+    return tuple(pieces), text
 
 
 def has_key(key: str, locale: Locale) -> bool:
@@ -268,7 +346,45 @@ def placeholders(template: str | Mapping[str, str]) -> frozenset[str]:
 
 def format_number(n: int, locale: Locale) -> str:
     """An integer with the locale's grouping: 1234567 -> "1,234,567" (en) / "1 234 567" (fr, U+202F)."""
-    return _format_number(n, normalize_locale(locale))
+    language = normalize_locale(locale)
+    try:
+        symbols = _SYMBOLS[language]
+    except KeyError:
+        symbols = _SYMBOLS[language] = _int_symbols(language)
+    if symbols is None or n.__class__ is not int or not -_FAST_LIMIT < n < _FAST_LIMIT:
+        return _format_number(n, language)
+    text = f"{n:,}"
+    group, minus = symbols
+    if group != ",":
+        text = text.replace(",", group)
+    if minus != "-" and n < 0:
+        text = minus + text[1:]
+    return text
+
+
+#: `_int_symbols` of each language met.
+_SYMBOLS: dict[str, tuple[str, str] | None] = {}
+
+
+#: Ints up to 24 digits are grouped by `format_number` itself (`_int_symbols` checks that length); longer ones by
+#: Babel (beyond 25 digits it raises `decimal.InvalidOperation`: no chip count comes near).
+_FAST_LIMIT = 10**24
+
+
+def _int_symbols(language: str) -> tuple[str, str] | None:
+    """The group and minus symbols with which Python's own grouping ("{:,}") writes an int exactly as Babel's
+    `format_decimal` does in `language` (what the numbers of every length, both signs, show); None when it does
+    not (a locale grouping otherwise: `format_number` then asks Babel, remembering its answers)."""
+    babel_locale = _babel_locale(language)
+    group, minus = get_group_symbol(babel_locale), get_minus_sign_symbol(babel_locale)
+    for digits in range(1, 25):  # the grouping depends only on the number of digits: one number of each length
+        for n in (int("1234567890" * 3) // 10 ** (30 - digits), -(int("9876543210" * 3) // 10 ** (30 - digits))):
+            text = f"{n:,}".replace(",", group)
+            if n < 0:
+                text = minus + text[1:]
+            if text != format_decimal(n, locale=babel_locale):
+                return None
+    return group, minus
 
 
 @lru_cache(maxsize=NUMBER_CACHE_SIZE)
