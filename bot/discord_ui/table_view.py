@@ -38,7 +38,7 @@ from bot.render import (
     t,
 )
 from bot.render.coach import coach_lines
-from bot.tables import TableService, TableSnapshot
+from bot.tables import Carrier, TableService, TableSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -143,18 +143,29 @@ class ActionButton(
             modal.stop()  # not kept by discord.py: its submission is handled from its custom_id (submit_amount)
             await interaction.response.send_modal(modal)
             return
-        # The table message is edited by the service after the action: the press itself needs no answer.
-        await interaction.response.defer()
+        # The press is answered by the table edit that shows the action (docs/outbox.md, "A press answered by the
+        # table edit"): handed over as the edit's carrier once the action is stored; a refusal is answered here.
+        carrier = press_carrier(interaction, service.clock.time())
+        if carrier is None:
+            await interaction.response.defer()
         # A Bet N / Raise to N button (one allowed total, fixed-limit) bets that total: the engine refuses any
         # other; the others name the amount they expect (Call N, All-in N).
         direct = self.action in ("bet", "raise")
         amount, expected = (self.amount, None) if direct else (None, self.amount)
         try:
             await service.get(self.channel_id).act(
-                user_id, KINDS[self.action], amount, hand_number=self.hand_number, expected=expected
+                user_id, KINDS[self.action], amount, hand_number=self.hand_number, expected=expected, carrier=carrier
             )
         except PokerError as error:
             raise explain(error, service, self.channel_id) from error
+
+
+def press_carrier(interaction: discord.Interaction[Any], arrived: float) -> Carrier | None:
+    """The press as the carrier of its message's next edit (`bot.tables.Carrier`; `arrived`: the table service
+    clock's time), or None when it cannot carry one (no message: the press is then deferred at once)."""
+    if interaction.message is None:
+        return None
+    return Carrier(interaction.id, interaction.token, interaction.message.id, arrived)
 
 
 def buy_in_custom_id(channel_id: int, user_id: int) -> str:
