@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.discord_ui.errors import PokerTree
 from bot.discord_ui.people import People
+from bot.discord_ui.presses import Presses
 from bot.discord_ui.translator import CatalogueTranslator
 from bot.storage import GuildDefaults, Storage
 from bot.storage.leases import ShardLeases
@@ -110,6 +111,7 @@ class PokerBot(commands.AutoShardedBot):
         self.ownership: ShardOwnership | None = None
         self._lease_keeper: asyncio.Task[None] | None = None
         self._renew_leases = renew_leases
+        self.presses = Presses()
         self._ignore_unowned_interactions()
         self.settings = settings
         self.tables: TableService | None = None
@@ -128,8 +130,10 @@ class PokerBot(commands.AutoShardedBot):
 
     def _ignore_unowned_interactions(self) -> None:
         """Drop, unanswered, an interaction from a guild whose shard another process holds (two processes started
-        for one shard both receive its events: the lease holder alone answers). Wraps discord.py's parser of
-        INTERACTION_CREATE (`ConnectionState.parsers`, the table its gateway reads each event's handler from)."""
+        for one shard both receive its events: the lease holder alone answers); take a press of the table
+        message's buttons straight from the payload (`Presses.take`, bot/discord_ui/presses.py: no discord.py
+        Interaction, Message nor View is built for it); hand anything else to discord.py. Wraps discord.py's parser
+        of INTERACTION_CREATE (`ConnectionState.parsers`, the table its gateway reads each event's handler from)."""
         parsers = self._connection.parsers
         parse = parsers["INTERACTION_CREATE"]
 
@@ -137,6 +141,8 @@ class PokerBot(commands.AutoShardedBot):
             guild_id = data.get("guild_id")
             if guild_id is not None and self.ownership is not None and not self.ownership.owns(int(guild_id)):
                 log.debug("interaction %s of guild %s left to the shard's lease holder", data.get("id"), guild_id)
+                return
+            if self.presses.take(self, data):
                 return
             parse(data)
 
@@ -222,6 +228,7 @@ class PokerBot(commands.AutoShardedBot):
         log.info("shutting down")
         if self._lease_keeper is not None:
             self._lease_keeper.cancel()
+        self.presses.close()
         try:
             if self.tables is not None:
                 await self.tables.close()

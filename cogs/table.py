@@ -30,7 +30,7 @@ from bot.discord_ui.run_twice import RunTwiceButton
 from bot.discord_ui.shows import ShowButton, ShowCardButton
 from bot.discord_ui.standings import PageButton, verify_answer
 from bot.discord_ui.table_settings import levels_text, parse_levels, table_language, table_options
-from bot.discord_ui.table_view import AMOUNT_FORM, ActionButton, BuyInButton, show_hole_cards, submit_amount
+from bot.discord_ui.table_view import AMOUNT_FORM, BuyInButton, show_hole_cards, submit_amount
 from bot.discord_ui.texts import choice, en
 from bot.poker import LevelBy, TableKind
 from bot.render import escape_name, t
@@ -79,8 +79,9 @@ class TableCog(
 
     @commands.Cog.listener("on_interaction")
     async def on_unknown_component(self, interaction: discord.Interaction[Any]) -> None:
-        """A `poker:*` press or form that nothing would answer (malformed, forged) gets a private answer."""
-        kinds = (ActionButton, BuyInButton, PageButton, RunTwiceButton, PreActionButton, ReturnButton, PuzzleButton)
+        """A `poker:*` press or form that nothing would answer (malformed, forged) gets a private answer. (The
+        table message's own buttons never come here: bot/discord_ui/presses.py answers each of them.)"""
+        kinds = (BuyInButton, PageButton, RunTwiceButton, PreActionButton, ReturnButton, PuzzleButton)
         shows = (ShowButton, ShowCardButton)
         buttons = tuple(template_of(kind) for kind in (*kinds, *shows))
         await answer_unknown_component(interaction, buttons=buttons, forms=(AMOUNT_FORM,))
@@ -267,6 +268,6 @@ class TableCog(
 
 async def setup(bot: commands.Bot) -> None:
     """Load the cog and make the table buttons and the Bet…/Raise… form persistent (they work after a restart)."""
-    bot.add_dynamic_items(ActionButton, BuyInButton, RunTwiceButton, PreActionButton, ReturnButton, PuzzleButton)
+    bot.add_dynamic_items(BuyInButton, RunTwiceButton, PreActionButton, ReturnButton, PuzzleButton)
     bot.add_dynamic_items(ShowButton, ShowCardButton)
     await bot.add_cog(TableCog(bot))

@@ -3,13 +3,14 @@
 A custom_id comes from the person who presses: a forged request may carry any text, any channel. So:
 
 - a component that names a table's channel in its custom_id runs behind `at_table` (through
-  `guarded_component`): the custom_id's channel must be the channel the interaction comes from, and the table
-  there must belong to the interaction's server, before anything else is looked at. The refusal is the same
+  `guarded_component`, or `presses.run_press` for the table message's own buttons): the custom_id's channel
+  must be the channel the interaction comes from, and the table there must belong to the interaction's server,
+  before anything else is looked at. The refusal is the same
   whatever the other channel holds, so it tells nothing about it;
 - a `poker:*` press or form that nothing will handle — no known template matches it (truncated, extra fields,
   huge numbers, unknown action) or, for a button, the message it comes from has no such button (discord.py
-  then drops it) — is answered by `answer_unknown_component` (the cog's `on_interaction` listener) instead of
-  leaving Discord to say "This interaction failed".
+  then drops it) — is answered by `answer_unknown_component` (the cog's `on_interaction` listener; for a table
+  action's id, by `presses.run_press`) instead of leaving Discord to say "This interaction failed".
 
 A new component kind adds its template to the cog's list (`cogs/table.py`) and, if it names a channel, runs
 its callback through `guarded_component`.
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -46,7 +47,18 @@ def template_of(item: type[discord.ui.DynamicItem[Any]]) -> re.Pattern[str]:
     return template
 
 
-def at_table(interaction: discord.Interaction[Any], channel_id: int, table_guild_id: int | None) -> None:
+class Place(Protocol):
+    """Where an interaction comes from: a `discord.Interaction`, or a table button's `Press`
+    (bot/discord_ui/presses.py), read from the raw payload."""
+
+    @property
+    def channel_id(self) -> int | None: ...
+
+    @property
+    def guild_id(self) -> int | None: ...
+
+
+def at_table(interaction: Place, channel_id: int, table_guild_id: int | None) -> None:
     """Refuse (CommandRefused "foreign_component") a component whose custom_id names `channel_id` when the
     interaction comes from another channel, or when the table there (`table_guild_id`, None if there is none)
     belongs to another server than the interaction's."""

@@ -107,25 +107,44 @@ async def handle_interaction_error(interaction: discord.Interaction[Any], error:
     if interaction.type is discord.InteractionType.autocomplete:
         log.warning("autocomplete failed for %s: %r", _where(interaction), error)
         return
-    text = error_text(error, interaction.locale)
+    where = _where(interaction)
+    text = refusal_text(error, interaction.locale, where)
+    await answer_refusal(lambda answer: send_private(interaction, answer), text, where)
+
+
+def refusal_text(error: BaseException, locale: Locale, where: str) -> str:
+    """The private answer to `error` in `locale`: the refusal's text (`error_text`), or for a bug the "unexpected"
+    text with a short reference, the error logged with that reference. `where` names the interaction in the log
+    ("interaction 123 (poker:call:1:2) by 456")."""
+    text = error_text(error, locale)
     if text is None:
         reference = secrets.token_hex(4)
-        log.error("unexpected error %s in %s", reference, _where(interaction), exc_info=error)
-        text = render_error("unexpected", interaction.locale, {"error_id": reference})
-    else:
-        log.debug("refused %s: %s", _where(interaction), getattr(error, "code", type(error).__name__))
+        log.error("unexpected error %s in %s", reference, where, exc_info=error)
+        return render_error("unexpected", locale, {"error_id": reference})
+    log.debug("refused %s: %s", where, getattr(error, "code", type(error).__name__))
+    return text
+
+
+async def answer_refusal(send: Callable[[str], Awaitable[None]], text: str, where: str) -> None:
+    """Send a refusal's `text` with `send` (a private answer); never raises: an expired or already-answered
+    interaction (discord.HTTPException), or the HTTP session closed while shutting down, is logged."""
     try:
-        await send_private(interaction, text)
+        await send(text)
     except discord.HTTPException as exc:  # expired token (10062), already acknowledged elsewhere, outage
-        log.warning("could not answer %s with an error message: %s", _where(interaction), exc)
+        log.warning("could not answer %s with an error message: %s", where, exc)
     except (RuntimeError, aiohttp.ClientError) as exc:  # the HTTP session closed under us: shutting down
-        log.info("could not answer %s while shutting down: %s", _where(interaction), exc)
+        log.info("could not answer %s while shutting down: %s", where, exc)
+
+
+def where_text(interaction_id: int, what: str, user_id: int) -> str:
+    """How the log names an interaction: "interaction <id> (<command, custom_id or type>) by <user id>"."""
+    return f"interaction {interaction_id} ({what}) by {user_id}"
 
 
 def _where(interaction: discord.Interaction[Any]) -> str:
     command = interaction.command.qualified_name if interaction.command is not None else None
     custom_id = (interaction.data or {}).get("custom_id") if isinstance(interaction.data, dict) else None
-    return f"interaction {interaction.id} ({command or custom_id or interaction.type.name}) by {interaction.user.id}"
+    return where_text(interaction.id, str(command or custom_id or interaction.type.name), interaction.user.id)
 
 
 async def guarded(interaction: discord.Interaction[Any], handler: Callable[[], Awaitable[None]]) -> None:

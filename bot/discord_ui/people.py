@@ -36,10 +36,15 @@ class People:
 
     def remember(self, user: discord.abc.User, locale: Locale = None) -> None:
         """Note a user's display name and, when given, their Discord locale (e.g. `interaction.locale`)."""
-        self._put(self._names, user.id, user.display_name)
+        self.note(user.id, user.display_name, locale)
+
+    def note(self, user_id: int, display_name: str, locale: Locale = None) -> None:
+        """`remember` from plain values: a user id, the display name Discord shows (nick, else global name, else
+        username) and, when given, their Discord locale (a spelling such as "fr", or `discord.Locale`)."""
+        self._put(self._names, user_id, display_name)
         value = getattr(locale, "value", locale)
         if isinstance(value, str) and value:
-            self._put(self._locales, user.id, value)
+            self._put(self._locales, user_id, value)
 
     def remember_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Note who acted and in which language."""

@@ -1,14 +1,15 @@
-"""The table message's controls: persistent action buttons (`DynamicItem`, state in the custom_id), the
-bet/raise form, and the table message itself (embed + buttons) built from a service snapshot.
+"""The table message's controls: its action buttons (state in the custom_id, `ACTION_ID`; their presses are
+read from the raw gateway payload by bot/discord_ui/presses.py), the bet/raise form, the Buy in again button, and
+the table message itself (embed + buttons, plain JSON) built from a service snapshot.
 
 A button's custom_id is `poker:<action>:<channel id>:<hand number>[:<amount>]` (at most 70 characters), so a
 press works after a restart, a press on an older hand's message is refused (stale_button), and a Call N or
 All-in N whose amount is no longer the amount is refused with the current one ("The call is now 19"; the
 service's rule, `TableRunner.act(expected=...)`). Ids without an amount (older messages) are still accepted.
-Presses and forms run behind bot/discord_ui/components.py first: the channel in the custom_id must be the one
-pressed in. Labels come from the snapshot's `legal` ("Call 6", "All-in 98") in the table's language; whatever
+Presses and forms run behind bot/discord_ui/components.py's `at_table` first: the channel in the custom_id must
+be the one pressed in. Labels come from the snapshot's `legal` ("Call 6", "All-in 98") in the table's language; whatever
 the press shows only to the presser (the form, the cards, refusals) is in the presser's language
-(`interaction.locale`).
+(the interaction's `locale`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from bot.discord_ui.components import guarded_component
 from bot.discord_ui.errors import CommandRefused, send_private
 from bot.discord_ui.parts import parts, table_service
 from bot.discord_ui.run_twice import run_twice_row
-from bot.discord_ui.turns import ensure_turn, explain, is_playing
+from bot.discord_ui.turns import explain, is_playing
 from bot.poker import ActionKind, PokerError, evaluate
 from bot.render import (
     AMOUNT_TEXT_MAX,
@@ -38,11 +39,10 @@ from bot.render import (
     t,
 )
 from bot.render.coach import coach_lines
-from bot.tables import Carrier, TableService, TableSnapshot
+from bot.tables import TableService, TableSnapshot
 
 log = logging.getLogger(__name__)
 
-ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in", "cards", "time")
 KINDS: dict[str, ActionKind] = {
     "fold": ActionKind.FOLD,
     "check": ActionKind.CHECK,
@@ -68,6 +68,14 @@ def custom_id(action: str, channel_id: int, hand_number: int, amount: int | None
     return base if amount is None else f"{base}:{amount}"
 
 
+#: The custom_id of a table message's action button (`custom_id` builds it); its press is handled from the raw
+#: payload by bot/discord_ui/presses.py.
+ACTION_ID = re.compile(
+    r"poker:(?P<action>fold|check|call|bet|raise|all_in|cards|time):(?P<channel>[0-9]{1,20}):(?P<hand>[0-9]{1,10})"
+    r"(?::(?P<amount>[0-9]{1,12}))?"
+)
+
+
 def button_amount(action: str, legal: Any) -> int | None:
     """The amount a button of `action` names for `legal` (the actor's `LegalActions`): the call, the all-in
     total, the one allowed bet or raise total (fixed-limit "Raise to 4"); None for the others (their label
@@ -81,91 +89,6 @@ def button_amount(action: str, legal: Any) -> int | None:
     if action in ("bet", "raise") and raise_is_one_amount(legal):
         return int(legal.min_raise_to)
     return None
-
-
-class ActionButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=(
-        r"poker:(?P<action>fold|check|call|bet|raise|all_in|cards|time):(?P<channel>[0-9]{1,20}):(?P<hand>[0-9]{1,10})"
-        r"(?::(?P<amount>[0-9]{1,12}))?"
-    ),
-):
-    """One button of the table message: Fold, Check / Call N, Bet…/Raise… (opens the form), All-in N, My cards."""
-
-    def __init__(
-        self,
-        action: str,
-        channel_id: int,
-        hand_number: int,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        amount: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=custom_id(action, channel_id, hand_number, amount))
-        )
-        self.action = action
-        self.channel_id = channel_id
-        self.hand_number = hand_number
-        self.amount = amount
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> ActionButton:
-        """Rebuild the button from its custom_id (after a restart too), keeping its label and style."""
-        label = getattr(item, "label", None)
-        style = getattr(item, "style", discord.ButtonStyle.secondary)
-        amount = int(match["amount"]) if match["amount"] is not None else None
-        return cls(match["action"], int(match["channel"]), int(match["hand"]), label=label, style=style, amount=amount)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Act for the presser; refusals (another channel's button, not your turn, old message...) are answered
-        privately."""
-        await guarded_component(interaction, self.channel_id, lambda: self._press(interaction))
-
-    async def _press(self, interaction: discord.Interaction[Any]) -> None:
-        service = table_service(interaction.client)
-        user_id = interaction.user.id
-        if self.action == "cards":
-            await show_hole_cards(interaction, service, self.channel_id)
-            return
-        if self.action == "time":  # the time bank, started early (issue 16): the table message shows the deadline
-            await interaction.response.defer()
-            await service.get(self.channel_id).use_time_bank(user_id, hand_number=self.hand_number)
-            return
-        if self.action in ("bet", "raise") and self.amount is None:
-            legal = ensure_turn(service, self.channel_id, user_id, self.hand_number)
-            if not (legal.can_bet or legal.can_raise) or legal.min_raise_to is None:
-                raise CommandRefused("raise_not_reopened", to_call=legal.call_amount)
-            modal = AmountModal(legal, interaction.locale, self.channel_id, self.hand_number)
-            modal.stop()  # not kept by discord.py: its submission is handled from its custom_id (submit_amount)
-            await interaction.response.send_modal(modal)
-            return
-        # The press is answered by the table edit that shows the action (docs/outbox.md, "A press answered by the
-        # table edit"): handed over as the edit's carrier once the action is stored; a refusal is answered here.
-        carrier = press_carrier(interaction, service.clock.time())
-        if carrier is None:
-            await interaction.response.defer()
-        # A Bet N / Raise to N button (one allowed total, fixed-limit) bets that total: the engine refuses any
-        # other; the others name the amount they expect (Call N, All-in N).
-        direct = self.action in ("bet", "raise")
-        amount, expected = (self.amount, None) if direct else (None, self.amount)
-        try:
-            await service.get(self.channel_id).act(
-                user_id, KINDS[self.action], amount, hand_number=self.hand_number, expected=expected, carrier=carrier
-            )
-        except PokerError as error:
-            raise explain(error, service, self.channel_id) from error
-
-
-def press_carrier(interaction: discord.Interaction[Any], arrived: float) -> Carrier | None:
-    """The press as the carrier of its message's next edit (`bot.tables.Carrier`; `arrived`: the table service
-    clock's time), or None when it cannot carry one (no message: the press is then deferred at once)."""
-    if interaction.message is None:
-        return None
-    return Carrier(interaction.id, interaction.token, interaction.message.id, arrived)
 
 
 def buy_in_custom_id(channel_id: int, user_id: int) -> str:
@@ -302,24 +225,35 @@ async def _bet_or_raise(
 
 
 async def show_hole_cards(interaction: discord.Interaction[Any], service: TableService, channel_id: int) -> None:
-    """Answer privately with the user's hole cards and their best hand so far (My cards, /poker cards).
-    Raises ServiceError: no_table, no_hand, not_in_hand."""
-    cards = service.get(channel_id).hole_cards(interaction.user.id)
+    """Answer privately with the user's hole cards and their best hand so far (/poker cards; the My cards button
+    answers the same `hole_cards_answer` from bot/discord_ui/presses.py). Raises ServiceError: no_table, no_hand,
+    not_in_hand."""
+    text, view = hole_cards_answer(service, channel_id, interaction.user.id, interaction.locale)
+    await send_private(interaction, text, view=view)
+
+
+def hole_cards_answer(
+    service: TableService, channel_id: int, user_id: int, locale: Locale
+) -> tuple[str, discord.ui.View | None]:
+    """The private answer "My cards" for `user_id` at the channel's table, in `locale`: the text (their hole cards,
+    their best hand once the flop is out, the coach's lines on their turn at a learning table) and the buttons to
+    act in advance while another player is to act (None when they cannot). Raises ServiceError: no_table,
+    no_hand, not_in_hand."""
+    cards = service.get(channel_id).hole_cards(user_id)
     board = service.get(channel_id).snapshot().board
     value = evaluate([*cards, *board]) if len(board) >= 3 else None
-    text = render_my_cards(cards, interaction.locale, value)
-    facts = service.get(channel_id).coach_facts(interaction.user.id)  # on their turn, with the coach on
+    text = render_my_cards(cards, locale, value)
+    facts = service.get(channel_id).coach_facts(user_id)  # on their turn, with the coach on
     if facts is not None:
-        text += "\n" + "\n".join(f"> {line}" for line in coach_lines(facts, interaction.locale))
+        text += "\n" + "\n".join(f"> {line}" for line in coach_lines(facts, locale))
     # Acting in advance (issue 16): the choices, privately, while another player is to act.
-    view = pre_action_view(service, channel_id, interaction.user.id, interaction.locale)
-    await send_private(interaction, text, view=view)
+    return text, pre_action_view(service, channel_id, user_id, locale)
 
 
 def table_payload(snapshot: TableSnapshot, table_name: str | None = None) -> dict[str, Any]:
     """The table message as Discord's JSON message body: ``{"embeds": [render_table], "components": [one action
-    row of buttons]}`` in the table's language; no buttons (``[]``) between hands. Buttons are `ActionButton`
-    custom_ids (at most 5, one row), labels from `snapshot.legal`.
+    row of buttons]}`` in the table's language; no buttons (``[]``) between hands. Buttons carry
+    `custom_id`s (`ACTION_ID`, at most 5, one row), labels from `snapshot.legal`.
 
     Plain JSON rather than discord.py's Embed and View: the table message is posted once per hand but edited
     at every action, and building those objects (and parsing the edited message back) was about 8 % of the

@@ -16,7 +16,7 @@ from bot.discord_ui.errors import CommandRefused, handle_interaction_error
 from bot.discord_ui.history import phh_for
 from bot.discord_ui.notifier import DiscordNotifier
 from bot.discord_ui.table_settings import changed_defaults, table_language, table_options
-from bot.discord_ui.table_view import ActionButton, table_payload
+from bot.discord_ui.table_view import ACTION_ID, table_payload
 from bot.poker import ActionKind, Hand, HandSettings, InvalidAmountError, LegalActions, full_deck, parse_cards
 from bot.render import t
 from bot.storage import GuildSettings
@@ -158,7 +158,7 @@ def test_the_table_message_respects_discords_limits_by_construction() -> None:
     assert labels == ["Se coucher", "Suivre 7\u202f890", "Relancer…", "Tapis 131\u202f346", "Mes cartes"]
     styles = [discord.ButtonStyle(button["style"]) for button in row["components"]]
     assert styles[0] is discord.ButtonStyle.danger and styles[1] is discord.ButtonStyle.primary
-    pattern = re.compile(ActionButton.__discord_ui_compiled_template__.pattern)
+    pattern = re.compile(ACTION_ID.pattern)
     for button in row["components"]:
         assert button["type"] == discord.ComponentType.button.value
         assert len(button["custom_id"]) <= 100 and pattern.fullmatch(button["custom_id"]), button
@@ -257,7 +257,7 @@ async def test_command_texts_are_translated_into_french_for_discord(world: World
 def test_action_button_ids_carry_the_amount_they_name_and_old_ids_still_parse() -> None:
     from bot.discord_ui.table_view import button_amount, custom_id
 
-    template = ActionButton.__discord_ui_compiled_template__
+    template = ACTION_ID
     widest = custom_id("all_in", 2**64 - 1, 2**31 - 1, 10**12 - 1)
     assert len(widest) <= 100 and template.fullmatch(widest)["amount"] == str(10**12 - 1)
     old = template.fullmatch("poker:call:123:4")

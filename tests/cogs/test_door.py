@@ -13,8 +13,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.discord_ui.components import template_of
-from bot.discord_ui.table_view import ActionButton
+from bot.discord_ui.table_view import ACTION_ID
 from tests.cogs.conftest import FORGED_POST, World
 from tests.cogs.test_refusals import answer, state
 
@@ -284,7 +283,7 @@ async def test_a_well_formed_press_is_answered_once(world: World) -> None:
     pressed = await world.forge_press("chloe", f"poker:call:{world.channel.id}:1")
     assert pressed.response is not None and pressed.followups == []  # the deferral only: the table message says it
     assert world.actor() == "alice"
-    assert template_of(ActionButton).fullmatch(f"poker:call:{world.channel.id}:1")
+    assert ACTION_ID.fullmatch(f"poker:call:{world.channel.id}:1")
 
 
 # ---------------------------------------------------------------------- item 11: names
