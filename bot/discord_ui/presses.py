@@ -229,20 +229,59 @@ def _carries(components: Any, custom_id: str) -> bool:
     return any(c.get("type") == BUTTON and c.get("custom_id") == custom_id for c in _components(components))
 
 
-async def acknowledge_action(press: Press, arrived: float) -> Carrier | None:
+#: How long a plain action's press waits for the table edit that shows its action to answer it (UPDATE_MESSAGE,
+#: one REST call): past this it is acknowledged (type 6) and the edit goes out as a PATCH, so that the press's
+#: acknowledgement stays quick on a busy bot (issue 14's goal: p99 < 50 ms). Measured in docs/outbox.md.
+ANSWER_WITHIN_S = 0.03
+
+
+class PendingAnswer:
+    """The answer of a plain action's press while its action runs: `carrier` (None when the press names no
+    message: it was deferred at once) is handed to `TableRunner.act`; if no one answered it `ANSWER_WITHIN_S`
+    after the press, it is acknowledged here (`Carrier.claim` decides who answers, once): while the action runs
+    and after, while its edit waits on the table's delivery. `refused` when the action is refused: no late
+    acknowledgement from then on, and one in flight is awaited (the refusal is then a followup)."""
+
+    def __init__(self, press: Press, carrier: Carrier | None, within: float) -> None:
+        self.press = press
+        self.carrier = carrier
+        self._deferral: asyncio.Task[None] | None = None
+        self._deadline = asyncio.get_running_loop().call_later(within, self._late) if carrier is not None else None
+
+    def _late(self) -> None:
+        if self.carrier is not None and self.carrier.claim():
+            self._deferral = asyncio.get_running_loop().create_task(self._defer(), name=f"poker-ack-{self.press.id}")
+
+    async def _defer(self) -> None:
+        try:
+            await self.press.defer()
+        except discord.HTTPException as exc:
+            log.info("could not acknowledge %s: %s", self.press.where(), exc)
+
+    async def refused(self) -> None:
+        """The action was refused (the refusal answers the press): no late acknowledgement from now on; one in
+        flight is awaited first."""
+        if self._deadline is not None:
+            self._deadline.cancel()
+        if self._deferral is not None:
+            await self._deferral
+
+
+async def acknowledge_action(press: Press, arrived: float, within: float = ANSWER_WITHIN_S) -> PendingAnswer:
     """How a press that acts on the table (Fold, Check, Call N, Bet N, Raise to N, All-in N) is acknowledged, the
-    one place that decides it: not at once, but by the table edit that shows its action — the returned `Carrier`
-    (`arrived`: the table service clock's time), handed to `TableRunner.act(carrier=)`, which the table's delivery
-    answers with that edit (UPDATE_MESSAGE, type 7) or acknowledges (type 6) when no edit of its message can carry
-    it (docs/outbox.md, "A press answered by the table edit"); a refused action is answered by the refusal. None
-    when the press names no message: then it is deferred now (type 6) and the edit is a PATCH."""
+    one place that decides it: not at once, but by the table edit that shows its action — a `Carrier` (`arrived`:
+    the table service clock's time), handed to `TableRunner.act(carrier=)`, which the table's delivery answers
+    with that edit (UPDATE_MESSAGE, type 7) or acknowledges (type 6) when no edit of its message can carry it
+    (docs/outbox.md, "A press answered by the table edit"); acknowledged here when that edit is not out within
+    `within` seconds; a refused action is answered by the refusal. A press that names no message is deferred
+    now (type 6) and its edit is a PATCH."""
     if press.message_id is None:
         await press.defer()
-        return None
-    return Carrier(press.id, press.token, press.message_id, arrived)
+        return PendingAnswer(press, None, within)
+    return PendingAnswer(press, Carrier(press.id, press.token, press.message_id, arrived), within)
 
 
-async def run_press(press: Press) -> None:
+async def run_press(press: Press, answer_within: float = ANSWER_WITHIN_S) -> None:
     """Run a table button's press (module docstring: the order of its checks); every refusal or error is answered
     privately (`Press.refuse`), so this never raises."""
     try:
@@ -252,12 +291,12 @@ async def run_press(press: Press) -> None:
         service = parts(press.client).tables
         runner = service.find(channel_id) if service is not None else None
         at_table(press, channel_id, runner.ids.guild_id if runner is not None else None)
-        await _act(press)
+        await _act(press, answer_within)
     except Exception as error:
         await press.refuse(error)
 
 
-async def _act(press: Press) -> None:
+async def _act(press: Press, answer_within: float) -> None:
     service = table_service(press.client)
     button = press.button
     channel_id, hand_number = button.channel_id, button.hand_number
@@ -275,26 +314,37 @@ async def _act(press: Press) -> None:
             raise CommandRefused("raise_not_reopened", to_call=legal.call_amount)
         await press.open_form(AmountModal(legal, press.locale, channel_id, hand_number))
         return
-    carrier = await acknowledge_action(press, service.clock.time())
+    answer = await acknowledge_action(press, service.clock.time(), answer_within)
     # A Bet N / Raise to N button (one allowed total, fixed-limit) bets that total: the engine refuses any other;
     # the others name the amount they expect (Call N, All-in N).
     direct = button.action in ("bet", "raise")
     amount, expected = (button.amount, None) if direct else (None, button.amount)
     try:
         await service.get(channel_id).act(
-            press.user_id, KINDS[button.action], amount, hand_number=hand_number, expected=expected, carrier=carrier
+            press.user_id,
+            KINDS[button.action],
+            amount,
+            hand_number=hand_number,
+            expected=expected,
+            carrier=answer.carrier,
         )
     except PokerError as error:
+        await answer.refused()
         raise explain(error, service, channel_id) from error
+    except BaseException:
+        await answer.refused()
+        raise
 
 
 class Presses:
     """The presses being run (their tasks kept until done; `close` cancels what is left at shutdown); `taken`:
-    how many presses this process took from the gateway (tests and benchmarks read it)."""
+    how many presses this process took from the gateway (tests and benchmarks read it); `answer_within_s`: how
+    long a plain action's press waits for its table edit to answer it (`ANSWER_WITHIN_S`; a seam for tests)."""
 
-    def __init__(self) -> None:
+    def __init__(self, answer_within_s: float = ANSWER_WITHIN_S) -> None:
         self._tasks: set[asyncio.Task[None]] = set()
         self.taken = 0
+        self.answer_within_s = answer_within_s
 
     def take(self, client: discord.Client, data: Any) -> bool:
         """Take a table button's press out of an INTERACTION_CREATE payload: note who pressed and in which
@@ -306,7 +356,8 @@ class Presses:
         self.taken += 1
         if has_parts(client):
             parts(client).people.note(press.user_id, press.display_name, press.locale)
-        task = asyncio.get_running_loop().create_task(run_press(press), name=f"poker-press-{press.id}")
+        running = run_press(press, self.answer_within_s)
+        task = asyncio.get_running_loop().create_task(running, name=f"poker-press-{press.id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return True

@@ -242,6 +242,8 @@ class Delivery:
         by the next edit of its message (`refresh`), drawn with that change. Acknowledged at once instead when
         its message is no longer the live table (retired or replaced, or not known yet) or it arrived more than
         `CARRY_TIMEOUT_S` ago; acknowledged by a timer when no edit used it within `CARRY_TIMEOUT_S`."""
+        if carrier.claimed:
+            return  # answered already (the Discord layer did not wait for this edit)
         live = carrier.message_id == self._state.message_id and self._message_generation == self._generation
         if not live or self._clock.time() >= carrier.arrived + CARRY_TIMEOUT_S:
             self._acknowledge([carrier])
@@ -258,13 +260,16 @@ class Delivery:
             return None
         now = self._clock.time()
         fresh = [c for c in carriers if c.message_id == message_id and now < c.arrived + CARRY_TIMEOUT_S]
-        chosen = min(fresh, key=lambda c: c.arrived) if fresh else None
+        chosen = next((c for c in sorted(fresh, key=lambda c: c.arrived) if c.claim()), None)
         self._acknowledge([c for c in carriers if c is not chosen])
         return chosen
 
     def _acknowledge(self, carriers: list[Carrier]) -> None:
-        """Acknowledge presses that carry no edit, at once, beside the worker (which may be behind)."""
+        """Acknowledge presses that carry no edit, at once, beside the worker (which may be behind); those
+        answered by someone else already (`Carrier.claim`) are left alone."""
         for carrier in carriers:
+            if not carrier.claim():
+                continue
             task = asyncio.create_task(self._send_ack(carrier), name="table-press-ack")
             self._acks.add(task)
             task.add_done_callback(self._acks.discard)

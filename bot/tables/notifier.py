@@ -146,7 +146,7 @@ class Picture:
     filename: str = "table.png"
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Carrier:
     """An accepted press of a table message's button, waiting to carry that message's next edit (docs/outbox.md,
     "A press answered by the table edit"): Discord lets a component interaction be answered by editing the
@@ -156,12 +156,23 @@ class Carrier:
     interaction_id / token: the interaction to answer; message_id: the message the pressed button is on;
     arrived: when the press arrived, in the service clock's seconds (`Clock.time`). Discord forgets an
     interaction not answered within 3 s: a carrier not used within `delivery.CARRY_TIMEOUT_S` is answered with
-    `Notifier.acknowledge` instead."""
+    `Notifier.acknowledge` instead.
+
+    Whoever answers it claims it first (`claim`, once): the table's delivery, or the Discord layer itself when the
+    edit is slow to come (it acknowledges the press then, and the edit goes out as a plain one)."""
 
     interaction_id: int
     token: str
     message_id: int
     arrived: float
+    claimed: bool = False
+
+    def claim(self) -> bool:
+        """Take the answer of this press: True the first time only (then the claimer must answer it)."""
+        if self.claimed:
+            return False
+        self.claimed = True
+        return True
 
 
 class Notifier(Protocol):

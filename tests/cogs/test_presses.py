@@ -5,11 +5,12 @@ a table button is left to discord.py."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 
-from bot.discord_ui.presses import Press, TableButton
+from bot.discord_ui.presses import Press, TableButton, acknowledge_action
 from tests.cogs.conftest import FORGED_POST, World
 from tests.cogs.test_door import NOT_HERE, NOT_VALID, Door
 from tests.cogs.test_refusals import answer, state
@@ -215,3 +216,46 @@ def test_a_press_is_read_from_the_raw_payload() -> None:
 )
 def test_what_is_not_a_table_buttons_press_is_left_to_discord_py(data: dict[str, Any]) -> None:
     assert Press.read(None, data) is None  # type: ignore[arg-type]
+
+
+class Transport:
+    """The bot's HTTP client as the fast path uses it: every REST call recorded (route path, body), answered."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, Any]] = []
+        self.http = self
+
+    async def request(self, route: Any, **kwargs: Any) -> Any:
+        self.sent.append((route.path, kwargs.get("json")))
+        return None
+
+
+def pressed(transport: Transport) -> Press:
+    press = Press.read(transport, payload("poker:call:33:7:2", message={"id": "66", "components": []}))  # type: ignore[arg-type]
+    assert press is not None and press.message_id == 66
+    return press
+
+
+async def test_a_press_not_answered_by_its_edit_in_time_is_acknowledged_once_at_its_deadline() -> None:
+    transport = Transport()
+    answer = await acknowledge_action(pressed(transport), arrived=0.0, within=0.01)
+    assert answer.carrier is not None and transport.sent == []  # nothing sent before the action
+    await asyncio.sleep(0.05)  # no edit took it: acknowledged (type 6) at the deadline
+    assert transport.sent == [("/interactions/{webhook_id}/{webhook_token}/callback", {"type": 6})]
+    assert not answer.carrier.claim()  # the table's delivery will not answer it again (its edit is a PATCH)
+
+
+async def test_a_press_answered_by_its_edit_before_the_deadline_is_not_acknowledged() -> None:
+    transport = Transport()
+    answer = await acknowledge_action(pressed(transport), arrived=0.0, within=0.01)
+    assert answer.carrier is not None and answer.carrier.claim()  # the table's delivery took it for its edit
+    await asyncio.sleep(0.05)
+    assert transport.sent == []
+
+
+async def test_a_refused_press_gets_no_acknowledgement_after_its_refusal() -> None:
+    transport = Transport()
+    answer = await acknowledge_action(pressed(transport), arrived=0.0, within=0.01)
+    await answer.refused()  # the refusal is its answer (type 4)
+    await asyncio.sleep(0.05)
+    assert transport.sent == []

@@ -4,6 +4,8 @@ message to show the action, one REST call in all; a refused press gets its priva
 
 from __future__ import annotations
 
+import pytest
+
 from .conftest import World
 from .driver import WAIT
 
@@ -11,6 +13,7 @@ CALLBACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
 UPDATE_MESSAGE = 7
 
 
+@pytest.mark.bot_env(E2E_ANSWER_WITHIN="2")  # the answer waits for the edit whatever the machine's load
 async def test_a_press_costs_one_rest_call_and_the_table_message_shows_the_action(world: World) -> None:
     game, stub = world.game, world.stub
     await game.open_table(world.host, {"alice": 100, "bob": 100, "carol": 100})
