@@ -4,7 +4,8 @@ Every thread of the bot process (the event loop, aiosqlite's database thread, th
 profiled with its own `cProfile.Profile` timed by `time.thread_time`: the figures are each thread's **CPU time**,
 not wall time, so a thread that waits for a core or for the GIL is not charged for it (cProfile's default timer
 charged Pillow and SQLite calls with the time they spent waiting beside the event loop). The profiles are merged
-and written to `LOAD_PROFILE_OUT` (pstats format; the event loop's thread alone to the same name + ".loop")
+and written to `LOAD_PROFILE_OUT` (pstats format; the event loop's thread alone to the same name + ".loop", each other
+thread alone to the same name + ".thread-N-NAME": N its order of start, NAME its name)
 when the process gets SIGUSR2 or ends.
 
 The load benchmark sends SIGUSR1 when its measured window starts: the main thread's profile (the event loop:
@@ -33,6 +34,7 @@ from typing import Any
 OUT_ENV = "LOAD_PROFILE_OUT"
 
 _profiles: list[cProfile.Profile] = []
+_names: list[str] = []  # each profile's thread name, in the order of `_profiles`
 _LOOP = 0  # the event loop's profile is the first
 _dumped = False
 
@@ -60,17 +62,26 @@ def _dump(*_: Any) -> None:
         pstats.Stats(_profiles[_LOOP]).dump_stats(out + ".loop")  # the event loop's thread alone
     except (IndexError, TypeError):
         pass
+    for index, (profile, name) in enumerate(zip(_profiles, _names, strict=True)):
+        if index == _LOOP:
+            continue
+        try:  # every other thread alone, by its name (the database thread, the picture thread...)
+            pstats.Stats(profile).dump_stats(f"{out}.thread-{index}-{name}")
+        except TypeError:
+            continue
 
 
 def main() -> None:
     """Run `tests.e2e.bot_entry:main` with every thread profiled (see the module docstring)."""
     loop_profile = cProfile.Profile(time.thread_time)
     _profiles.append(loop_profile)
+    _names.append("loop")
     original_run = threading.Thread.run
 
     def profiled_run(self: threading.Thread, *args: Any, **kwargs: Any) -> None:
         profile = cProfile.Profile(time.thread_time)
         _profiles.append(profile)
+        _names.append("".join(c if c.isalnum() or c in "-_" else "_" for c in self.name))
         profile.enable()
         try:
             original_run(self, *args, **kwargs)

@@ -162,7 +162,8 @@ class PokerBot(commands.AutoShardedBot):
         return ownership
 
     async def _follow_shards(self, gained: set[int], lost: set[int]) -> None:
-        """A lease lost: stop the tables of its guilds here; a refused shard taken over: restore its tables."""
+        """A lease lost: stop the tables of its guilds here; a refused shard taken over: restore its tables. The
+        open puzzles follow the same way (`Puzzles.follow_shards`, when the table cog keeps them)."""
         ownership = self.ownership
         if ownership is None or self.tables is None:
             return
@@ -172,6 +173,9 @@ class PokerBot(commands.AutoShardedBot):
         restore = getattr(self.tables, "restore", None)
         if gained and restore is not None:
             await restore()
+        puzzles = getattr(self, "puzzles", None)
+        if puzzles is not None:
+            await puzzles.follow_shards(self, self.tables.clock, ownership.owns)
 
     async def setup_hook(self) -> None:
         """Runs once, after login and before the gateway connects (discord.py calls it from `start`)."""

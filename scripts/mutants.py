@@ -194,8 +194,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "min-raise-is-the-big-blind",
         "engine",
         HAND,
-        "        min_to = current + self._raise_inc",
-        "        min_to = current + self._min_bet",
+        "        low = current + self._raise_inc",
+        "        low = current + self._min_bet",
         (RULES, DIFFERENTIAL),
     ),
     Mutant(
@@ -466,9 +466,26 @@ MUTANTS: tuple[Mutant, ...] = (
         "vpip-counts-a-free-check",
         "rules",
         "bot/poker/statistics.py",
-        "if street == Street.PREFLOP and added > 0:",
-        "if street == Street.PREFLOP and added >= 0:",
+        "                if added > 0:\n                    vpip.add(player)",
+        "                if added >= 0:\n                    vpip.add(player)",
         ("tests/poker/test_statistics.py", "tests/tables/test_standings.py"),
+    ),
+    Mutant(
+        "walks-count-as-preflop-decisions",
+        "rules",
+        "bot/poker/statistics.py",
+        "            preflop_decision=player in decided,",
+        "            preflop_decision=True,",
+        ("tests/poker/test_statistics.py", "tests/tables/test_standings.py"),
+    ),
+    Mutant(
+        "show-by-choice-not-counted",
+        "storage",
+        "bot/storage/hands.py",
+        '        await tx.execute("UPDATE hand_players SET showed = 1 WHERE hand_id = ? AND player_index = ?", '
+        "(hand_id, player))\n",
+        "",
+        ("tests/storage/test_shows.py", "tests/tables/test_shows.py"),
     ),
 )
 

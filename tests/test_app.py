@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from unittest.mock import AsyncMock
@@ -117,6 +118,34 @@ async def test_setup_hook_opens_storage_builds_the_service_loads_extensions_and_
     assert bot.tables.calls == ["restore:0", "close"]
     with pytest.raises(Exception, match="closed"):
         await bot.storage.balance(1, 2)
+
+
+class FollowingPuzzles:
+    """Records `Puzzles.follow_shards` calls (the table cog keeps the bot's puzzles as `bot.puzzles`)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[object, object, bool]] = []
+
+    async def follow_shards(self, client: object, clock: object, owns: Callable[[int], bool]) -> int:
+        self.calls.append((client, clock, owns(1)))
+        return 0
+
+
+async def test_a_change_of_shards_while_running_is_followed_by_the_tables_and_the_open_puzzles(
+    tmp_path: Path,
+) -> None:
+    """The lease keeper's callback (`ShardOwnership.keep(bot._follow_shards)`): a shard taken over restores its
+    tables and, found last session, its open puzzles too (tests/tables/test_puzzle_board.py: what they do)."""
+    bot = PokerBot(make_settings(tmp_path), table_service_factory=FakeTableService, extensions=())
+    await started(bot)
+    try:
+        bot.tables.clock = clock = object()  # type: ignore[union-attr]
+        bot.puzzles = puzzles = FollowingPuzzles()  # type: ignore[attr-defined]
+        await bot._follow_shards({0}, set())
+        assert bot.tables.calls == ["restore:0", "restore:0"]  # type: ignore[union-attr]
+        assert puzzles.calls == [(bot, clock, True)]
+    finally:
+        await bot.close()
 
 
 async def test_the_real_bot_starts_offline_with_every_listed_extension_and_the_real_table_service(

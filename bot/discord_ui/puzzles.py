@@ -102,6 +102,16 @@ class Puzzles:
             self._arm(puzzle, channel, clock)
         return len(restored)
 
+    async def follow_shards(self, client: discord.Client, clock: Any, owns: Callable[[int], bool]) -> int:
+        """The shards this process holds changed (a lease taken over or lost while running): the puzzles of the
+        guilds it no longer `owns` are let go (their reveal timers stopped: the lease holder reveals them), those
+        of the guilds it owns now are restored and armed (`restore`). Returns how many were restored."""
+        for channel_id in self.board.release(lambda guild_id: not owns(guild_id)):
+            timer = self.timers.pop(channel_id, None)
+            if timer is not None:
+                timer.cancel()
+        return await self.restore(client, clock, owns)
+
     def _arm(self, puzzle: OpenPuzzle, channel: Any, clock: Any) -> None:
         """Reveal `puzzle` in `channel` at its minute (`OpenPuzzle.reveal_at`), in the language it was posted in."""
 

@@ -9,10 +9,10 @@ were not shown at the showdown have no field here (rule book 000 §06, 002: a mu
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.poker.cards import Card
-from bot.poker.evaluation import HandValue
+from bot.poker.evaluation import HandValue, evaluate
 from bot.poker.events import Event, HandMucked, HandShown, PotAwarded, StreetDealt, UncalledBetReturned
 
 __all__ = ["HandResult", "PotResult", "ShownHand", "hand_result_from_events"]
@@ -20,12 +20,15 @@ __all__ = ["HandResult", "PotResult", "ShownHand", "hand_result_from_events"]
 
 @dataclass(frozen=True, slots=True)
 class ShownHand:
-    """A hand shown at the showdown: the player's user id and name, their two cards, their best five-card hand."""
+    """A hand shown at the showdown: the player's user id and name, their two cards, their best five-card hand
+    (on the first board of a hand run twice) and, for a hand run twice, their best five-card hand on the second
+    board (`second_value`; None otherwise)."""
 
     user_id: int
     name: str
     cards: tuple[Card, ...]
     value: HandValue
+    second_value: HandValue | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +104,8 @@ def hand_result_from_events(
                 pots.append(PotResult(index, amount, paid, value, beaten, run))
             case UncalledBetReturned(player=player, amount=amount):
                 returned.append((uid(player), name(player), amount))
+    if second:  # a hand run twice: each shown hand is read on both boards (rule book 002)
+        shown = [replace(s, second_value=evaluate(s.cards + second)) for s in shown]
     return HandResult(
         hand_number, board, tuple(shown), tuple(mucked), tuple(pots), tuple(returned), bool(shown or mucked), second
     )

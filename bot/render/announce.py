@@ -57,6 +57,8 @@ class StreetNews(Protocol):
     def names(self) -> tuple[str, ...]: ...
     @property
     def faces(self) -> tuple[tuple[Card, ...], ...]: ...
+    @property
+    def face_up(self) -> bool: ...
 
 
 class NoticeKind(StrEnum):
@@ -141,14 +143,16 @@ def render_street(announcement: StreetNews, locale: Locale) -> str:
 
     announcement: `street` (1..3), `cards` (this street's), `board` (all), `pots`; `run` (2: the second board of a
     hand run twice, so said) and `odds` with `names` and `faces` (an all-in run-out: the face-up hands' chances
-    after this street, `render_odds`, on the next lines).
+    after this street, `render_odds`, on the next lines). `face_up`: no card dealt, the betting closed on this
+    street with an all-in: "**All-in before the flop** · Pot: 200", then the odds from there.
     Several announcements (a run-out when everyone is all-in) can be joined with newlines by the caller,
     or passed at once to `render_streets`.
     """
     key = street_key(announcement.street)
     pots = pots_summary(announcement.pots, locale)
     card = cards_text(announcement.cards)
-    line = t(f"street.announce.{key}", locale, board=cards_text(announcement.board), card=card, pots=pots)
+    kind = f"all_in.{key}" if announcement.face_up else key
+    line = t(f"street.announce.{kind}", locale, board=cards_text(announcement.board), card=card, pots=pots)
     if announcement.run == 2:
         line = f"{t('street.second_board', locale)} · {line}"
     odds = announcement.odds
@@ -165,7 +169,8 @@ def render_streets(announcements: Iterable[StreetNews], locale: Locale) -> str:
 
 def render_showdown(result: HandResult, locale: Locale) -> EmbedSpec:
     """The end of a hand as a new message: the board (both boards of a hand run twice), each shown hand with its
-    name ("Alice: A♠ K♠ — Flush, ace high"), who mucked, the winners of each pot with amounts (each half of a
+    name ("Alice: A♠ K♠ — Flush, ace high"; run twice, on each board: "— first board: ... · second board: ..."),
+    who mucked, the winners of each pot with amounts (each half of a
     hand run twice with the board it was won on), and uncalled bets returned.
 
     Titled "Showdown" when hands were shown, "Hand #N is over" otherwise.
@@ -182,6 +187,7 @@ def render_showdown(result: HandResult, locale: Locale) -> EmbedSpec:
 
     fields = []
     against = [s.value for s in result.shown]
+    twice = [s.second_value for s in result.shown if s.second_value is not None]
     hand_lines = [
         t(
             "showdown.shown",
@@ -189,6 +195,15 @@ def render_showdown(result: HandResult, locale: Locale) -> EmbedSpec:
             name=escape_name(s.name),
             cards=cards_text(s.cards),
             hand=hand_name(s.value, locale, against),
+        )
+        if s.second_value is None
+        else t(  # a hand run twice: the hand made on each board, as each half of "Pots won" names it
+            "showdown.shown_twice",
+            locale,
+            name=escape_name(s.name),
+            cards=cards_text(s.cards),
+            first=hand_name(s.value, locale, against),
+            second=hand_name(s.second_value, locale, twice),
         )
         for s in result.shown
     ]

@@ -108,8 +108,8 @@ def render_leaderboard(
 
 class MemberStats(Protocol):
     """What `/stats` shows, as the storage's `StatsRow` defines each figure (render sits below storage: this is
-    what it reads of it). Chips are ints; vpip/pfr are percentages 0..100 of hands played; balance None: not
-    shown (no account)."""
+    what it reads of it). Chips are ints; vpip/pfr are percentages 0..100 of the preflop_decisions (hands in
+    which the member was asked to act before the flop); balance None: not shown (no account)."""
 
     @property
     def hands_played(self) -> int: ...
@@ -120,6 +120,8 @@ class MemberStats(Protocol):
     @property
     def went_to_showdown(self) -> int: ...
     @property
+    def hands_shown(self) -> int: ...
+    @property
     def biggest_pot(self) -> int: ...
     @property
     def net(self) -> int: ...
@@ -127,6 +129,8 @@ class MemberStats(Protocol):
     def vpip(self) -> float: ...
     @property
     def pfr(self) -> float: ...
+    @property
+    def preflop_decisions(self) -> int: ...
     @property
     def tournaments_played(self) -> int: ...
     @property
@@ -136,15 +140,15 @@ class MemberStats(Protocol):
 
 
 def render_stats(name: str, stats: MemberStats, locale: Locale, *, computer: bool = False) -> EmbedSpec:
-    """`/stats`: hands played / won, won at showdown (of those that went), biggest pot, net chips at cash
-    tables (signed), VPIP and PFR as percentages ("—" before any hand), tournaments played / won, and the
-    balance when given. stats: the storage's `StatsRow`. `computer`: the stats of a computer player (issue 17),
-    said so above the figures (its chips are the house's: no balance; never on the leaderboard)."""
+    """`/stats`: hands played / won, won at showdown (of those that went), hands shown, biggest pot, net chips at cash
+    tables (signed), VPIP and PFR as percentages ("—" before any hand with a preflop decision), tournaments
+    played / won, and the balance when given. stats: the storage's `StatsRow`. `computer`: the stats of a computer
+    player (issue 17), said so above the figures (its chips are the house's: no balance; never on the leaderboard)."""
     none = t("common.none", locale)
     played = stats.hands_played
 
     def pct(value: float) -> str:
-        return format_percent(value / 100, locale) if played else none
+        return format_percent(value / 100, locale) if stats.preflop_decisions else none
 
     fields = [
         EmbedField(t("stats.hands_played", locale), t("common.number", locale, n=played), True),
@@ -154,6 +158,7 @@ def render_stats(name: str, stats: MemberStats, locale: Locale, *, computer: boo
             t("stats.pair", locale, a=stats.won_at_showdown, b=stats.went_to_showdown),
             True,
         ),
+        EmbedField(t("stats.hands_shown", locale), t("common.number", locale, n=stats.hands_shown), True),
         EmbedField(t("stats.biggest_pot", locale), t("common.number", locale, n=stats.biggest_pot), True),
         EmbedField(t("stats.net", locale), format_signed_chips(stats.net, locale), True),
         EmbedField(t("stats.vpip", locale), pct(stats.vpip), True),

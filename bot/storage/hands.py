@@ -67,9 +67,14 @@ class Hands:
         if len(seats) < 2:
             raise ValueError("a hand needs at least two players")
         await self._tables.open_table(tx, table_id)
-        if await tx.one("SELECT 1 FROM hands WHERE table_id = ? AND ended_at IS NULL", (table_id,)):
+        # An unfinished hand and a hand of this number, in one statement (one round trip on PostgreSQL).
+        found = await tx.all(
+            "SELECT number, ended_at FROM hands WHERE table_id = ? AND (ended_at IS NULL OR number = ?)",
+            (table_id, number),
+        )
+        if any(r["ended_at"] is None for r in found):
             raise HandInProgress(f"table {table_id} has an unfinished hand")
-        if await tx.one("SELECT 1 FROM hands WHERE table_id = ? AND number = ?", (table_id, number)):
+        if found:
             raise StorageError(f"table {table_id} already has a hand number {number}")
         row = await tx.one(
             "INSERT INTO hands (table_id, number, started_at, record) VALUES (?, ?, ?, ?) RETURNING id",
@@ -132,6 +137,7 @@ class Hands:
                     int(o.pfr),
                     int(o.went_to_showdown),
                     int(o.won_at_showdown),
+                    int(o.preflop_decision),
                     hand_id,
                     r["user_id"],
                 )
@@ -140,14 +146,14 @@ class Hands:
         await tx.executemany(
             """
             UPDATE hand_players SET final_stack = ?, net = ?, won = ?, showed = ?, vpip = ?, pfr = ?,
-                went_to_showdown = ?, won_at_showdown = ?
+                went_to_showdown = ?, won_at_showdown = ?, preflop_decision = ?
             WHERE hand_id = ? AND user_id = ?
             """,
             updates,
         )
         await self._outbox.attach(tx, table_id, state, outbox, None)
 
-    async def show(self, tx: Tx, hand_id: int, entry: Mapping[str, Any], outbox: Owed) -> int:
+    async def show(self, tx: Tx, hand_id: int, entry: Mapping[str, Any], player: int, outbox: Owed) -> int:
         """Body of `Storage.show_cards`."""
         hand = await tx.one("SELECT table_id, number, ended_at FROM hands WHERE id = ?", (hand_id,))
         if hand is None or hand["ended_at"] is None:
@@ -165,6 +171,7 @@ class Hands:
             "INSERT INTO hand_actions (hand_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
             (hand_id, seq, dumps(dict(entry)), self._clock()),
         )
+        await tx.execute("UPDATE hand_players SET showed = 1 WHERE hand_id = ? AND player_index = ?", (hand_id, player))
         await self._outbox.attach(tx, table_id, None, outbox, seq)
         return seq
 

@@ -67,6 +67,16 @@ class Ledger:
 
     async def ensure(self, tx: Tx, guild_id: int, user_id: int) -> int:
         """Body of `Storage.ensure_account`: open the account on first touch with its GRANT; return the balance."""
+        granted = await self.open(tx, guild_id, user_id)
+        if granted is not None:
+            return granted
+        balance = await self.balance_of(tx, guild_id, user_id)
+        assert balance is not None
+        return balance
+
+    async def open(self, tx: Tx, guild_id: int, user_id: int) -> int | None:
+        """Open the account on first touch with its GRANT and return its balance; None when it was open already
+        (its balance is not read: one statement for a member who has an account, the usual case of a buy-in)."""
         opened = await tx.execute(
             """
             INSERT INTO accounts (guild_id, user_id, balance, created_at) VALUES (?, ?, 0, ?)
@@ -75,9 +85,7 @@ class Ledger:
             (guild_id, user_id, self._clock()),
         )
         if not opened:
-            balance = await self.balance_of(tx, guild_id, user_id)
-            assert balance is not None
-            return balance
+            return None
         grant = (await self._settings.guild_settings(tx, guild_id)).starting_grant
         if grant == 0:
             return 0
@@ -121,7 +129,7 @@ class Ledger:
 
     async def adjust(self, tx: Tx, guild_id: int, user_id: int, delta: int, reason: str) -> int:
         """Body of `Storage.adjust`."""
-        await self.ensure(tx, guild_id, user_id)
+        await self.open(tx, guild_id, user_id)
         return await self.move(tx, guild_id, user_id, delta, LedgerKind.ADJUSTMENT, reason=reason)
 
     async def refill(self, tx: Tx, guild_id: int, user_id: int, amount: int | None, cooldown_s: int | None) -> int:
@@ -133,7 +141,7 @@ class Ledger:
             raise RefillDisabled()
         if grant <= 0:
             raise ValueError("refill amount must be positive")
-        await self.ensure(tx, guild_id, user_id)
+        await self.open(tx, guild_id, user_id)
         # Locked first: the checks below hold until this transaction ends (two refills at once give one).
         row = await tx.one(
             f"""

@@ -6,12 +6,22 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.storage.errors import Conflict, StorageError
-from bot.storage.executor import Executor, Tx
+from bot.storage.executor import Dialect, Tx
 from bot.storage.models import Clock, OutboxRow, dumps
 
 #: The messages a write owes Discord (see `Outbox.attach`): JSON objects {"key": unique text, "payload": JSON}, or
 #: a function of the write's result giving them (a reply that quotes the new balance).
 Owed = Sequence[Mapping[str, Any]] | Callable[[Any], Sequence[Mapping[str, Any]]]
+
+#: PostgreSQL: a table's outbox rows in one statement, in the order given (their ids follow it): the table id, the
+#: time, the keys, the payloads.
+_INSERT_POSTGRESQL = """
+INSERT INTO outbox (table_id, key, payload, created_at)
+SELECT ?, o.key, o.payload, ? FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[])) WITH ORDINALITY AS o (key, payload, n)
+ORDER BY o.n
+"""
+#: ... with the table's state stored by the same statement: the state, the table id.
+_WITH_STATE_POSTGRESQL = "WITH state AS (UPDATE poker_tables SET state = ? WHERE id = ?)"
 
 
 class Outbox:
@@ -24,9 +34,22 @@ class Outbox:
         """In the caller's transaction: store the table service's state of the table (when given) and the messages
         the change owes Discord. `outbox`: rows {"key": unique text (the message nonce), "payload": JSON}, or a
         function of the write's `result` returning them. A key used before raises StorageError."""
-        if state is not None:
-            await tx.execute("UPDATE poker_tables SET state = ? WHERE id = ?", (dumps(dict(state)), table_id))
         rows = outbox(result) if callable(outbox) else outbox
+        state_text = None if state is None else dumps(dict(state))
+        if rows and tx.dialect is Dialect.POSTGRESQL:
+            # The state and the rows in one statement: one round trip (every table write on a hand's path has both).
+            now = self._clock()
+            keys, payloads = [str(row["key"]) for row in rows], [dumps(row["payload"]) for row in rows]
+            sql, params = _INSERT_POSTGRESQL, [table_id, now, keys, payloads]
+            if state_text is not None:
+                sql, params = _WITH_STATE_POSTGRESQL + sql, [state_text, table_id, *params]
+            try:
+                await tx.execute(sql, params)
+            except Conflict as exc:
+                raise StorageError(f"an outbox key of table {table_id} is already used: {exc}") from exc
+            return
+        if state_text is not None:
+            await tx.execute("UPDATE poker_tables SET state = ? WHERE id = ?", (state_text, table_id))
         if not rows:
             return
         now = self._clock()
@@ -45,12 +68,3 @@ class Outbox:
         params = () if table_id is None else (table_id,)
         rows = await tx.all(f"SELECT table_id, key, payload FROM outbox WHERE {where} ORDER BY id", params)
         return [OutboxRow.from_row(r) for r in rows]
-
-    async def mark_delivered(self, executor: Executor, keys: Sequence[str]) -> None:
-        """`Storage.mark_delivered`: one statement, a transaction of its own (`Executor.write_statement`: one round
-        trip on PostgreSQL; a table delivers several messages a hand, each marked once delivered)."""
-        marks = ", ".join("?" * len(keys))
-        await executor.write_statement(
-            f"UPDATE outbox SET delivered_at = ? WHERE key IN ({marks}) AND delivered_at IS NULL",
-            (self._clock(), *keys),
-        )

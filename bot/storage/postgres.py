@@ -118,6 +118,32 @@ class PostgresTx(Tx):
         return rows
 
 
+class _OneStatementTx(PostgresTx):
+    """A `PostgresTx` outside a transaction block that runs one statement only (`PostgresExecutor.read_statement`):
+    a second statement would see another committed state, so it raises RuntimeError."""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        super().__init__(conn)
+        self._ran = False
+
+    def _once(self) -> None:
+        if self._ran:
+            raise RuntimeError("read_statement: the body ran a second statement")
+        self._ran = True
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        self._once()
+        return await super().execute(sql, params)
+
+    async def executemany(self, sql: str, rows: Sequence[Params]) -> None:
+        self._once()
+        await super().executemany(sql, rows)
+
+    async def all(self, sql: str, params: Params = ()) -> list[Row]:
+        self._once()
+        return await super().all(sql, params)
+
+
 def _in_transaction(body: Body[T]) -> Callable[[asyncpg.Connection], Awaitable[T]]:
     """`body` run in a READ COMMITTED transaction of the connection it is given."""
 
@@ -207,6 +233,12 @@ class PostgresExecutor(Executor):
             raise StorageError("the database is closed")
         async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             return await body(PostgresTx(conn))
+
+    async def read_statement(self, body: Body[T]) -> T:
+        if self._closed:
+            raise StorageError("the database is closed")
+        async with self.pool.acquire() as conn:
+            return await body(_OneStatementTx(conn))
 
     async def _close(self) -> None:
         self._closed = True

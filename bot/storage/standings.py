@@ -39,10 +39,12 @@ async def stats(tx: Tx, guild_id: int, user_id: int) -> StatsRow:
                COALESCE(SUM(CASE WHEN p.won > 0 THEN 1 ELSE 0 END), 0) AS won,
                COALESCE(SUM(p.won_at_showdown), 0) AS won_sd,
                COALESCE(SUM(p.went_to_showdown), 0) AS went_sd,
+               COALESCE(SUM(p.showed), 0) AS shown,
                COALESCE(MAX(p.won), 0) AS biggest,
                COALESCE(SUM(CASE WHEN t.kind = 'cash' THEN p.net END), 0) AS net,
                COALESCE(SUM(p.vpip), 0) AS vpip,
-               COALESCE(SUM(p.pfr), 0) AS pfr
+               COALESCE(SUM(p.pfr), 0) AS pfr,
+               COALESCE(SUM(p.preflop_decision), 0) AS decisions
         FROM {_PLAYED_HANDS} AND p.user_id = :user
         """,
         member,

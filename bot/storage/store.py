@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.poker import TableKind
 from bot.storage.backends import open_executor
+from bot.storage.behind import WriteBehind
 from bot.storage.executor import Executor
 from bot.storage.hands import ActionLog, Hands
 from bot.storage.ledger import Ledger
@@ -58,6 +59,7 @@ class Storage:
     def __init__(self, executor: Executor, defaults: GuildDefaults, clock: Clock) -> None:
         self.executor = executor
         self._actions = ActionLog(executor, clock)
+        self._behind = WriteBehind(executor, clock)
         self._settings = Settings(defaults, clock)
         self._ledger = Ledger(self._settings, clock)
         self._outbox = Outbox(clock)
@@ -99,6 +101,7 @@ class Storage:
     async def _close(self) -> None:
         try:
             await self._actions.close()
+            await self._behind.close()
         finally:
             await self.executor.close()
         log.info("database closed")
@@ -107,7 +110,7 @@ class Storage:
 
     async def get_meta(self, key: str) -> str | None:
         """A bot-wide value by name (e.g. "command_sync_hash"), or None."""
-        return await self.executor.read(lambda tx: self._settings.get_meta(tx, key))
+        return await self.executor.read_statement(lambda tx: self._settings.get_meta(tx, key))
 
     async def set_meta(self, key: str, value: str) -> None:
         """Store a bot-wide value by name."""
@@ -115,7 +118,7 @@ class Storage:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The server's settings: what it chose, else the bot's defaults (table_defaults merged key by key)."""
-        return await self.executor.read(lambda tx: self._settings.guild_settings(tx, guild_id))
+        return await self.executor.read_statement(lambda tx: self._settings.guild_settings(tx, guild_id))
 
     async def update_guild_settings(
         self,
@@ -151,12 +154,12 @@ class Storage:
         """The member's balance, opening their account first if they have none (as `ensure_account`: the
         starting grant is issued, a GRANT ledger row). So a member is never shown chips that were not issued:
         whoever has a balance has an account, a rank by balance and their grant counted in the audit."""
-        balance = await self.executor.read(lambda tx: Ledger.balance_of(tx, guild_id, user_id))
+        balance = await self.executor.read_statement(lambda tx: Ledger.balance_of(tx, guild_id, user_id))
         return await self.ensure_account(guild_id, user_id) if balance is None else balance
 
     async def account(self, guild_id: int, user_id: int) -> AccountRow | None:
         """The member's account, or None if they never touched chips on this server."""
-        return await self.executor.read(lambda tx: Ledger.account(tx, guild_id, user_id))
+        return await self.executor.read_statement(lambda tx: Ledger.account(tx, guild_id, user_id))
 
     async def adjust(self, guild_id: int, user_id: int, delta: int, reason: str) -> int:
         """An admin ADJUSTMENT of a balance by `delta` chips (issues or withdraws chips). Returns the new
@@ -283,6 +286,8 @@ class Storage:
         )
 
     async def _tables_where(self, where: str, params: Sequence[Any]) -> list[TableRow]:
+        if self._behind.waiting:
+            await self._behind.flush()  # the message ids remembered are read back
         return await self.executor.read(lambda tx: Tables.tables(tx, where, params))
 
     async def table(self, table_id: int) -> TableRow | None:
@@ -319,6 +324,12 @@ class Storage:
         it has none now (its last one was retired)."""
         await self._tables.set_message(self.executor, table_id, message_id)
 
+    def remember_table_message(self, table_id: int, message_id: int | None) -> None:
+        """As `set_table_message`, written behind (bot/storage/behind.py): returns at once; the id is written
+        within `WRITE_BEHIND_S` with the other tables' (a table closed meanwhile is left as it is; a failure is
+        logged). Reads of the table return it from now on."""
+        self._behind.remember_message(table_id, message_id)
+
     async def update_table_settings(
         self,
         table_id: int,
@@ -351,12 +362,26 @@ class Storage:
     async def pending_outbox(self, table_id: int | None = None) -> list[OutboxRow]:
         """The messages owed and not yet delivered, oldest first: of one table, or of every table (open or
         closed) when `table_id` is None."""
+        if self._behind.waiting:
+            await self._behind.flush()  # rows marked delivered are not pending
         return await self.executor.read(lambda tx: Outbox.pending(tx, table_id))
 
     async def mark_delivered(self, keys: Sequence[str]) -> None:
-        """Mark outbox rows delivered (by key); unknown or already delivered keys are ignored."""
-        if keys:
-            await self._outbox.mark_delivered(self.executor, keys)
+        """Mark outbox rows delivered (by key), committed on return; unknown or already delivered keys are ignored.
+        Written behind (bot/storage/behind.py): the marks asked for within `WRITE_BEHIND_S` (0.2 s), of every table,
+        are one transaction, so this returns within about that time. Raises StorageError when it failed."""
+        await self._behind.mark_delivered(keys)
+
+    def remember_delivered(self, keys: Sequence[str]) -> None:
+        """As `mark_delivered`, without waiting (the delivery of a table's messages does not wait for the database):
+        written within `WRITE_BEHIND_S`; a failure is logged (the rows are delivered again at the next start, once:
+        docs/outbox.md). `pending_outbox` no longer returns them from now on; `flush_behind` waits for the write."""
+        self._behind.remember_delivered(keys)
+
+    async def flush_behind(self) -> None:
+        """Write now what `remember_delivered` and `remember_table_message` keep (bot/storage/behind.py); return once
+        it is committed or has failed (logged)."""
+        await self._behind.flush()
 
     # ------------------------------------------------------------------ hands
 
@@ -409,13 +434,15 @@ class Storage:
         """
         await self.executor.write(lambda tx: self._hands.finish(tx, hand_id, result, stacks, players, state, outbox))
 
-    async def show_cards(self, hand_id: int, entry: Mapping[str, Any], *, outbox: Owed = ()) -> int:
+    async def show_cards(self, hand_id: int, entry: Mapping[str, Any], *, player: int, outbox: Owed = ()) -> int:
         """Append `entry` (any JSON object: cards shown by choice, issue 15) to the action log of a finished hand,
         in one transaction with the messages it owes (`outbox`, as `Outbox.attach`; a function gets the sequence
-        number). Only while the hand is its table's last: refused once the next hand is dealt. Returns the
-        entry's sequence number. Raises HandNotFound (unfinished, unknown, or no longer the table's last hand),
-        TableNotFound (the table is closed); nothing changes when it raises."""
-        return await self.executor.write(lambda tx: self._hands.show(tx, hand_id, entry, outbox))
+        number) and with the standings' count of it: the hand is one the player of index `player` showed
+        (`HandPlayerRow.showed`, once per hand however many shows). Only while the hand is its table's last:
+        refused once the next hand is dealt. Returns the entry's sequence number. Raises HandNotFound
+        (unfinished, unknown, or no longer the table's last hand), TableNotFound (the table is closed); nothing
+        changes when it raises."""
+        return await self.executor.write(lambda tx: self._hands.show(tx, hand_id, entry, player, outbox))
 
     async def _hands_where(self, where: str, params: Sequence[Any], limit: int) -> list[HandRow]:
         return await self.executor.read(lambda tx: Hands.hands(tx, where, params, limit))

@@ -91,8 +91,13 @@ class Tables:
             raise TableNotFound(f"table {table_id} is not in guild {guild_id}")
         if table["kind"] != TableKind.CASH:
             raise WrongTableKind("buy-ins are for cash tables")
-        occupant = await tx.one("SELECT user_id FROM table_seats WHERE table_id = ? AND seat = ?", (table_id, seat))
-        mine = await tx.one("SELECT seat FROM table_seats WHERE table_id = ? AND user_id = ?", (table_id, user_id))
+        # The seat's occupant and the member's own seat, in one statement (one round trip on PostgreSQL).
+        seats = await tx.all(
+            "SELECT seat, user_id FROM table_seats WHERE table_id = ? AND (seat = ? OR user_id = ?)",
+            (table_id, seat, user_id),
+        )
+        occupant = next((r for r in seats if r["seat"] == seat), None)
+        mine = next((r for r in seats if r["user_id"] == user_id), None)
         if kind is LedgerKind.BUY_IN:
             if occupant is not None or mine is not None:
                 raise SeatTaken(f"seat {seat} is taken or user {user_id} already sits at table {table_id}")
@@ -104,7 +109,7 @@ class Tables:
         if account == HOUSE_USER_ID:
             await self._ledger.issue_to_house(tx, guild_id, amount, table_id)
         else:
-            await self._ledger.ensure(tx, guild_id, user_id)
+            await self._ledger.open(tx, guild_id, user_id)
         balance = await self._ledger.move(
             tx, guild_id, account, -amount, kind, reason=f"seat {seat}", table_id=table_id
         )
@@ -188,7 +193,7 @@ class Tables:
         )
         if taken is not None:
             raise SeatTaken(f"seat {seat} is taken or user {user_id} already sits at table {table_id}")
-        await self._ledger.ensure(tx, table["guild_id"], user_id)
+        await self._ledger.open(tx, table["guild_id"], user_id)
         await tx.execute(
             "INSERT INTO table_seats (table_id, seat, user_id, stack) VALUES (?, ?, ?, ?)",
             (table_id, seat, user_id, stack),

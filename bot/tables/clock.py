@@ -6,6 +6,8 @@ import asyncio
 import heapq
 import itertools
 import time
+from contextlib import AbstractAsyncContextManager
+from types import TracebackType
 from typing import Any, Protocol
 
 
@@ -18,6 +20,11 @@ class Clock(Protocol):
 
     async def sleep_until(self, when: float) -> None:
         """Return once `time() >= when` (at once if it already is)."""
+        ...
+
+    def timeout(self, seconds: float) -> AbstractAsyncContextManager[object]:
+        """A context like `asyncio.timeout(seconds)`, measured on this clock: its body is cancelled and
+        TimeoutError raised once `seconds` of this clock's time have passed (storage writes use it)."""
         ...
 
 
@@ -33,6 +40,10 @@ class SystemClock:
         delay = when - time.time()
         if delay > 0:
             await asyncio.sleep(delay)
+
+    def timeout(self, seconds: float) -> AbstractAsyncContextManager[object]:
+        """`asyncio.timeout(seconds)`: the event loop's monotonic clock measures the same wall-clock seconds."""
+        return asyncio.timeout(seconds)
 
 
 class ManualClock:
@@ -60,6 +71,20 @@ class ManualClock:
         heapq.heappush(self._sleepers, (when, next(self._counter), future, asyncio.current_task()))
         await future
 
+    def timeout(self, seconds: float) -> AbstractAsyncContextManager[object]:
+        """A timeout that expires only when `advance` passes `time() + seconds` (never by itself): a test
+        decides when a hung storage write has taken too long, however slow the machine is."""
+        return _ManualTimeout(self, self._now + seconds)
+
+    def _alarm(self, when: float) -> asyncio.Future[None]:
+        """A future that `advance` resolves once the clock reaches `when` (no task waits on it)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if when <= self._now:
+            future.set_result(None)
+        else:
+            heapq.heappush(self._sleepers, (when, next(self._counter), future, None))
+        return future
+
     async def advance(self, seconds: float) -> None:
         """Move the clock forward by `seconds`, waking every sleeper whose moment has come, in order."""
         await settle()  # let freshly created tasks reach their sleep first
@@ -75,6 +100,32 @@ class ManualClock:
             await settle()
         self._now = target
         await settle()
+
+
+class _ManualTimeout:
+    """`ManualClock.timeout`: an `asyncio.timeout(None)` that the clock's alarm at `when` makes expire."""
+
+    def __init__(self, clock: ManualClock, when: float) -> None:
+        self._clock = clock
+        self._when = when
+        self._timeout = asyncio.timeout(None)
+        self._alarm: asyncio.Future[None] | None = None
+
+    async def __aenter__(self) -> None:
+        await self._timeout.__aenter__()
+        self._alarm = self._clock._alarm(self._when)
+        self._alarm.add_done_callback(self._expire)
+
+    def _expire(self, alarm: asyncio.Future[None]) -> None:
+        if not alarm.cancelled():
+            self._timeout.reschedule(asyncio.get_running_loop().time())
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._alarm is not None:
+            self._alarm.cancel()
+        await self._timeout.__aexit__(kind, exc, tb)  # raises TimeoutError if the alarm went off
 
 
 async def settle(rounds: int = 50) -> None:

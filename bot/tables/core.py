@@ -9,7 +9,6 @@ change that could not be stored is rolled back in memory and told to nobody.
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, TypeVar
@@ -148,7 +147,7 @@ class TableCore:
         state = self.state.to_json() if carries else {}
         rows = [o.row() for o in owed if o.payload is not None] if carries else []
         try:
-            async with asyncio.timeout(self.write_timeout_s):
+            async with self.clock.timeout(self.write_timeout_s):
                 result = await write(state, rows)
         except BaseException as exc:
             if isinstance(exc, TimeoutError):

@@ -124,8 +124,6 @@ class Delivery:
         self._carrier_timer: asyncio.Task[None] | None = None
         self._acks: set[asyncio.Task[None]] = set()  # acknowledgements being sent
         self._inflight: set[str] = set()  # outbox keys queued for delivery and not yet delivered
-        self._delivered: list[str] = []  # outbox keys delivered, to mark in storage
-        self._marking: asyncio.Task[None] | None = None
         self._dm_refused: set[int] = set()  # players told that their DMs are closed (told once)
 
     # ------------------------------------------------------------------ the worker
@@ -158,8 +156,7 @@ class Delivery:
             await asyncio.gather(*self._acks, return_exceptions=True)
 
     async def _marks_written(self) -> None:
-        if self._marking is not None:
-            await asyncio.gather(self._marking, return_exceptions=True)
+        await self._storage.flush_behind()
 
     # ------------------------------------------------------------------ owed messages
 
@@ -215,25 +212,9 @@ class Delivery:
             self._mark_delivered(owed.key)
 
     def _mark_delivered(self, key: str) -> None:
-        """Mark a delivered row, in the background and in batches (delivery does not wait for the database)."""
-        self._delivered.append(key)
-        if self._marking is None or self._marking.done():
-            channel = self._state.ids.channel_id
-            self._marking = asyncio.create_task(self._write_delivered(), name=f"outbox-marks-{channel}")
-
-    async def _write_delivered(self) -> None:
-        while self._delivered:
-            keys, self._delivered = self._delivered, []
-            try:
-                await self._storage.mark_delivered(keys)
-            except Exception:
-                log.warning(
-                    "table %s: could not mark %s outbox rows delivered",
-                    self._state.ids.table_id,
-                    len(keys),
-                    exc_info=True,
-                )
-                return
+        """Mark a delivered row, in the background: written behind with every table's (`Storage.remember_delivered`:
+        one transaction for all the marks of 0.2 s; delivery does not wait for the database)."""
+        self._storage.remember_delivered([key])
 
     # ------------------------------------------------------------------ presses carrying the table edit
 
@@ -346,11 +327,8 @@ class Delivery:
             if message_id is None:
                 return
             state.message_id = None
-            try:
-                if not state.closed:  # a closed table keeps no message to redraw
-                    await self._storage.set_table_message(state.ids.table_id, None)
-            except Exception:
-                log.exception("could not forget the table message id of table %s", state.ids.table_id)
+            if not state.closed:  # a closed table keeps no message to redraw
+                self._storage.remember_table_message(state.ids.table_id, None)  # written behind: no wait
             await self.notifier.retire_table(snap, message_id, result)
 
         self.worker.put(retire)
@@ -377,7 +355,4 @@ class Delivery:
         self._state.message_id = message_id
         self._message_generation = generation
         if message_id is not None:
-            try:
-                await self._storage.set_table_message(self._state.ids.table_id, message_id)
-            except Exception:
-                log.exception("could not store the table message id of table %s", self._state.ids.table_id)
+            self._storage.remember_table_message(self._state.ids.table_id, message_id)  # written behind: no wait

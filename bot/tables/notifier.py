@@ -43,6 +43,8 @@ class StreetAnnouncement:
     In an all-in run-out (issue 15): `run` 2 for the second board of a hand run twice; `odds` the chances of
     the hands turned face up after this street (`bot.poker.equity.runout_odds`; None on the river and when
     nobody is all-in), with `names` and `faces` (the players' names and face-up cards by hand player index).
+    `face_up`: no street was dealt: the betting has just closed on `street` (preflop included) with the hands
+    turned face up, `cards` is empty, `board` is the board as it stands and `odds` the chances from there.
     Derived from the hand, never stored (docs/outbox.md).
     """
 
@@ -55,6 +57,7 @@ class StreetAnnouncement:
     odds: Odds | None = None
     names: tuple[str, ...] = ()
     faces: tuple[tuple[Card, ...], ...] = ()
+    face_up: bool = False
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,11 @@
 
 One open puzzle per channel. It is kept in storage as well as in memory (`Storage.open_puzzle`), and so are the
 answers, so that a restart loses nothing: the next process reads the open puzzles back (`restore`) and reveals each
-on time, or at once when its minute passed while the bot was down (the Discord layer arms the timers). The reveal
-closes the puzzle in storage in the same transaction as it marks every answer favoured by the numbers or not
-(`bot.poker.puzzles.assess`), and returns the channel's vote.
+on time, or at once when its minute passed while the bot was down (the Discord layer arms the timers). A process
+that takes a shard over while running reads that shard's puzzles back the same way, and one that lost a shard's
+lease lets its puzzles go (`release`): only the lease holder reveals them (docs/architecture.md, "Scaling out").
+The reveal closes the puzzle in storage in the same transaction as it marks every answer favoured by the numbers
+or not (`bot.poker.puzzles.assess`), and returns the channel's vote.
 """
 
 from __future__ import annotations
@@ -98,6 +100,14 @@ class PuzzleBoard:
             self.asked.setdefault(row.channel_id, set()).add(spot.key)
             restored.append(puzzle)
         return restored
+
+    def release(self, guild_ids: Callable[[int], bool]) -> list[int]:
+        """Forget the open puzzles of the guilds `guild_ids` selects (this process lost their shard's lease: they
+        stay open in storage for the process that runs them now); returns their channel ids."""
+        released = [channel for channel, puzzle in self.open.items() if guild_ids(puzzle.guild_id)]
+        for channel in released:
+            del self.open[channel]
+        return released
 
     async def answer(self, channel_id: int, user_id: int, puzzle_id: str, answer: Answer) -> None:
         """Keep a member's answer (a new one replaces it until the reveal). Raises ServiceError("puzzle_over")

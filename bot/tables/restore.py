@@ -7,7 +7,6 @@ only delivers (docs/architecture.md, "The hand is its history"; docs/outbox.md).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from bot.poker import Hand, Table
@@ -92,7 +91,7 @@ class Restorer:
         turn given `FAULT_RESUME_GRACE`), then deliver what storage says is owed and not yet delivered. A table
         closed in storage meanwhile is closed (`Scheduler.table_closed`)."""
         state, core = self._state, self._core
-        async with asyncio.timeout(core.write_timeout_s):
+        async with core.clock.timeout(core.write_timeout_s):
             row = await core.storage.table(state.ids.table_id)
         if row is None or row.status != "open":
             self._scheduler.table_closed()

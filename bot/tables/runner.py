@@ -85,7 +85,7 @@ class TableRunner(TableReader):
         a shuffled deck); `next_hand_delay_s`: seconds between a hand's end and the next deal, for every table
         (None: the table's `options.next_hand_delay`); `computer_delay_s`: a computer player's mean pause, for every
         table (None: the table's `options.computer_delay`); `idle_wait`: how the delivery worker waits for work
-        (`delivery.IdleWait`); `write_timeout_s`: how long a storage write may take (`WRITE_TIMEOUT_S`)."""
+        (`delivery.IdleWait`); `write_timeout_s`: how long a storage write may take, on `clock` (`WRITE_TIMEOUT_S`)."""
         self._lock = asyncio.Lock()
         self._state = state = TableState(TableIds(table_id, guild_id, channel_id, host_id), options, language)
         self._outbox = Delivery(

@@ -36,7 +36,8 @@ class TableService:
     between a hand's end and the next deal at every table (None: each table's `options.next_hand_delay`);
     `computer_delay_s`: a computer player's mean pause at every table (None: each table's `computer_delay`);
     `idle_wait`: how a table's delivery worker waits for work (a simulator declares that wait);
-    `write_timeout_s`: how long a table waits for a storage write before undoing the change (see TableRunner);
+    `write_timeout_s`: how long (in `clock` seconds) a table waits for a storage write before undoing the change
+    (see TableRunner);
     `owns(guild_id)`: whether this process runs that guild's tables (the shard leases, bot/tables/ownership.py;
     every guild by default): only those are restored here.
     """

@@ -130,5 +130,6 @@ class Shows:
         shown = CardsShown(hand_number, user_id, state.name(user_id), cards)
         core.owe(Owed(new_key(), encode_shown(shown), core.snapshot(), shown))
         hand_id = showable.hand_id
-        await core.commit(lambda _data, rows: core.storage.show_cards(hand_id, entry, outbox=rows))
+        player = showable.player
+        await core.commit(lambda _data, rows: core.storage.show_cards(hand_id, entry, player=player, outbox=rows))
         return shown

@@ -205,11 +205,14 @@ async def test_a_tournament_played_to_the_end_ranks_its_players(world: World) ->
     await world.slash("alice", "call")
     # The board is run out: flop, turn and river share one message with the showdown (no message storm).
     showdown = next(m for m in world.messages() if m.embeds and m.embeds[0].title == "Showdown — hand #1")
-    assert showdown.content.splitlines()[0].startswith("**Flop**: " + " ".join(cards_of("Kc9d4s")))
-    streets = [line.split(":")[0] for line in showdown.content.splitlines() if line.startswith("**")]
-    assert streets == ["**Flop**", "**Turn**", "**River**"]
-    # The all-in turned the hands face up: the flop and the turn carry each player's exact chances (issue 15).
-    assert showdown.content.count("chances over every run-out") == 2
+    # The all-in turned the hands face up: where the betting closed (before the flop), then on the flop and the
+    # turn, each player's exact chances (issue 15).
+    assert showdown.content.splitlines()[0] == "**All-in before the flop** · Pot: 100"
+    flop = next(line for line in showdown.content.splitlines() if line.startswith("**Flop**"))
+    assert flop.startswith("**Flop**: " + " ".join(cards_of("Kc9d4s")))
+    streets = [line.split(":")[0].split(" · ")[0] for line in showdown.content.splitlines() if line.startswith("**")]
+    assert streets == ["**All-in before the flop**", "**Flop**", "**Turn**", "**River**"]
+    assert showdown.content.count("chances over every run-out") == 3
     assert not any(m.content.startswith("**Flop**") for m in world.messages() if m.id != showdown.id)
     texts = [m.content for m in world.messages()] + [embed_text(e) for m in world.messages() for e in m.embeds]
     joined = "\n".join(texts)

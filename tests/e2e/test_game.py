@@ -275,7 +275,7 @@ def check_pictures(world: World) -> None:
         names = [a["filename"] for a in attachments]
         # the message's own picture last, before it those of a run-out's streets with odds ("turn.png")
         assert names[-1] == "table.png" and len(set(names)) == len(names), (names, message.content)
-        assert all(name in ("flop.png", "turn.png", "table.png") for name in names), names
+        assert all(name in ("preflop.png", "flop.png", "turn.png", "table.png") for name in names), names
         assert all(uploads[a["id"]].startswith(b"\x89PNG\r\n\x1a\n") for a in attachments)
     for message in spectator.table_messages():
         assert all(not version.attachments for version in message.versions)

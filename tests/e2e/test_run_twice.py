@@ -42,7 +42,8 @@ async def test_an_all_in_on_the_flop_run_twice_by_agreement_shows_the_odds_and_b
     seen = await world.stub.wait_for(run_out, WAIT, what="the second board's river")
     assert f"{host.name} agrees to run it twice." in seen
     assert f"{bob.name} agrees to run it twice. Everyone agreed" in seen
-    assert "Cards face up · chances over every run-out" in seen  # the turn's odds, exact
+    assert "**All-in on the flop**: " in seen  # the hands turned face up where the betting closed, with odds
+    assert seen.count("Cards face up · chances over every run-out") == 2  # then the turn's odds, exact
     assert "% to win" in seen
     rivers = [line for line in seen.splitlines() if "**River**" in line]
     assert len(rivers) == 2 and rivers[1].startswith("Second board · ")

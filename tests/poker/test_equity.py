@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from bot.poker.cards import CARDS, Card, parse_cards
 from bot.poker.equity import (
     DEFAULT_TRIALS,
+    NotEnoughCardsError,
     all_in_odds,
     equity_vs_random,
     equity_vs_range,
@@ -136,6 +137,29 @@ def test_river_and_dead_cards() -> None:
 def test_bad_input_is_refused(hands: list[str], board: str, pots: list[tuple[int, ...]] | None, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         all_in_odds([parse_cards(h) for h in hands], parse_cards(board), pots=pots)
+
+
+def test_a_deck_too_short_for_the_board_is_a_clear_error_not_a_division_by_zero() -> None:
+    """Found last session: with fewer cards left than the board needs, `all_in_odds` divided by zero."""
+    hands, flop = cards("AsKs", "QhQd"), parse_cards("2s3s4c")
+    known = {*hands[0], *hands[1], *flop}
+    rest = [c for c in CARDS if c not in known]  # 45 cards
+    exact = all_in_odds(hands, flop, dead=rest[:43])  # two cards left: exactly one run-out
+    assert exact.exact and exact.runouts == 1
+    for dead in (rest[:44], rest):  # one card, then none, for the turn and the river
+        with pytest.raises(NotEnoughCardsError, match="needed to deal the rest"):
+            all_in_odds(hands, flop, dead=dead)
+    preflop = [c for c in CARDS if c not in {*hands[0], *hands[1]}]
+    with pytest.raises(ValueError, match="only 4 cards are left"):  # a ValueError, as every bad input
+        all_in_odds(hands, dead=preflop[:44])
+    # The same for one hand against unknown ones: the deck must also deal their hands.
+    with pytest.raises(NotEnoughCardsError):
+        equity_vs_random(hands[0], 1, flop, dead=[*hands[1], *rest[:42]], trials=10)  # 3 left: 2 for the hand, 1
+    assert equity_vs_random(hands[0], 1, flop, dead=[*hands[1], *rest[:41]], trials=10).trials == 10  # 4: enough
+    queens = [(hands[1][0], hands[1][1])]
+    with pytest.raises(NotEnoughCardsError):  # was: an IndexError from the board's draw running off the deck
+        equity_vs_range(hands[0], [queens], flop, dead=rest[:44], trials=10)  # Q♥ Q♦ and one card left
+    assert equity_vs_range(hands[0], [queens], flop, dead=rest[:43], trials=10).trials == 10  # Q♥ Q♦ and two
 
 
 def test_equity_against_random_hands() -> None:

@@ -68,6 +68,29 @@ def test_pots_won_say_which_board_each_half_was_won_on() -> None:
     ]
 
 
+def test_hands_shown_name_the_hand_made_on_each_board() -> None:
+    """Found last session: the "Hands shown" lines named each hand on the first board only (aces, then Bob's
+    kings as a pair) while "Pots won" gave the second half to Bob's set of kings on the second board."""
+    result = hand_result_from_events(4, run_twice().events, NAMES)
+    english = render_showdown(result, "en").to_dict()
+    hands = next(f["value"] for f in english["fields"] if f["name"] == "Hands shown")
+    assert strip_vs(hands).splitlines() == [
+        "Bob: K♠ K♥ — first board: Pair of kings · second board: Three of a kind, kings",
+        "Alice: A♠ A♥ — first board: Pair of aces · second board: Pair of aces",
+    ]
+    french = render_showdown(result, "fr").to_dict()
+    hands = next(f["value"] for f in french["fields"] if f["name"] == "Mains montrées")
+    assert fr(hands).splitlines() == [
+        "Bob : K♠ K♥ — premier board : Paire de rois · deuxième board : Brelan de rois",
+        "Alice : A♠ A♥ — premier board : Paire d'as · deuxième board : Paire d'as",
+    ]
+    once = heads_up_all_in_preflop()
+    once.answer_run_twice(1, False)  # one run: one hand each, the line as before
+    english = render_showdown(hand_result_from_events(5, once.events, NAMES), "en").to_dict()
+    hands = next(f["value"] for f in english["fields"] if f["name"] == "Hands shown")
+    assert strip_vs(hands).splitlines() == ["Bob: K♠ K♥ — Pair of kings", "Alice: A♠ A♥ — Pair of aces"]
+
+
 def test_side_pots_run_twice_name_their_halves_and_boards() -> None:
     hand, names = twice_with_side_pot()
     result = hand_result_from_events(9, hand.events, names)

@@ -66,10 +66,12 @@ def test_stats_in_both_languages():
         hands_won=200,
         won_at_showdown=80,
         went_to_showdown=120,
+        hands_shown=95,
         biggest_pot=5000,
         net=-150,
-        vpip_hands=313,  # 25.4%
+        vpip_hands=313,  # 25.4% of the hands with a preflop decision
         pfr_hands=123,  # 10.0%
+        preflop_decisions=1230,  # four big blinds walked
         tournaments_played=4,
         tournaments_won=1,
         balance=850,
@@ -80,6 +82,7 @@ def test_stats_in_both_languages():
         ("Hands played", "1,234"),
         ("Hands won", "200"),
         ("Showdowns won / reached", "80 / 120"),
+        ("Hands shown", "95"),
         ("Biggest pot", "5,000"),
         ("Net chips (cash tables)", "\u2212150"),
         ("VPIP", "25.4%"),
@@ -89,17 +92,27 @@ def test_stats_in_both_languages():
     ]
     fr = render_stats("Alice", stats, "fr")
     assert fr.title == "Statistiques — Alice"
-    assert [f.value for f in fr.fields][:6] == [
+    assert [f.name for f in fr.fields][3] == "Mains montrées"
+    assert [f.value for f in fr.fields][:7] == [
         f"1{NNBSP}234",
         "200",
         "80 / 120",
+        "95",
         f"5{NNBSP}000",
         "\u2212150",
         "25,4\u00a0%",
     ]
-    empty = render_stats("Bob", StatsRow(1, 3, None, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), "fr")
+    empty = render_stats("Bob", StatsRow(1, 3, None, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), "fr")
     assert empty.description == "Aucune donne jouée pour l'instant."
-    assert [f.value for f in empty.fields][5:7] == ["—", "—"]
+    assert [f.value for f in empty.fields][6:8] == ["—", "—"]
+
+
+def test_vpip_and_pfr_are_not_rates_of_walks():
+    """Two hands, both walks in the big blind: no preflop decision yet, so no rate (not 0%)."""
+    walks = StatsRow(1, 3, None, 2, 2, 0, 0, 0, 3, 2, 0, 0, 0, 0, 0)
+    for locale in ("en", "fr"):
+        spec = render_stats("Bob", walks, locale)
+        assert [f.value for f in spec.fields][6:8] == ["—", "—"]
 
 
 @dataclass(frozen=True)

@@ -51,8 +51,10 @@ async def test_a_computer_players_stats_are_kept_like_a_members_and_it_is_listed
     assert await store.computer_players(GUILD) == []
     seats = [{"seat": 1, "user_id": ALICE, "stack": 100}, {"seat": 2, "user_id": SOLID, "stack": 100}]
     hand = await store.start_hand(table, 1, {"n": 1}, seats)
-    won = PlayerOutcome(won=20, showed=True, vpip=True, pfr=True, went_to_showdown=True, won_at_showdown=True)
-    lost = PlayerOutcome(showed=True, vpip=True, went_to_showdown=True)
+    won = PlayerOutcome(
+        preflop_decision=True, won=20, showed=True, vpip=True, pfr=True, went_to_showdown=True, won_at_showdown=True
+    )
+    lost = PlayerOutcome(preflop_decision=True, showed=True, vpip=True, went_to_showdown=True)
     await store.finish_hand(hand, {"n": 1}, {1: 90, 2: 110}, {SOLID: won, ALICE: lost})
     assert await store.computer_players(GUILD) == [SOLID]
     assert await store.computer_players(GUILD + 1) == []

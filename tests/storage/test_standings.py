@@ -18,11 +18,13 @@ async def play(
     end: dict[int, int],
     outcomes: dict[int, PlayerOutcome],
 ) -> None:
-    """A finished hand: `start`/`end` are {seat: stack}; seat n belongs to the n-th of ALICE, BOB, CHLOE."""
+    """A finished hand: `start`/`end` are {seat: stack}; seat n belongs to the n-th of ALICE, BOB, CHLOE. A player
+    without an outcome folded preflop (a decision)."""
     users = {1: ALICE, 2: BOB, 3: CHLOE}
     seats = [{"seat": seat, "user_id": users[seat], "stack": stack} for seat, stack in start.items()]
     hand = await store.start_hand(table, number, {"n": number}, seats)
-    await store.finish_hand(hand, {"n": number}, end, {users[s]: o for s, o in outcomes.items() if s in users})
+    folded = PlayerOutcome(preflop_decision=True)
+    await store.finish_hand(hand, {"n": number}, end, {users[s]: outcomes.get(s, folded) for s in start})
 
 
 async def test_stats_of_three_scripted_hands(store: Storage) -> None:
@@ -37,8 +39,16 @@ async def test_stats_of_three_scripted_hands(store: Storage) -> None:
         {1: 100, 2: 100, 3: 100},
         {1: 107, 2: 95, 3: 98},
         {
-            1: PlayerOutcome(won=14, showed=True, vpip=True, pfr=True, went_to_showdown=True, won_at_showdown=True),
-            2: PlayerOutcome(showed=True, vpip=True, went_to_showdown=True),
+            1: PlayerOutcome(
+                preflop_decision=True,
+                won=14,
+                showed=True,
+                vpip=True,
+                pfr=True,
+                went_to_showdown=True,
+                won_at_showdown=True,
+            ),
+            2: PlayerOutcome(preflop_decision=True, showed=True, vpip=True, went_to_showdown=True),
         },
     )
     # Hand 2: everyone folds to Bob's raise; he wins 5 uncontested.
@@ -48,7 +58,7 @@ async def test_stats_of_three_scripted_hands(store: Storage) -> None:
         2,
         {1: 107, 2: 95, 3: 98},
         {1: 107, 2: 98, 3: 95},
-        {2: PlayerOutcome(won=5, vpip=True, pfr=True)},
+        {2: PlayerOutcome(preflop_decision=True, won=5, vpip=True, pfr=True)},
     )
     # Hand 3: Chloé calls, Alice checks the BB... Chloé wins 50 all-in at showdown from Alice.
     await play(
@@ -58,8 +68,10 @@ async def test_stats_of_three_scripted_hands(store: Storage) -> None:
         {1: 107, 2: 98, 3: 95},
         {1: 82, 2: 98, 3: 120},
         {
-            1: PlayerOutcome(showed=True, went_to_showdown=True),
-            3: PlayerOutcome(won=50, showed=True, vpip=True, went_to_showdown=True, won_at_showdown=True),
+            1: PlayerOutcome(preflop_decision=True, showed=True, went_to_showdown=True),
+            3: PlayerOutcome(
+                preflop_decision=True, won=50, showed=True, vpip=True, went_to_showdown=True, won_at_showdown=True
+            ),
         },
     )
     alice = await store.stats(GUILD, ALICE)
@@ -72,9 +84,24 @@ async def test_stats_of_three_scripted_hands(store: Storage) -> None:
     bob = await store.stats(GUILD, BOB)
     assert (bob.net, bob.hands_won, bob.won_at_showdown, bob.pfr) == (-2, 1, 0, 100 / 3)
 
+    # Hand 4: Bob (button) and Alice (SB) fold, Chloé walks in the big blind: a hand won, not a preflop decision.
+    await play(
+        store,
+        table,
+        4,
+        {1: 82, 2: 98, 3: 120},
+        {1: 81, 2: 98, 3: 121},
+        {3: PlayerOutcome(won=3)},
+    )
+    chloe = await store.stats(GUILD, CHLOE)
+    assert (chloe.hands_played, chloe.hands_won, chloe.preflop_decisions, chloe.vpip_hands) == (4, 2, 3, 1)
+    assert (chloe.vpip, chloe.pfr) == (pytest.approx(100 / 3), 0.0)  # 1 of 3 decisions, not 1 of 4 hands
+    alice = await store.stats(GUILD, ALICE)
+    assert (alice.hands_played, alice.preflop_decisions, alice.vpip) == (4, 4, 25.0)
+
     page = await store.leaderboard(GUILD, LeaderboardBy.NET, user_id=ALICE)
-    assert page.rows == (LeaderboardRow(1, CHLOE, 20), LeaderboardRow(2, BOB, -2), LeaderboardRow(3, ALICE, -18))
-    assert page.own == LeaderboardRow(3, ALICE, -18) and page.total == 3
+    assert page.rows == (LeaderboardRow(1, CHLOE, 21), LeaderboardRow(2, BOB, -2), LeaderboardRow(3, ALICE, -19))
+    assert page.own == LeaderboardRow(3, ALICE, -19) and page.total == 3
 
 
 async def test_stats_of_a_member_who_never_played(store: Storage) -> None:

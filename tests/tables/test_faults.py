@@ -2,7 +2,9 @@
 and once the fault clears the table carries on (issue 12, items 1-2).
 
 `FailingStorage` wraps the real storage and fails its Nth write: it raises (as a read-only or full disk does), or
-it hangs past the runner's write timeout and then lands late (a stalled disk). The script (joins, a hand with a
+it hangs past the runner's write timeout and then lands late (a stalled disk). The write timeout is measured on the
+service's clock: the test moves the manual clock past it while the write hangs, so no other write can time out,
+however loaded the machine. The script (joins, a hand with a
 timer expiry, a leave, a sit-out, a rebuy, a sit-in, a language change, a kick, the end) is played once for every
 N and both kinds of fault. After each step the runner's memory is compared with a runner rebuilt from storage
 alone; at the end the player notices told are exactly those stored, the table reached its end and the ledger
@@ -53,7 +55,12 @@ class FailingStorage:
         self.mode = mode
         self.writes = 0
         self.gate = asyncio.Event()
+        self.hung = asyncio.Event()  # the hung write has started
         self.late: asyncio.Future[Any] | None = None
+
+    def hanging(self) -> bool:
+        """A write hangs now (started, not cleared)."""
+        return self.hung.is_set() and not self.gate.is_set()
 
     async def clear(self) -> None:
         """The fault is over: a hung write goes through now."""
@@ -78,6 +85,7 @@ class FailingStorage:
                     return await attr(*args, **kwargs)
 
                 self.late = asyncio.ensure_future(late())
+                self.hung.set()
                 return await asyncio.shield(self.late)
             return await attr(*args, **kwargs)
 
@@ -134,14 +142,29 @@ async def stored_picture(storage: Storage, service: TableService, runner: TableR
         await copy.shutdown()
 
 
-async def script(service: TableService, clock: ManualClock, check: Callable[[], Any]) -> None:
+async def script(
+    service: TableService, clock: ManualClock, check: Callable[[], Any], storage: FailingStorage | None = None
+) -> None:
     """Joins, a hand with a timer expiry and a leave, a sit-out, a rebuy between hands, a sit-in, a language, a
     kick, the end. Each step may
-    fail (the injected fault, or a refusal because an earlier step failed); `check` runs after each."""
+    fail (the injected fault, or a refusal because an earlier step failed); `check` runs after each. While a
+    write of `storage` hangs, the clock moves past the service's write timeout (the disk stalls that long)."""
+
+    async def stall(work: asyncio.Future[Any]) -> None:
+        if storage is None or storage.hung.is_set():
+            return  # no hang in this run, or it has come and gone
+        hung = asyncio.ensure_future(storage.hung.wait())
+        await asyncio.wait({work, hung}, return_when=asyncio.FIRST_COMPLETED)
+        hung.cancel()
+        await settle()
+        if storage.hanging():
+            await clock.advance(service.write_timeout_s)
 
     async def step(work: Callable[[], Any]) -> None:
+        task = asyncio.ensure_future(work())
+        await stall(task)
         try:
-            await work()
+            await task
         except (StorageError, PokerError, TimeoutError):
             pass
         await settle()
@@ -195,6 +218,25 @@ async def test_the_faulted_runs_cover_every_write_of_the_script(storage: Storage
     assert 12 <= await count_writes(storage, clock) <= SCRIPT_WRITES
 
 
+async def test_a_hung_write_times_out_when_the_service_clock_passes_the_write_timeout(
+    storage: Storage, clock: ManualClock
+) -> None:
+    failing = FailingStorage(storage, fail_at=2, mode="hang")  # the first write is the table's creation state
+    service = TableService(failing, RecordingNotifier(), clock=clock, rng_factory=Decks(), write_timeout_s=60)  # type: ignore[arg-type]
+    try:
+        await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
+        join = asyncio.ensure_future(service.get(CHANNEL).join(ALICE, NAMES[ALICE], buy_in=100))
+        await failing.hung.wait()
+        await clock.advance(59)
+        assert not join.done(), "the write has not taken 60 s of the service's time yet"
+        await clock.advance(2)
+        assert join.done() and isinstance(join.exception(), TimeoutError)
+        assert service.get(CHANNEL).snapshot().seats == ()  # the join is not kept while its write may still land
+    finally:
+        await failing.clear()
+        await service.close()
+
+
 @pytest.mark.parametrize("mode", ["raise", "hang"])
 @pytest.mark.parametrize("fail_at", range(1, SCRIPT_WRITES + 1))
 async def test_a_failed_write_is_neither_kept_nor_told_and_the_table_carries_on(
@@ -211,7 +253,7 @@ async def test_a_failed_write_is_neither_kept_nor_told_and_the_table_carries_on(
             notifier,
             clock=clock,
             rng_factory=Decks(),
-            write_timeout_s=0.25,  # wall clock: only the hung write may take this long, even on a loaded machine
+            write_timeout_s=0.25,  # on the manual clock: the stall moves it past, no real write can reach it
         )
         await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
         runner = service.runners[CHANNEL]
@@ -227,8 +269,9 @@ async def test_a_failed_write_is_neither_kept_nor_told_and_the_table_carries_on(
             elif stored != ("unfinished hand in storage",):
                 assert picture(runner) == stored
 
-        await script(service, clock, check)
+        await script(service, clock, check, failing)
         await runner.drain()
+        assert failing.hung.is_set() == (mode == "hang" and failing.writes >= failing.fail_at)
         # The notices stored with their change (joined, left, sat out...) are exactly those told, once each; the
         # notices of an action (timed out, auto-folded) and "press My cards" are told only after their action.
         told = sorted(

@@ -37,7 +37,7 @@ async def test_every_all_in_player_reads_all_in_on_the_run_out_pictures_winner_o
         await runner.act(actor(service), ActionKind.ALL_IN)
     await runner.drain()
     streets = pictured(notifier, StreetAnnouncement)
-    assert len(streets) == 3  # flop, turn, river
+    assert len(streets) == 4  # face up where the betting closed (before the flop), then flop, turn, river
     for announcement, snapshot in streets:
         shown = street_snapshot(snapshot, announcement)
         odds, faces = run_out_view(shown, announcement)

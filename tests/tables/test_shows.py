@@ -76,6 +76,8 @@ async def test_after_a_fold_both_players_may_show_one_card_or_both_until_the_nex
     await settle()
     await runner.drain()
     assert shows(notifier) == [first, CardsShown(1, folder, NAMES[folder], cards[folder])]
+    # /stats counts each player's hand shown once, whether one card or both were shown, in one show or two.
+    assert [(await storage.stats(GUILD, user)).hands_shown for user in (winner, folder)] == [1, 1]
 
     # The shows are the hand's history: stored in its action log, replayed, exported as PHH shows.
     row = await storage.hand_by_number(runner.ids.table_id, 1)

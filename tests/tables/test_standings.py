@@ -117,6 +117,10 @@ async def test_a_cash_evening_counts_hands_net_and_ranks_by_net_and_balance(
     assert (bob.won_at_showdown, bob.went_to_showdown, bob.vpip_hands, bob.pfr_hands) == (0, 1, 1, 1)
     chloe = await storage.stats(GUILD, CHLOE)
     assert (chloe.hands_played, chloe.hands_won, chloe.biggest_pot, chloe.net, chloe.vpip_hands) == (3, 1, 2, 0, 0)
+    # Chloé's big blind walked in hand 3: played and won, but no preflop decision, so not a hand VPIP and PFR are
+    # rates of (PokerTracker 4: hands minus walks); every other hand had one for everybody.
+    assert (chloe.preflop_decisions, alice.preflop_decisions, bob.preflop_decisions) == (2, 3, 3)
+    assert (alice.vpip, bob.vpip, bob.pfr) == (200 / 3, 100 / 3, 100 / 3)
     assert (chloe.balance, alice.balance, bob.balance) == (1000, 996, 1004)
 
     net = await storage.leaderboard(GUILD, LeaderboardBy.NET, user_id=ALICE)

@@ -18,7 +18,8 @@ Pure (no I/O). Cards go in as `Card`s and are turned into the evaluator's card n
   combinations), by Monte Carlo. For the computer players and the coach.
 - `runout` — `runout_odds(hand)`: `all_in_odds` at each point of a hand's all-in run-out (where the betting
   closed, the flop, the turn), for the street messages and the hand history.
-- `results` — the result types and `margin_for`; `deck` — the cards left and uniform draws.
+- `results` — the result types and `margin_for`; `deck` — the cards left and uniform draws, and
+  `NotEnoughCardsError` (a ValueError) when they cannot deal the rest of the board (and unknown hands).
 
 The margin of an estimate is the half-width of a 95 % confidence interval on any of its chances, taken at its
 worst case (a chance of one half): `1.96 * 0.5 / sqrt(trials)`, so 0.0049 (±0.49 %) at the default 40,000.
@@ -36,6 +37,7 @@ numpy and builds the tables (0.1-0.4 s under load; `warm_up()` does it ahead).
 from __future__ import annotations
 
 from bot.poker.equity.all_in import all_in_odds, warm_up
+from bot.poker.equity.deck import NotEnoughCardsError
 from bot.poker.equity.results import (
     DEFAULT_TRIALS,
     MAX_EXACT_RUNOUTS,
@@ -52,6 +54,7 @@ __all__ = [
     "DEFAULT_TRIALS",
     "MAX_EXACT_RUNOUTS",
     "HandOdds",
+    "NotEnoughCardsError",
     "Odds",
     "PlayerOdds",
     "PotOdds",

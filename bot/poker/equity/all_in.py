@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 
 from bot.poker.cards import Card
-from bot.poker.equity.deck import card_numbers, cards_left, draws
+from bot.poker.equity.deck import card_numbers, cards_left, check_enough, draws
 from bot.poker.equity.results import DEFAULT_TRIALS, MAX_EXACT_RUNOUTS, Odds, PlayerOdds, PotOdds, margin_for
 from bot.poker.evaluation import class7_of_indexes
 
@@ -57,6 +57,8 @@ def all_in_odds(
     Raises:
         ValueError: a hand without exactly two cards, more than 5 board cards, a card given twice, no hand or
             more than 10, an empty pot or one naming an unknown player, `trials` < 1.
+        NotEnoughCardsError (a ValueError): fewer cards left in the deck than the board needs (e.g. with many
+            `dead` cards).
     """
     holes = [card_numbers(hand) for hand in hands]
     if not 1 <= len(holes) <= 10:
@@ -65,6 +67,7 @@ def all_in_odds(
     rest = cards_left(holes, fixed, card_numbers(dead))
     pot_players = _pot_players(pots, len(holes))
     missing = 5 - len(fixed)
+    check_enough(len(rest), missing)  # else no run-out exists: every figure would be 0 / 0
     total = math.comb(len(rest), missing)
     runouts: Iterable[tuple[int, ...]]
     if total > max_exact and exact_preflop and missing == 5:

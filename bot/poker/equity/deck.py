@@ -7,7 +7,18 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from bot.poker.cards import Card
 
-__all__ = ["card_numbers", "cards_left", "draws"]
+__all__ = ["NotEnoughCardsError", "card_numbers", "cards_left", "check_enough", "draws"]
+
+
+class NotEnoughCardsError(ValueError):
+    """The cards left in the deck cannot deal what is asked (the rest of the board, and any unknown hands): too
+    many hands, board and dead cards given. No figure exists for such a spot (a real deal never reaches it)."""
+
+
+def check_enough(left: int, needed: int) -> None:
+    """Raise NotEnoughCardsError when `left` cards cannot deal `needed`."""
+    if left < needed:
+        raise NotEnoughCardsError(f"only {left} cards are left in the deck, {needed} are needed to deal the rest")
 
 
 def card_numbers(cards: Iterable[Card]) -> tuple[int, ...]:

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 
 from bot.poker.cards import Card
-from bot.poker.equity.deck import card_numbers, cards_left, draws
+from bot.poker.equity.deck import card_numbers, cards_left, check_enough, draws
 from bot.poker.equity.results import HandOdds, margin_for
 from bot.poker.evaluation import class7_of_indexes
 
@@ -53,12 +53,12 @@ def equity_vs_random(
 
     Raises:
         ValueError: bad cards (as `all_in_odds`), `opponents` outside 1..9, `trials` < 1.
+        NotEnoughCardsError (a ValueError): the deck left cannot deal the opponents' hands and the rest of the board.
     """
     hole, fixed, rest = _one_hand(hand, opponents, board, dead, trials)
     missing = 5 - len(fixed)
     need = 2 * opponents + missing
-    if len(rest) < need:
-        raise ValueError("not enough cards left in the deck")
+    check_enough(len(rest), need)
     h0, h1 = hole
     ev = class7_of_indexes
     wins = ties = 0
@@ -98,8 +98,10 @@ def equity_vs_range(
     Raises:
         ValueError: bad cards, no opponent or more than 9, a range with no combination that fits the known cards,
             `trials` < 1.
+        NotEnoughCardsError (a ValueError): the deck left cannot deal the opponents' hands and the rest of the board.
     """
     hole, fixed, rest = _one_hand(hand, len(ranges), board, dead, trials)
+    check_enough(len(rest), 2 * len(ranges) + 5 - len(fixed))  # else the board's draw runs off the deck
     free = set(rest)
     combos: list[list[tuple[int, int]]] = []
     for cards in ranges:
