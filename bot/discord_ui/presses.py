@@ -12,9 +12,10 @@ refusing privately in the presser's language (the error path of bot/discord_ui/e
    belongs to the presser's server (`foreign_component`);
 3. the action, by the table service: My cards answers privately (`hole_cards_answer`, type 4 ephemeral); Bet… /
    Raise… checks the turn and opens the amount form (type 9); Time acknowledges (type 6) and starts the time
-   bank; the others act (`TableRunner.act`) and are answered by the table edit that shows the action
-   (`acknowledge_action`: UPDATE_MESSAGE, type 7, sent by the table's delivery), or by their refusal (type 4,
-   ephemeral); a refusal after an acknowledgement is a followup.
+   bank; the others are acknowledged (`acknowledge_action`: type 6 at once by default; with `answer_within_s` > 0,
+   by the table edit that shows the action, UPDATE_MESSAGE, type 7, sent by the table's delivery) and act
+   (`TableRunner.act`); a refusal before any acknowledgement is the response (type 4, ephemeral), after one a
+   followup.
 
 Anything else (another custom_id, a component that is not a button, a payload this module cannot read) is left
 to discord.py, as before. Why: at 100 busy tables, discord.py's generic path (building the Interaction and its
@@ -229,10 +230,12 @@ def _carries(components: Any, custom_id: str) -> bool:
     return any(c.get("type") == BUTTON and c.get("custom_id") == custom_id for c in _components(components))
 
 
-#: How long a plain action's press waits for the table edit that shows its action to answer it (UPDATE_MESSAGE,
-#: one REST call): past this it is acknowledged (type 6) and the edit goes out as a PATCH, so that the press's
-#: acknowledgement stays quick on a busy bot (issue 14's goal: p99 < 50 ms). Measured in docs/outbox.md.
-ANSWER_WITHIN_S = 0.03
+#: How long a plain action's press may wait for the table edit that shows its action to answer it (UPDATE_MESSAGE,
+#: one REST call): past this it is acknowledged (type 6) and the edit goes out as a PATCH. 0: no wait, the press is
+#: acknowledged at once, before its action (the default: measured on the shared 2-core machine, waiting for the
+#: edit made the acknowledgement 2-4 times slower for no CPU saved; docs/outbox.md, "A press answered by the table
+#: edit", has the figures).
+ANSWER_WITHIN_S = 0.0
 
 
 class PendingAnswer:
@@ -269,13 +272,14 @@ class PendingAnswer:
 
 async def acknowledge_action(press: Press, arrived: float, within: float = ANSWER_WITHIN_S) -> PendingAnswer:
     """How a press that acts on the table (Fold, Check, Call N, Bet N, Raise to N, All-in N) is acknowledged, the
-    one place that decides it: not at once, but by the table edit that shows its action — a `Carrier` (`arrived`:
+    one place that decides it. With `within` > 0: not at once, but by the table edit that shows its action — a
+    `Carrier` (`arrived`:
     the table service clock's time), handed to `TableRunner.act(carrier=)`, which the table's delivery answers
     with that edit (UPDATE_MESSAGE, type 7) or acknowledges (type 6) when no edit of its message can carry it
     (docs/outbox.md, "A press answered by the table edit"); acknowledged here when that edit is not out within
-    `within` seconds; a refused action is answered by the refusal. A press that names no message is deferred
-    now (type 6) and its edit is a PATCH."""
-    if press.message_id is None:
+    `within` seconds; a refused action is answered by the refusal. With `within` 0 (the default), or a press that
+    names no message, the press is deferred now (type 6), before its action, and its edit is a PATCH."""
+    if press.message_id is None or within <= 0:
         await press.defer()
         return PendingAnswer(press, None, within)
     return PendingAnswer(press, Carrier(press.id, press.token, press.message_id, arrived), within)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.discord_ui.presses import Press, TableButton, acknowledge_action
+from bot.discord_ui.presses import ANSWER_WITHIN_S, Press, TableButton, acknowledge_action
 from tests.cogs.conftest import FORGED_POST, World
 from tests.cogs.test_door import NOT_HERE, NOT_VALID, Door
 from tests.cogs.test_refusals import answer, state
@@ -70,6 +70,20 @@ async def test_a_press_of_a_table_button_takes_the_fast_path_and_acts_once(world
     # The presser is remembered as the discord.py path remembered them (name and locale for the DMs).
     assert world.bot.people.name(world.member("chloe").id) == "chloe"
     assert world.bot.people.locale(world.member("chloe").id, "x") == "en-US"
+
+
+async def test_by_default_a_press_is_acknowledged_before_its_action_and_refused_in_a_followup(world: World) -> None:
+    await start(world)
+    world.bot.presses.answer_within_s = ANSWER_WITHIN_S  # the bot's default (0: no wait for the edit)
+    mark = len(world.env.http_requests)
+    pressed = await world.press("chloe", "Call 2")
+    assert callbacks(world, mark) == [{"type": 6}] and pressed.followups == []
+    edits = [e for e in world.env.http_requests[mark:] if e.method == "PATCH" and "/messages/" in e.path]
+    assert len(edits) == 1 and world.actor() == "alice"
+    refused = await world.press("chloe", "Fold")  # not her turn: acknowledged first, so refused in a followup
+    expected = f"It's not your turn: it's <@{world.member('alice').id}>'s turn"
+    assert [(m.content, m.ephemeral) for m in refused.followups] == [(expected, True)]
+    world.acknowledge_refusals()
 
 
 async def test_my_cards_and_the_raise_form_answer_through_the_fast_path(world: World) -> None:
