@@ -144,11 +144,10 @@ class Table:
 
 
 class Parts(discord.Client):
-    """A client with the parts the fast path reads (`BotParts`), its HTTP answered at once."""
+    """A client with the parts the fast path reads (`BotParts`)."""
 
     def __init__(self, transport: Answered) -> None:
         super().__init__(intents=discord.Intents.none())
-        self.http.request = transport.request  # type: ignore[method-assign]
         self.tables: Any = Table(transport)
         self.people = People()
         self.storage: Any = None
@@ -196,6 +195,7 @@ async def peer(count: int, transport: Answered) -> float:
 
 async def ours(count: int, transport: Answered) -> float:
     client = Parts(transport)
+    async_context.set(transport)  # type: ignore[arg-type]
     taker = presses.Presses()
     payloads = [payload(i) for i in range(count)]
     started = time.process_time()

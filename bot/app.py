@@ -86,7 +86,8 @@ class PokerBot(commands.AutoShardedBot):
     virtual clock, where the renewal's timer would fire without end). `setup_hook` order: open storage and
     migrate -> take the shards' leases -> build the table service -> load EXTENSIONS -> `tables.restore()` (the
     guilds of the held shards) -> sync commands; the leases are then renewed in the background. `close()` stops
-    the table service, disconnects, gives the leases back, closes storage.
+    the table service (after the table buttons' presses being run, `Presses.close`), disconnects, gives the leases
+    back, closes storage.
     """
 
     def __init__(
@@ -232,8 +233,8 @@ class PokerBot(commands.AutoShardedBot):
         log.info("shutting down")
         if self._lease_keeper is not None:
             self._lease_keeper.cancel()
-        self.presses.close()
         try:
+            await self.presses.close()
             if self.tables is not None:
                 await self.tables.close()
         except Exception:

@@ -1,8 +1,9 @@
-"""The table message's buttons, pressed: read from the raw INTERACTION_CREATE payload and answered over the bot's
-HTTP client, without discord.py's Interaction, Message and View (docs/architecture.md, "The fast path of a press").
+"""The table message's buttons, pressed: read from the raw INTERACTION_CREATE payload and answered with one request
+each on the interaction's webhook, without discord.py's Interaction, Message and View (docs/architecture.md, "The
+fast path of a press").
 
 A press of a button whose custom_id is a table action (`ACTION_ID`: `poker:<action>:<channel>:<hand>[:<amount>]`,
-action fold, check, call, bet, raise, all_in, cards or time) is taken from the gateway event by `take_press`
+action fold, check, call, bet, raise, all_in, cards or time) is taken from the gateway event by `Presses.take`
 (called by the bot's INTERACTION_CREATE hook, bot/app.py) and run as a `Press`, in this order, each step
 refusing privately in the presser's language (the error path of bot/discord_ui/errors.py) and changing nothing:
 
@@ -34,6 +35,7 @@ from typing import Any
 
 import discord
 from discord.http import Route
+from discord.webhook.async_ import async_context
 
 from bot.discord_ui.components import at_table
 from bot.discord_ui.errors import (
@@ -83,6 +85,22 @@ class TableButton:
         return cls(match["action"], int(match["channel"]), int(match["hand"]), None if amount is None else int(amount))
 
 
+async def webhook_request(
+    client: discord.Client, route: Route, payload: dict[str, Any], params: dict[str, Any] | None = None
+) -> Any:
+    """One request on an interaction's webhook (its callback, followups): through discord.py's webhook adapter and
+    the client's HTTP session, as discord.py's own `Interaction` sends its responses (`interactions.py`:
+    `state.http`'s `__session`). Not `client.http.request`: its rate limiter keeps one bucket per webhook token
+    and, past 256 of them, scans them all at each new one (0.8 s of 5.5 s of loop CPU in a profile at 30
+    tables). Raises discord.HTTPException when Discord refuses (an expired interaction: NotFound, 10062)."""
+    http = client.http
+    session = getattr(http, "_HTTPClient__session")  # noqa: B009  # name-mangled: discord.py reads it so too
+    adapter = async_context.get()
+    return await adapter.request(
+        route, session, payload=payload, proxy=http.proxy, proxy_auth=http.proxy_auth, params=params
+    )
+
+
 @dataclass(slots=True)
 class Press:
     """One press of a table button, from the raw INTERACTION_CREATE payload (`Press.read`): who (`user_id`, the
@@ -92,8 +110,8 @@ class Press:
 
     Its answers (at most one response, then followups; `answered` says whether the response was sent): `defer`
     (type 6), `open_form` (type 9), `send_private` (ephemeral: the response, or a followup once answered). Each is
-    one REST call through `client.http` and raises discord.HTTPException when Discord refuses it (an expired
-    interaction: 10062)."""
+    one REST call on the interaction's webhook (`_send`) and raises discord.HTTPException when Discord refuses it
+    (an expired interaction: 10062)."""
 
     client: discord.Client
     id: int
@@ -153,12 +171,15 @@ class Press:
         """How the log names this press ("interaction 123 (poker:call:1:2) by 456")."""
         return where_text(self.id, self.custom_id, self.user_id)
 
+    async def _send(self, route: Route, payload: dict[str, Any], params: dict[str, Any] | None = None) -> None:
+        await webhook_request(self.client, route, payload, params)
+
     async def _respond(self, kind: int, data: dict[str, Any] | None = None) -> None:
         body: dict[str, Any] = {"type": kind} if data is None else {"type": kind, "data": data}
         route = Route(
             "POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=self.id, webhook_token=self.token
         )
-        await self.client.http.request(route, json=body)
+        await self._send(route, body)
         self.answered = True
 
     async def defer(self) -> None:
@@ -187,7 +208,7 @@ class Press:
         route = Route(
             "POST", "/webhooks/{webhook_id}/{webhook_token}", webhook_id=self.application_id, webhook_token=self.token
         )
-        await self.client.http.request(route, json=message, params={"wait": 1})
+        await self._send(route, message, {"wait": 1})
 
     async def refuse(self, error: BaseException) -> None:
         """Answer `error` privately in the presser's language (`refusal_text`: a refusal's text, or a bug's
@@ -341,9 +362,9 @@ async def _act(press: Press, answer_within: float) -> None:
 
 
 class Presses:
-    """The presses being run (their tasks kept until done; `close` cancels what is left at shutdown); `taken`:
+    """The presses being run (their tasks kept until done; `close` waits for them at shutdown); `taken`:
     how many presses this process took from the gateway (tests and benchmarks read it); `answer_within_s`: how
-    long a plain action's press waits for its table edit to answer it (`ANSWER_WITHIN_S`; a seam for tests)."""
+    long a plain action's press may wait for its table edit to answer it (`ANSWER_WITHIN_S`; a seam for tests)."""
 
     def __init__(self, answer_within_s: float = ANSWER_WITHIN_S) -> None:
         self._tasks: set[asyncio.Task[None]] = set()
@@ -366,7 +387,10 @@ class Presses:
         task.add_done_callback(self._tasks.discard)
         return True
 
-    def close(self) -> None:
-        """Cancel the presses still running (the bot is shutting down)."""
+    async def close(self, timeout_s: float = 5.0) -> None:
+        """The bot is shutting down: let the presses being run finish (an action half stored is never cut off),
+        up to `timeout_s` seconds, then cancel those still running."""
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=timeout_s)
         for task in list(self._tasks):
             task.cancel()

@@ -9,6 +9,7 @@ import asyncio
 from typing import Any
 
 import pytest
+from discord.webhook.async_ import async_context
 
 from bot.discord_ui.presses import ANSWER_WITHIN_S, Press, TableButton, acknowledge_action
 from tests.cogs.conftest import FORGED_POST, World
@@ -233,14 +234,18 @@ def test_what_is_not_a_table_buttons_press_is_left_to_discord_py(data: dict[str,
 
 
 class Transport:
-    """The bot's HTTP client as the fast path uses it: every REST call recorded (route path, body), answered."""
+    """The client and webhook adapter as the fast path uses them (`presses.webhook_request`): every request
+    recorded (route path, body) and answered at once."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, Any]] = []
         self.http = self
+        self._HTTPClient__session = None
+        self.proxy = self.proxy_auth = None
+        async_context.set(self)  # type: ignore[arg-type]  # this test's context (its tasks copy it)
 
-    async def request(self, route: Any, **kwargs: Any) -> Any:
-        self.sent.append((route.path, kwargs.get("json")))
+    async def request(self, route: Any, session: Any, *, payload: Any = None, **kwargs: Any) -> Any:
+        self.sent.append((route.path, payload))
         return None
 
 
