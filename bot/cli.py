@@ -22,7 +22,10 @@ EXIT_USAGE = 2
 
 
 def _shard_count(text: str) -> int:
-    count = int(text)
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if count < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
     return count
@@ -85,18 +88,26 @@ def cluster_command(args: argparse.Namespace) -> int:
     """`poker-bot cluster`: P children over the shards (bot/cluster.py)."""
     from bot.cluster import Cluster
     from bot.config import ConfigError, load_settings
-    from bot.runtime import EXIT_CONFIG, event_loop_options, fail
+    from bot.runtime import DISCORD_START_ERRORS, EXIT_CONFIG, discord_failure, event_loop_options, fail
 
     try:
         settings = load_settings()
     except ConfigError as exc:
         return fail(f"configuration error: {exc}", EXIT_CONFIG)
     logging.basicConfig(level=settings.log_level_number, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    count = args.shard_count or asyncio.run(recommended_shard_count(settings.discord_token.get_secret_value()))
+    count = args.shard_count
+    if count is None:
+        import discord
+
+        try:
+            count = asyncio.run(recommended_shard_count(settings.discord_token.get_secret_value()))
+        except (*DISCORD_START_ERRORS, discord.HTTPException) as exc:  # an HTTP error: Discord could not answer
+            return discord_failure(exc)
     try:
         groups = split_evenly(count, args.processes)
     except ValueError as exc:
-        return _usage(str(exc))
+        hint = "" if args.shard_count else " (Discord's recommendation for this bot; --shard-count N chooses more)"
+        return _usage(f"{exc}{hint}")
 
     async def supervise() -> int:
         return await Cluster(args.child_command, count, groups, env=args.child_env).run()

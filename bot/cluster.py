@@ -1,7 +1,8 @@
 """`poker-bot cluster --processes P`: P child processes (`poker-bot run --shard-count N --shards a-b`) that split
 the shards evenly; a child that dies is started again after a pause that doubles on each quick death (1 s up to
 30 s); SIGINT/SIGTERM are forwarded to the children, which stop cleanly (their tables stay open in the database,
-their shard leases are given back). A child that exits with code 2 (a configuration error or a refused token) is
+their shard leases are given back); a child gets SIGTERM when the cluster process itself dies, even by SIGKILL
+(Linux: `die_with_parent`). A child that exits with code 2 (a configuration error or a refused token) is
 not restarted: the cluster stops and exits with 2. docs/architecture.md, "Shards and processes".
 """
 
@@ -9,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import os
 import signal
+import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.tables.shards import format_shards
@@ -27,6 +30,28 @@ LONGEST_PAUSE_S = 30.0
 STEADY_S = 60.0
 #: How long the children have to stop after SIGTERM before they are killed.
 STOP_TIMEOUT_S = 30.0
+
+
+#: prctl(2) option: the signal a process gets when its parent dies (Linux).
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> Callable[[], None] | None:
+    """A `preexec_fn` for a child (Linux): the kernel sends it SIGTERM when the cluster process dies, even by
+    SIGKILL (the OOM killer, `kill -9`), so that no child outlives its cluster: an orphan would keep running its
+    shards' tables and renewing their leases, and the next cluster's children would be refused those shards.
+    None elsewhere (the children then outlive a killed cluster)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up in the cluster: the child only calls it
+    parent = os.getpid()
+
+    def arm() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != parent:  # the cluster died before the line above: nobody will send the signal
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return arm
 
 
 @dataclass
@@ -97,7 +122,9 @@ class Cluster:
         pause = self.first_pause_s
         while not self.stopping.is_set():
             started = time.monotonic()
-            child.process = await asyncio.create_subprocess_exec(*self.argv(child), env={**os.environ, **self.env})
+            child.process = await asyncio.create_subprocess_exec(
+                *self.argv(child), env={**os.environ, **self.env}, preexec_fn=die_with_parent()
+            )
             child.starts += 1
             log.info(
                 "child %d (shards %s) started: pid %d", child.index, format_shards(child.shards), child.process.pid

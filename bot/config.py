@@ -10,6 +10,7 @@ import logging
 import re
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -107,14 +108,25 @@ class Settings(BaseSettings):
     def _database_scheme(cls, value: SecretStr | None) -> SecretStr | None:
         if value is not None and not value.get_secret_value().startswith(_DATABASE_SCHEMES):
             raise ValueError("expected sqlite:///path or postgresql://user:password@host:5432/database")
+        if value is not None and not value.get_secret_value().startswith("sqlite:"):
+            try:
+                urlsplit(value.get_secret_value()).port  # noqa: B018 - reading the port checks it
+            except ValueError:
+                raise ValueError(
+                    "a malformed URL: expected postgresql://user:password@host:5432/database"
+                    " (a password with @ : / must be percent-encoded)"
+                ) from None
         return value
 
     @field_validator("discord_token")
     @classmethod
     def _token_not_blank(cls, value: SecretStr) -> SecretStr:
-        if not value.get_secret_value().strip():
+        token = value.get_secret_value().strip()
+        if not token:
             raise ValueError("must not be blank")
-        return value
+        if any(c.isspace() or not c.isprintable() for c in token):  # a "Bot " prefix, two lines pasted...
+            raise ValueError("must be the token alone, without a space or line break (nor a 'Bot ' prefix)")
+        return SecretStr(token)
 
     @model_validator(mode="after")
     def _consistent(self) -> Settings:

@@ -50,11 +50,15 @@ async def run(bot: PokerBot, token: str) -> None:
             done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
             if stopper in done:
                 log.info("signal received; shutting down")
+                if not bot.is_ready():  # still starting (e.g. waiting for a shard lease): that stops at once too
+                    runner.cancel()
                 await bot.close()
             else:
                 stopper.cancel()
             freezer.cancel()
-            await runner
+            await asyncio.wait({runner})
+            if not runner.cancelled():
+                runner.result()  # the bot's own error, if it stopped with one
     finally:
         for sig in handled:
             loop.remove_signal_handler(sig)
@@ -89,6 +93,18 @@ def fail(message: str, code: int) -> int:
     return code
 
 
+#: What reaching Discord can raise at start: a refused token, no network, no gateway.
+DISCORD_START_ERRORS = (discord.LoginFailure, discord.GatewayNotFound, aiohttp.ClientError, TimeoutError)
+
+
+def discord_failure(exc: BaseException) -> int:
+    """One line on stderr for an error of `DISCORD_START_ERRORS` (never the token); returns the exit code: 2 for a
+    refused token (a configuration error: a cluster does not restart it), 1 for Discord unreachable."""
+    if isinstance(exc, discord.LoginFailure):
+        return fail("DISCORD_TOKEN was refused by Discord (check the bot token in .env)", EXIT_CONFIG)
+    return fail(f"cannot reach Discord ({type(exc).__name__}: {exc}); check the network and try again", EXIT_RUNTIME)
+
+
 def run_bot(*, shard_count: int | None = None, shard_ids: tuple[int, ...] | None = None) -> int:
     """Start one bot process: every shard by default; `shard_ids` of `shard_count` shards when given (without
     `shard_count`, Discord's recommended count, GET /gateway/bot). Returns the exit code: 2 with one line on stderr
@@ -108,14 +124,10 @@ def run_bot(*, shard_count: int | None = None, shard_ids: tuple[int, ...] | None
     )
     try:
         asyncio.run(run(bot, settings.discord_token.get_secret_value()), **event_loop_options())
-    except discord.LoginFailure:
-        return fail("DISCORD_TOKEN was refused by Discord (check the bot token in .env)", EXIT_CONFIG)
     except StorageError as exc:
         return fail(f"database error: {exc}", EXIT_RUNTIME)
-    except (aiohttp.ClientError, discord.GatewayNotFound, TimeoutError) as exc:
-        return fail(
-            f"cannot reach Discord ({type(exc).__name__}: {exc}); check the network and try again", EXIT_RUNTIME
-        )
+    except DISCORD_START_ERRORS as exc:
+        return discord_failure(exc)
     except KeyboardInterrupt:
         pass
     return EXIT_OK

@@ -10,9 +10,13 @@ import sys
 import textwrap
 from pathlib import Path
 
+import psutil
 import pytest
 
 from bot.cluster import Cluster
+from tests.discord_stub import DiscordStub
+
+ROOT = Path(__file__).resolve().parents[1]
 
 CHILD = textwrap.dedent(
     """
@@ -59,6 +63,37 @@ async def test_children_split_the_shards_a_dead_child_is_restarted_and_sigterm_s
     assert all(c.process is not None and c.process.returncode == 0 for c in cluster.children)
 
 
+SUPERVISOR = textwrap.dedent(
+    """
+    import asyncio, sys
+    from bot.cluster import Cluster
+    child, log = sys.argv[1], sys.argv[2]
+    asyncio.run(Cluster([sys.executable, "-c", child, log], 2, [(0,), (1,)]).run())
+    """
+)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the children's parent-death signal is Linux's")
+async def test_no_child_outlives_a_cluster_killed_with_sigkill(tmp_path: Path) -> None:
+    """An orphan would keep its shards' leases: the next cluster's children would be refused them."""
+    log = tmp_path / "children.log"
+    supervisor = await asyncio.create_subprocess_exec(sys.executable, "-c", SUPERVISOR, CHILD, str(log), cwd=ROOT)
+    for _ in range(200):
+        if {"start 0", "start 1"} <= set(lines(log)):
+            break
+        await asyncio.sleep(0.05)
+    children = psutil.Process(supervisor.pid).children()
+    assert len(children) == 2
+    await asyncio.sleep(0.3)  # the children have their SIGTERM handler
+    supervisor.kill()
+    await supervisor.wait()
+    _gone, alive = await asyncio.to_thread(psutil.wait_procs, children, 10)
+    for orphan in alive:
+        orphan.kill()
+    assert not alive, f"children left running after their cluster was killed: {alive}"
+    assert sorted(line for line in lines(log) if line.startswith("stop")) == ["stop 0", "stop 1"]  # a clean stop
+
+
 async def test_a_child_with_a_configuration_error_stops_the_cluster(tmp_path: Path) -> None:
     cluster = Cluster([sys.executable, "-c", "import sys; sys.exit(2)"], 2, [(0,), (1,)], first_pause_s=0.1)
     assert await asyncio.wait_for(cluster.run(), 10) == 2
@@ -82,9 +117,59 @@ def poker_bot(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         (["--shards", "0-1"], "--shards needs --shard-count"),
         (["run", "--shard-count", "2", "--shards", "0-2"], "shard 2 does not exist"),
         (["cluster", "--processes", "3", "--shard-count", "2"], "at most one process per shard"),
+        (["run", "--shard-count", "x"], "--shard-count: 'x' is not a whole number"),
+        (["cluster", "--processes", "two"], "--processes: 'two' is not a whole number"),
     ],
 )
 def test_the_command_line_refuses_shards_that_cannot_work(tmp_path: Path, args: list[str], message: str) -> None:
     result = poker_bot(*args, cwd=tmp_path)
     assert result.returncode == 2
     assert message in result.stderr
+    assert "Traceback" not in result.stderr and "_shard_count" not in result.stderr
+
+
+async def cluster_without_a_shard_count(
+    token: str | None = None, *, reachable: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """`poker-bot cluster --processes 2` against a fresh stand-in (recommending 1 shard), with `token` (default:
+    the stand-in's), or against nothing listening when not `reachable`."""
+    stub = await DiscordStub().start()
+    env = {"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": token or stub.token, "STUB_BOT_ENTRY": "bot.__main__:main"}
+    env["STUB_URL"] = stub.env()["STUB_URL"] if reachable else "http://127.0.0.1:9"  # port 9: nothing listens
+    command = [sys.executable, "-m", "tests.discord_stub.run_bot", "cluster", "--processes", "2"]
+    try:
+        return await asyncio.to_thread(
+            subprocess.run, command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+        )
+    finally:
+        await stub.stop()
+
+
+async def test_a_cluster_of_more_processes_than_discord_recommends_shards_says_how_to_choose_more(
+    tmp_path: Path,
+) -> None:
+    result = await cluster_without_a_shard_count()  # 1 shard, as Discord recommends for a bot in few servers
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == (
+        "poker-bot: 2 processes for 1 shard: at most one process per shard"
+        " (Discord's recommendation for this bot; --shard-count N chooses more)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("token", "reachable", "code", "message"),
+    [
+        ("not-the-token", True, 2, "DISCORD_TOKEN was refused by Discord"),
+        ("any-token", False, 1, "cannot reach Discord"),
+    ],
+)
+async def test_a_cluster_asking_discord_for_the_shard_count_fails_in_one_line(
+    tmp_path: Path, token: str, reachable: bool, code: int, message: str
+) -> None:
+    """Without --shard-count the cluster asks Discord (GET /gateway/bot): a refused token or no Discord is one
+    line on stderr and an exit code (2: not worth restarting), never a traceback, never the token."""
+    result = await cluster_without_a_shard_count(token, reachable=reachable)
+    assert result.returncode == code, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+    assert token not in result.stderr + result.stdout

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -118,6 +119,13 @@ def test_env_example_lists_every_setting() -> None:
     assert {name.upper() for name in Settings.model_fields} == set(KEYS)
 
 
+def test_the_readme_settings_table_lists_every_setting() -> None:
+    readme = (ROOT / "README.md").read_text()
+    table = readme[readme.index("## Settings") : readme.index("## Where the data lives")]
+    listed = {key for line in table.splitlines() if line.startswith("| `") for key in re.findall(r"`([A-Z_]+)`", line)}
+    assert set(KEYS) <= listed, f"missing from the README's settings table: {sorted(set(KEYS) - listed)}"
+
+
 def test_database_url_selects_the_backend_and_database_path_is_its_shorthand(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DATABASE_PATH", "/srv/poker/poker.sqlite3")
     assert load_settings(discord_token="t").database == "sqlite:////srv/poker/poker.sqlite3"
@@ -133,3 +141,26 @@ def test_a_database_url_of_another_scheme_is_one_clear_line_without_its_value(mo
         load_settings(discord_token="t")
     assert "DATABASE_URL" in str(caught.value) and "postgresql://" in str(caught.value)
     assert "hunter2" not in str(caught.value)
+
+
+@pytest.mark.parametrize("url", ["postgresql://poker:hunter2@[::1/poker", "postgresql://poker:hunter2@db:port/poker"])
+def test_a_malformed_database_url_exits_2_in_one_line_without_its_password(tmp_path: Path, url: str) -> None:
+    result = run_bot(tmp_path, DISCORD_TOKEN="secret-value-123", DATABASE_URL=url)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DATABASE_URL: a malformed URL" in lines[0], result.stderr
+    assert "hunter2" not in result.stderr and "secret-value-123" not in result.stderr
+
+
+@pytest.mark.parametrize("token", ["Bot secret-value-123", "secret-value-123\nsecret-value-456", "secret value 123"])
+def test_a_token_with_a_space_or_a_line_break_exits_2_in_one_line_without_it(tmp_path: Path, token: str) -> None:
+    # "Bot xxx" was refused by Discord with no hint; a line break in it ended in a traceback from the HTTP library.
+    result = run_bot(tmp_path, DISCORD_TOKEN=token)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DISCORD_TOKEN: must be the token alone" in lines[0], result.stderr
+    assert "secret" not in result.stderr
+
+
+def test_spaces_around_the_token_are_dropped() -> None:
+    assert load_settings(discord_token="  abc.def-123 \n").discord_token.get_secret_value() == "abc.def-123"

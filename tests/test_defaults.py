@@ -8,6 +8,7 @@ import pytest
 
 from bot.config import load_settings
 from bot.discord_ui.table_settings import changed_defaults, table_options
+from bot.poker import TableKind
 from bot.tables import TableOptions
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -49,6 +50,15 @@ def test_other_blinds_keep_the_stacks_in_big_blinds():
         "max_buy_in": 500,
         "starting_stack": 500,
     }
+
+
+@pytest.mark.parametrize("stack", [20, 200, 500])
+def test_a_tournament_starts_with_any_stack_the_host_chooses(stack: int) -> None:
+    # It was refused as "Invalid setting buy_in: allowed is 40 to 100": a cash table's buy-in range.
+    for kind in (TableKind.TOURNAMENT, TableKind.CASH):
+        options = table_options({}, kind=kind, stack=stack)
+        assert options.starting_stack == stack
+        assert options.buy_in == (stack if kind is TableKind.CASH else 100)
 
 
 def test_the_readme_lists_the_same_defaults():

@@ -100,7 +100,8 @@ def table_options(
     if stack is not None and kind is TableKind.CASH:
         low = low if min_buy_in is not None else min(low, stack)
         high = high if max_buy_in is not None else max(high, stack)
-    buy_in = stack if stack is not None else min(max(default_stack, low), high)
+    # A tournament's `stack` is its starting stack only: its buy-in range (a cash table's) must not refuse it.
+    buy_in = stack if stack is not None and kind is TableKind.CASH else min(max(default_stack, low), high)
     settings: dict[str, Any] = {
         "kind": kind,
         "small_blind": sb,

@@ -417,6 +417,18 @@ class Table:
 
     # ------------------------------------------------------------------ persistence
 
+    def copy(self) -> Table:
+        """An independent copy of the table as it is now, between or during hands (the hand itself is not part of
+        it): what `from_json(to_json())` gives, without the text. Seats and the config are immutable, so only
+        the containers are copied."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin._seats = dict(sorted(self._seats.items()))
+        twin._owed = dict(self._owed)
+        twin._posting = set(self._posting)
+        twin._waiting = set(self._waiting)
+        return twin
+
     def to_json(self) -> dict[str, Any]:
         """Everything needed to restore the table between or during hands (the hand itself is stored apart)."""
         return {

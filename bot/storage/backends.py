@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -14,12 +15,20 @@ SQLITE_PREFIX = "sqlite:///"
 POSTGRESQL_PREFIXES = ("postgresql://", "postgres://")
 
 
+#: `scheme://user:` then the password, up to the last `@` before the path (as urlsplit reads a netloc).
+_PASSWORD = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://[^/?#@:]*:)[^/?#]*(@)")
+
+
 def redact(url: str) -> str:
-    """The URL without its password (for logs and errors)."""
-    parts = urlsplit(url)
-    if parts.password is None:
+    """The URL without its password (for logs and errors); never raises, also for a malformed URL."""
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:  # e.g. "Invalid IPv6 URL": hide whatever stands where a password would
+        return _PASSWORD.sub(r"\1***\2", url)
+    if password is None:
         return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    netloc = parts.netloc.replace(f":{password}@", ":***@", 1)
     return urlunsplit(parts._replace(netloc=netloc))
 
 

@@ -3,7 +3,8 @@
 Every table is copied, ids included, in one transaction on the target, which must be empty (a new database: it is
 migrated first). Before that transaction commits, the audit of every server is run on the copy and compared with
 the audit of the source: any difference rolls the whole copy back. The source is read in one consistent read and
-never changed (apart from being migrated to this bot's schema, as starting the bot would).
+never changed (apart from being migrated to this bot's schema, as starting the bot would); a source on which a bot
+still holds a live shard lease is refused (what it wrote after the read would be lost).
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ import argparse
 import asyncio
 import logging
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from bot.storage.backends import redact
+from bot.storage.backends import dialect_of, redact, sqlite_path
 from bot.storage.errors import StorageError
 from bot.storage.executor import Dialect, Tx
 from bot.storage.ledger import Ledger
@@ -91,8 +94,11 @@ async def _audits(tx: Tx, guilds: Sequence[int]) -> tuple[AuditReport, ...]:
 
 async def copy_database(source: str, target: str) -> CopyReport:
     """Copy every row of `source` into the empty database `target` (URLs or SQLite paths) and return what was
-    copied. Raises StorageError if the target is not empty or a database cannot be opened, CopyMismatch (nothing
-    written) if any server's audit or any table's row count differs after the copy."""
+    copied. Raises StorageError if the target is not empty, the source's SQLite file does not exist or a database
+    cannot be opened, CopyMismatch (nothing written) if any server's audit or any table's row count differs after
+    the copy."""
+    if dialect_of(source) is Dialect.SQLITE and not await asyncio.to_thread(Path(sqlite_path(source)).is_file):
+        raise StorageError(f"there is no database file at {sqlite_path(source)}: nothing to copy (check --from)")
     old = await Storage.open(source)
     try:
         new = await Storage.open(target)
@@ -109,6 +115,7 @@ async def _copy(old: Storage, new: Storage) -> CopyReport:
         return await _read_all(tx), await _audits(tx, await _guilds(tx))
 
     data, before = await old.executor.read(read)
+    _refuse_a_running_source(old, data["shard_leases"], time.time())
 
     async def write(tx: Tx) -> CopyReport:
         for table in TABLES:
@@ -142,6 +149,19 @@ async def _copy(old: Storage, new: Storage) -> CopyReport:
         return CopyReport(counts, after)
 
     return await new.executor.write(write)
+
+
+def _refuse_a_running_source(old: Storage, leases: _Rows, now: float) -> None:
+    """Raise StorageError when a bot process still holds a live shard lease on the source: what it writes after the
+    copy's read would be lost (the copy is of a stopped bot: README, "When to move to PostgreSQL")."""
+    for columns, values in leases:
+        lease = dict(zip(columns, values, strict=True))
+        left = float(lease["expires_at"]) - now
+        if left > 0:
+            raise StorageError(
+                f"a bot is still running on {old.executor.description} (process {lease['holder']} holds shard "
+                f"{lease['shard_id']} for {left:.0f} s more): stop it first (after a crash, wait that long)"
+            )
 
 
 def _fit(dialect: Dialect, table: str, columns: Sequence[str], row: Sequence[Any]) -> tuple[Any, ...]:

@@ -180,6 +180,8 @@ class PostgresExecutor(Executor):
         except BaseException as exc:
             for pool in pools:
                 await pool.close()
+            if isinstance(exc, ValueError) and not pools:  # asyncpg could not read the URL (e.g. a port "x")
+                raise StorageError(f"cannot open the database at {redact(url)}: a malformed URL") from None
             if isinstance(exc, OSError | asyncpg.PostgresError | asyncpg.InterfaceError) and len(pools) < 2:
                 raise StorageError(f"cannot open the database at {redact(url)}: {exc}") from exc
             raise

@@ -147,8 +147,10 @@ class SQLiteExecutor(Executor):
             for pragma in _PRAGMAS:
                 async with connection.execute(pragma):
                     pass
-        except BaseException:
+        except BaseException as exc:
             await connection.close()
+            if isinstance(exc, sqlite3.DatabaseError):  # "file is not a database": another kind of file
+                raise StorageError(f"cannot open the database at {path}: {exc}") from exc
             raise
         return cls(connection, str(path))
 

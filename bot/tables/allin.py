@@ -12,7 +12,7 @@ shows the board on the table message.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.poker import Event, Hand, PlayerActed, StreetDealt
 from bot.poker.equity import StreetOdds, runout_odds
@@ -22,12 +22,13 @@ __all__ = ["street_announcements"]
 
 
 def street_announcements(
-    hand: Hand, new_events: Sequence[Event], hand_number: int, names: Sequence[str]
+    hand: Hand, new_events: Sequence[Event], hand_number: int, names: Callable[[], Sequence[str]]
 ) -> list[StreetAnnouncement]:
     """The `StreetAnnouncement`s of `new_events` (the events an action or answer just produced): when they
     close the betting with the hands turned face up, first one with `face_up` and the odds where it closed;
     then one per `StreetDealt`, with `odds`, `names` and `faces` on the streets of an all-in run-out's first
-    board before the river."""
+    board before the river. `names()`: the players' display names by player index, asked for only then (most
+    actions announce nothing)."""
     dealt = [e for e in new_events if isinstance(e, StreetDealt)]
     closed = hand.actor is None and any(isinstance(e, PlayerActed) for e in new_events)
     if not dealt and not closed:
@@ -50,7 +51,7 @@ def street_announcements(
                 closing.board,
                 hand.pots(),
                 odds=closing.odds,
-                names=tuple(names),
+                names=tuple(names()),
                 faces=faces,
                 face_up=True,
             )
@@ -68,7 +69,7 @@ def street_announcements(
                 hand.pots(),
                 run=event.run,
                 odds=point.odds if point is not None else None,
-                names=tuple(names) if point is not None else (),
+                names=tuple(names()) if point is not None else (),
                 faces=faces if point is not None else (),
             )
         )

@@ -82,5 +82,6 @@ class CoachDMs:
             return
         async with self._lock:
             state.coach_dm.discard(user)  # back to My cards only (stored with the table's next change)
+            state.touch()
         notice = PlayerAnnouncement(NoticeKind.COACH_DM_REFUSED, user, state.name(user))
         await self._delivery.notifier.announce(snapshot, notice)

@@ -26,7 +26,7 @@ from bot.tables.notifier import (
     TableSnapshot,
 )
 from bot.tables.outbox import InteractionReply, Owed, encode_announcement, new_key
-from bot.tables.snapshot import snapshot
+from bot.tables.snapshot import Snapshots
 from bot.tables.state import Committed, TableState
 
 #: The randomness of the next hand (the first button draw, the shuffle); None: `secrets.SystemRandom`.
@@ -81,12 +81,18 @@ class TableCore:
         self.stale = False
         self._owed: list[Owed] = []  # what the change being computed owes, stored with its next write
         self._committed: Committed | None = None
+        self._snapshots = Snapshots(state)
 
     # ------------------------------------------------------------------ the picture
 
     def snapshot(self) -> TableSnapshot:
-        """The public picture of the table now (no hole cards)."""
-        return snapshot(self.state, self.clock.time())
+        """The public picture of the table now (no hole cards), of the state's current `version`.
+
+        Outside a change, one picture per version: built by the first reader, then the same immutable object for
+        every reader (the table message's edit, lock-free reads of the Discord layer) until the state changes.
+        While a change is being computed (`TableState.changing`), a new picture of the half-made state, remembered
+        by nobody but the caller (an announcement the change owes)."""
+        return self._snapshots.current(self.clock.time())
 
     # ------------------------------------------------------------------ owing
 

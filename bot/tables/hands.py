@@ -274,7 +274,7 @@ class Hands:
         hand_id = state.hand_id
         action = {"player": player, "kind": kind.value, "amount": amount, "at": core.clock.time(), "by": by.value}
         await core.commit(lambda _data, _rows: core.storage.append_action(hand_id, action), carries=False)
-        before = len(hand.events)
+        before = hand.event_count
         acted = hand.forfeit(player) if forfeit else hand.act(kind, amount)
         if state.time_banks.running is not None and not forfeit:
             state.time_banks.stop(core.clock.time())  # saved with the table at the next save (the hand's end at most)
@@ -286,13 +286,17 @@ class Hands:
         """After an action or an answer: the streets it dealt, then the hand's end, or the next turn (or the
         run-it-twice question's timer)."""
         state, core = self._state, self._core
-        names = [state.name(user) for user in state.hand_users]
-        for street in street_announcements(hand, hand.events[before:], state.hand_number, names):
+        new = hand.events_since(before)
+
+        def names() -> list[str]:
+            return [state.name(user) for user in state.hand_users]
+
+        for street in street_announcements(hand, new, state.hand_number, names):
             core.announce(street)  # a street is dealt (with the odds of an all-in run-out)
         core.release_derived()
         if hand.is_complete:
             await self.finish_hand()
-        elif hand.run_twice_pending and any(isinstance(e, RunTwiceAnswered) for e in hand.events[before:]):
+        elif hand.run_twice_pending and any(isinstance(e, RunTwiceAnswered) for e in new):
             self._scheduler.start_turn(state.deadline)  # the question keeps its deadline while players answer
         else:
             self._scheduler.start_turn()

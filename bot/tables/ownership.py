@@ -90,7 +90,12 @@ class ShardOwnership:
         await self.renew(log_refusals=False)
         while len(self.held) < len(self.shard_ids) and self.clock() < deadline:
             waiting = [shard for shard in self.shard_ids if shard not in self.held]
-            log.info("shards %s: held by another process, waiting up to %.0f s for their leases", waiting, self.ttl_s)
+            log.info(
+                "shards %s: held by another process (or by this bot before a crash), waiting up to %.0f s for their"
+                " leases",
+                waiting,
+                self.ttl_s,
+            )
             await asyncio.sleep(min(self.renew_interval_s, max(0.0, deadline - self.clock())))
             await self.renew(log_refusals=False)
         if len(self.held) < len(self.shard_ids):

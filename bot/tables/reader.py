@@ -54,7 +54,9 @@ class TableReader:
         return self._state.view()
 
     def snapshot(self) -> TableSnapshot:
-        """A public picture of the table now (no hole cards)."""
+        """The public picture of the table's current version (no hole cards): the same immutable object for every
+        reader until the state changes; while a change is being stored, a picture of it for this caller alone
+        (docs/architecture.md, "The table's snapshots")."""
         return self._core.snapshot()
 
     def player_names(self) -> tuple[str, ...]:

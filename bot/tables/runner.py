@@ -160,19 +160,20 @@ class TableRunner(TableReader):
         async with self._lock:
             if self._core.stale:
                 raise ServiceError("table_recovering")
-            self._core.begin()
-            try:
-                yield
-            except PokerError:
-                self._core.roll_back()
-                raise
-            except STORAGE_REFUSALS as exc:  # not a fault: the ledger refused (not enough chips...)
-                self._core.roll_back()
-                raise refusal(exc) from exc
-            except BaseException:
-                self._core.roll_back()
-                self._resume_later()
-                raise
+            with self._state.changing():
+                self._core.begin()
+                try:
+                    yield
+                except PokerError:
+                    self._core.roll_back()
+                    raise
+                except STORAGE_REFUSALS as exc:  # not a fault: the ledger refused (not enough chips...)
+                    self._core.roll_back()
+                    raise refusal(exc) from exc
+                except BaseException:
+                    self._core.roll_back()
+                    self._resume_later()
+                    raise
 
     def _resume_later(self) -> None:
         """After a storage failure: read the table again from storage and resume it (timer re-armed, hand
@@ -187,8 +188,9 @@ class TableRunner(TableReader):
                 await clock.sleep_until(clock.time() + delay)
                 try:
                     async with self._lock:
-                        self._core.forget_owed()
-                        await self._restorer.reload()
+                        with self._state.changing():
+                            self._core.forget_owed()
+                            await self._restorer.reload()
                     return
                 except Exception:
                     log.warning("table %s: storage still failing, resuming later", self.ids.table_id, exc_info=True)
@@ -517,7 +519,8 @@ class TableRunner(TableReader):
         replaying its record; the turn deadline is restored (at least `grace` seconds from now) and the table
         message refreshed. Then call `deliver_pending` for what was owed and not delivered."""
         async with self._lock:
-            await self._restorer.restore(row, grace=grace)
+            with self._state.changing():
+                await self._restorer.restore(row, grace=grace)
 
     async def deliver_pending(self, rows: list[OutboxRow] | None = None) -> int:
         """Queue the delivery of what storage says this table owes and was not delivered (after a restart, or a
@@ -528,4 +531,5 @@ class TableRunner(TableReader):
 
     def load_closed(self, row: TableRow) -> None:
         """A closed table, only to deliver what it still owes (its names and language from storage)."""
-        self._restorer.load_closed(row)
+        with self._state.changing():
+            self._restorer.load_closed(row)

@@ -100,9 +100,15 @@ class Seating:
             balance = await core.storage.balance(ids.guild_id, user_id)
             if balance < amount:
                 raise ServiceError("insufficient_balance", balance=balance, needed=amount)
-            state.rebuys[user_id] = amount
+            previous = state.rebuys.get(user_id)
+            state.rebuys[user_id] = amount  # one rebuy per hand: a second request replaces the first, and says so
             if reply is not None:
-                payload = core.reply_payload(reply, "rebuy.pending", {"amount": amount})
+                if previous is not None and previous != amount:
+                    payload = core.reply_payload(
+                        reply, "rebuy.pending_replaces", {"amount": amount, "previous": previous}
+                    )
+                else:
+                    payload = core.reply_payload(reply, "rebuy.pending", {"amount": amount})
                 core.owe(Owed(new_key(), payload, core.snapshot()))
             await core.save()
             return 0

@@ -58,7 +58,8 @@ def split_evenly(shard_count: int, processes: int) -> list[tuple[int, ...]]:
     if processes < 1:
         raise ValueError("at least one process is needed")
     if processes > shard_count:
-        raise ValueError(f"{processes} processes for {shard_count} shards: at most one process per shard")
+        shards = "1 shard" if shard_count == 1 else f"{shard_count} shards"
+        raise ValueError(f"{processes} processes for {shards}: at most one process per shard")
     size, extra = divmod(shard_count, processes)
     groups: list[tuple[int, ...]] = []
     start = 0

@@ -1,121 +1,241 @@
 """The public picture of a table (`TableSnapshot`), built from its state: what the table message shows.
 
 Pure: reads a `TableState` and the time, changes nothing, holds no hole card (docs/architecture.md, "Table
-orchestration").
+orchestration", which also says which version of the state a snapshot is of and who may hold it). `Snapshots`
+keeps one table's last picture for every reader of the same version, and what one build can hand the next
+(the hand's public events read so far, the seat views that did not change).
 """
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass, field
 from typing import Any
 
-from bot.poker import BlindPosted, HoleCardsDealt, LevelBy, Street, TableKind
+from bot.poker import BlindPosted, Event, Hand, HoleCardsDealt, LevelBy, Street, TableKind
 from bot.render.table import SeatState, Waiting
 from bot.tables.notifier import SeatView, TableSnapshot
 from bot.tables.state import TableState
 
 #: Public events kept in the snapshot for "last actions".
 RECENT_EVENTS = 40
+#: The blinds marked beside a seat's name (`SeatView.blind`).
+_MARKED_BLINDS = ("small_blind", "big_blind")
 
 
 def snapshot(state: TableState, now: float) -> TableSnapshot:
-    """A public picture of the table at clock time `now` (no hole cards)."""
-    hand = state.hand
-    seats: list[SeatView] = []
-    actor_user = None
-    legal = None
-    if hand is not None and hand.actor is not None:
-        actor_user = state.hand_users[hand.actor]
-        legal = hand.legal_actions()
-    blinds = {
-        e.player: e.kind
-        for e in (hand.events if hand is not None else ())
-        if isinstance(e, BlindPosted) and e.kind in ("small_blind", "big_blind")
-    }
-    for seat, occupant in sorted(state.table.seats.items()):
-        user = occupant.player_id
-        player = state.player_of(user)
-        bet = 0
-        stack = occupant.stack
-        if hand is not None and player is not None:
-            stack = hand.stacks[player]
-            bet = hand.bets[player]
-            if hand.folded[player]:
-                seat_state = SeatState.FOLDED
-            elif hand.all_in[player]:
-                seat_state = SeatState.ALL_IN
+    """A public picture of the table at clock time `now` (no hole cards), built afresh."""
+    return Snapshots(state).build(now)
+
+
+def depends_on_time(state: TableState) -> bool:
+    """The picture changes with the clock alone: a blind schedule by minutes (the level in force between hands,
+    the minutes to the next level). Every other field changes only with the state."""
+    schedule = state.table.config.schedule
+    return schedule is not None and schedule.by is LevelBy.MINUTES
+
+
+@dataclass
+class _HandEvents:
+    """What the snapshots of one hand have read of its events (append-only, `Hand.events_since`): how many, the
+    public ones (no HoleCardsDealt; the last `RECENT_EVENTS` are shown) and the blind each player posted."""
+
+    hand: Hand
+    seen: int = 0
+    public: list[Event] = field(default_factory=list)
+    blinds: dict[int, str] = field(default_factory=dict)
+
+    def read(self) -> None:
+        """Read the events added since the last call."""
+        hand = self.hand
+        for event in hand.events_since(self.seen):
+            if isinstance(event, HoleCardsDealt):
+                continue
+            self.public.append(event)
+            if isinstance(event, BlindPosted) and event.kind in _MARKED_BLINDS:
+                self.blinds[event.player] = event.kind
+        self.seen = hand.event_count
+        if len(self.public) > 2 * RECENT_EVENTS:
+            del self.public[:-RECENT_EVENTS]
+
+
+class Snapshots:
+    """The public pictures of one table (see the module docstring), owned by its `TableCore`.
+
+    `current(now)` hands out the picture of the state's `version`: built once, then the same immutable object to
+    every reader until the version moves on (a table whose picture depends on the clock, `depends_on_time`, is
+    also keyed by `now`). While a change is being computed (the state is not `settled`) it always builds and
+    remembers nothing: a picture of a half-made change is the caller's alone (an announcement the change owes).
+    `built` counts the pictures built (tests and benchmarks)."""
+
+    def __init__(self, state: TableState) -> None:
+        self._state = state
+        self._key: tuple[int, float | None] | None = None
+        self._last: TableSnapshot | None = None
+        self._events: _HandEvents | None = None
+        self._seats: dict[tuple[Any, ...], SeatView] = {}  # the seat views of the last build, by their fields
+        self.built = 0
+
+    def current(self, now: float) -> TableSnapshot:
+        """The picture of the state at clock time `now` (see the class docstring)."""
+        state = self._state
+        key = (state.version, now if depends_on_time(state) else None)
+        if key == self._key and self._last is not None and state.settled:
+            return self._last
+        picture = self.build(now)
+        if state.settled:
+            self._key, self._last = key, picture
+        return picture
+
+    def build(self, now: float) -> TableSnapshot:
+        """A picture of the table at clock time `now`, built from the state (only the seat views that changed
+        since the last build are new objects)."""
+        self.built += 1
+        state = self._state
+        hand = state.hand
+        users = state.hand_users
+        actor_user = None
+        legal = None
+        blinds: dict[int, str] = {}
+        public: list[Event] = []
+        if hand is not None:
+            events = self._events
+            if events is None or events.hand is not hand:
+                events = self._events = _HandEvents(hand)
+            events.read()
+            blinds, public = events.blinds, events.public
+            if hand.actor is not None:
+                actor_user = users[hand.actor]
+                legal = hand.legal_actions()
+            names = tuple(state.name(u) for u in users)
+            players: dict[int, int] = {}
+            for index, user in enumerate(users):
+                players.setdefault(user, index)  # as `TableState.player_of`: the first index
+            stacks, bets, folded, all_in = hand.stacks, hand.bets, hand.folded, hand.all_in
+            hole = hand.hole_cards if state.options.learning else None
+        else:
+            self._events = None
+            names, players = (), {}
+        button = state.table.button
+        away, leaving, kicked = state.away, state.leaving, state.kicked
+        previous, seats = self._seats, {}
+        for seat, occupant in state.table.seats.items():
+            user = occupant.player_id
+            player = players.get(user)
+            if hand is not None and player is not None:
+                stack, bet, name = stacks[player], bets[player], names[player]
+                if folded[player]:
+                    seat_state = SeatState.FOLDED
+                elif all_in[player]:
+                    seat_state = SeatState.ALL_IN
+                else:
+                    seat_state = SeatState.ACTIVE
+                blind = blinds.get(player)
+                cards = tuple(hole[player]) if hole is not None else ()
             else:
-                seat_state = SeatState.ACTIVE
-        elif user in state.away or occupant.sitting_out:
-            seat_state = SeatState.SITTING_OUT
-        else:
-            seat_state = SeatState.WAITING
-        seats.append(
-            SeatView(
-                seat=seat,
-                user_id=user,
-                name=state.name(user),
-                stack=stack,
-                bet=bet,
-                state=seat_state,
-                is_button=seat == state.table.button,
-                is_actor=user == actor_user,
-                leaving=user in state.leaving or user in state.kicked,
-                player=player,
-                blind=blinds.get(player) if player is not None else None,
-                cards=tuple(hand.hole_cards[player]) if state.options.learning and hand and player is not None else (),
+                stack, bet, name, blind, cards = occupant.stack, 0, state.name(user), None, ()
+                sitting_out = user in away or occupant.sitting_out
+                seat_state = SeatState.SITTING_OUT if sitting_out else SeatState.WAITING
+            fields = (
+                seat,
+                user,
+                name,
+                stack,
+                bet,
+                seat_state,
+                seat == button,
+                user == actor_user,
+                user in leaving or user in kicked,
+                player,
+                blind,
+                cards,
             )
-        )
-    if hand is not None:
-        settings = hand.settings
-        small, big, ante = settings.small_blind, settings.big_blind, settings.ante
-        events = tuple(e for e in hand.events if not isinstance(e, HoleCardsDealt))[-RECENT_EVENTS:]
-        names = tuple(state.name(u) for u in state.hand_users)
-        street = hand.street if not hand.is_complete else Street.COMPLETE
-        pots = hand.pots()
-        board = hand.board
-    else:  # between hands: the blinds the next hand will use (once closed: the last hand's)
-        schedule = state.table.config.schedule
-        if state.closed and schedule is not None and state.hand_level is not None:
-            level = schedule.levels[state.hand_level]
-        else:
-            level = state.table.current_level(state.level_clock(now))
-        small, big, ante = level.small_blind, level.big_blind, level.ante
-        events, names, street, pots, board = (), (), None, (), ()
-    pending = tuple(state.hand_users[p] for p in hand.run_twice_pending) if hand is not None else ()
-    ids = state.ids
-    return TableSnapshot(
-        table_id=ids.table_id,
-        guild_id=ids.guild_id,
-        channel_id=ids.channel_id,
-        host_id=ids.host_id,
-        kind=state.options.kind,
-        language=state.language,
-        hand_number=state.hand_number,
-        small_blind=small,
-        big_blind=big,
-        ante=ante,
-        seats=tuple(seats),
-        board=tuple(board),
-        pots=tuple(pots),
-        street=street,
-        actor_user_id=actor_user,
-        deadline=state.deadline if actor_user is not None or pending else None,
-        legal=legal,
-        names=names,
-        events=events,
-        running=state.running,
-        max_seats=state.options.seats,
-        message_id=state.message_id,
-        next_hand_at=state.next_hand_at if hand is None and not state.closed else None,
-        closed=state.closed,
-        **level_view(state, now),
-        **_tournament_view(state),
-        waiting=_waiting_for(state) if hand is None and not state.closed else None,
-        run_twice_pending=pending,
-        betting=state.options.betting,
-        **_time_bank_view(state, actor_user),
-        seal=state.seal.fingerprint() if hand is not None and state.seal is not None else None,
-    )
+            view = previous.get(fields)
+            if view is None:
+                view = SeatView(
+                    seat=seat,
+                    user_id=user,
+                    name=name,
+                    stack=stack,
+                    bet=bet,
+                    state=seat_state,
+                    is_button=fields[6],
+                    is_actor=fields[7],
+                    leaving=fields[8],
+                    player=player,
+                    blind=blind,
+                    cards=cards,
+                )
+            seats[fields] = view
+        self._seats = seats
+        if hand is not None:
+            settings = hand.settings
+            small, big, ante = settings.small_blind, settings.big_blind, settings.ante
+            recent = tuple(public[-RECENT_EVENTS:])
+            street = hand.street if not hand.is_complete else Street.COMPLETE
+            pots = hand.pots()
+            board = hand.board
+            pending = tuple(users[p] for p in hand.run_twice_pending)
+        else:  # between hands: the blinds the next hand will use (once closed: the last hand's)
+            schedule = state.table.config.schedule
+            if state.closed and schedule is not None and state.hand_level is not None:
+                level = schedule.levels[state.hand_level]
+            else:
+                level = state.table.current_level(state.level_clock(now))
+            small, big, ante = level.small_blind, level.big_blind, level.ante
+            recent, street, pots, board, pending = (), None, (), (), ()
+        ids = state.ids
+        values: dict[str, Any] = {
+            "table_id": ids.table_id,
+            "guild_id": ids.guild_id,
+            "channel_id": ids.channel_id,
+            "host_id": ids.host_id,
+            "kind": state.options.kind,
+            "language": state.language,
+            "hand_number": state.hand_number,
+            "small_blind": small,
+            "big_blind": big,
+            "ante": ante,
+            "seats": tuple(seats.values()),
+            "board": board,
+            "pots": pots,
+            "street": street,
+            "actor_user_id": actor_user,
+            "deadline": state.deadline if actor_user is not None or pending else None,
+            "legal": legal,
+            "names": names,
+            "events": recent,
+            "running": state.running,
+            "max_seats": state.options.seats,
+            "message_id": state.message_id,
+            "next_hand_at": state.next_hand_at if hand is None and not state.closed else None,
+            "closed": state.closed,
+            "waiting": _waiting_for(state) if hand is None and not state.closed else None,
+            "run_twice_pending": pending,
+            "betting": state.options.betting,
+            "seal": state.seal.fingerprint() if hand is not None and state.seal is not None else None,
+        }
+        values.update(level_view(state, now))
+        values.update(_tournament_view(state))
+        values.update(_time_bank_view(state, actor_user))
+        return new_snapshot(values)
+
+
+#: Every field of `TableSnapshot` at its default (each has one), for `new_snapshot`.
+_SNAPSHOT_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(TableSnapshot)}
+
+
+def new_snapshot(values: dict[str, Any]) -> TableSnapshot:
+    """`TableSnapshot(**values)`, the same immutable object, without the frozen dataclass's generated `__init__`
+    (one `object.__setattr__` per field: most of a build's time): the fields are set in the new object's
+    `__dict__`. Valid while `TableSnapshot` is a frozen dataclass without slots, `__post_init__` or default
+    factories (tests/tables/test_snapshots.py checks it, and that a built snapshot equals the constructor's)."""
+    assert values.keys() <= _SNAPSHOT_DEFAULTS.keys(), sorted(values.keys() - _SNAPSHOT_DEFAULTS.keys())
+    picture = object.__new__(TableSnapshot)
+    fields = picture.__dict__
+    fields.update(_SNAPSHOT_DEFAULTS)
+    fields.update(values)
+    return picture
 
 
 def _time_bank_view(state: TableState, actor_user: int | None) -> dict[str, Any]:

@@ -2,13 +2,16 @@
 orchestration").
 
 `TableState` is owned by the `TableRunner` and changed only under its lock, by the runner and its collaborators
-(seating, hands, closing, restore). `Committed` is the part that storage holds, as last stored: what a failed write
-puts back (`TableRunner._commit`).
+(seating, hands, closing, restore), inside one change (`changing`); its `version` moves on with every change,
+which is what a remembered picture of it is keyed by (bot/tables/snapshot.py). `Committed` is the part
+that storage holds, as last stored: what a failed write puts back (`TableCore.roll_back`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+import itertools
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -91,9 +94,10 @@ class TableView:
 
 @dataclass
 class Committed:
-    """The table's state as last committed: what a failed write puts back (see `TableRunner._commit`)."""
+    """The table's state as last committed: what a failed write puts back (`TableCore.roll_back`). Copies that
+    nothing changes (the engine's hand is shared: it changes only once its action is stored, write-ahead)."""
 
-    table: dict[str, Any]
+    table: Table
     names: dict[int, str]
     hand: Hand | None
     seal: DeckSeal | None
@@ -113,8 +117,12 @@ class Committed:
     language: str
     options: TableOptions
     closed: bool
-    time_banks: dict[str, Any] = field(default_factory=dict)
-    coach_dm: set[int] = field(default_factory=set)
+    time_banks: TimeBanks
+    coach_dm: set[int]
+
+
+#: Versions of every table's state: never the same number twice, so a version once seen never comes back.
+_VERSIONS = itertools.count(1)
 
 
 @dataclass
@@ -131,6 +139,11 @@ class TableState:
     the first deal (clock seconds). message_id: the live table message. deadline: the turn's end (clock
     seconds). next_hand_at: when the next hand is dealt. seal: the hand's sealed deck (bot.poker.seal), stored
     with the hand's record.
+
+    version: a number that moves on whenever the state may have changed: at every assignment of a field (such as
+    the delivery worker's `message_id`, outside any change) and at both ends of every change (`changing`), inside
+    which alone the engine's hand and table, the sets and the dicts are changed in place (`touch` says so where
+    that is not enough). Equal versions and `settled`: the same state.
     """
 
     ids: TableIds
@@ -162,10 +175,35 @@ class TableState:
     time_banks: TimeBanks = field(init=False)
     #: Choices made in advance (user -> choice), private to each player, kept in memory only.
     pre_actions: dict[int, PreChoice] = field(default_factory=dict)
+    version: int = field(default=0, init=False, compare=False, repr=False)
+    _changes: int = field(default=0, init=False, compare=False, repr=False)  # `changing` blocks entered, not left
 
     def __post_init__(self) -> None:
         self.table = Table(table_config(self.options))
         self.time_banks = TimeBanks(self.options.time_bank, self.options.time_bank_refill)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        object.__setattr__(self, "version", next(_VERSIONS))  # any field assigned: a new version (see `version`)
+
+    def touch(self) -> None:
+        """The state may have changed in place (the engine's hand or table, a set, a dict): a new `version`."""
+        object.__setattr__(self, "version", next(_VERSIONS))
+
+    @contextlib.contextmanager
+    def changing(self) -> Iterator[None]:
+        """A block in which the state may change (an operation of the runner, a restore): not `settled` inside,
+        and a new `version` at both ends, so that no picture taken before or inside is taken for one after."""
+        self._changes += 1
+        try:
+            yield
+        finally:
+            self._changes -= 1
+
+    @property
+    def settled(self) -> bool:
+        """No change is being computed (outside every `changing` block): the state is what storage holds."""
+        return self._changes == 0
 
     # ------------------------------------------------------------------ stored with the table
 
@@ -208,9 +246,10 @@ class TableState:
     # ------------------------------------------------------------------ committed state
 
     def committed(self) -> Committed:
-        """A copy of what storage holds once the change being computed is stored."""
+        """A copy of what storage holds once the change being computed is stored (once or twice per action: cheap
+        copies of the containers, no text)."""
         return Committed(
-            table=self.table.to_json(),
+            table=self.table.copy(),
             names=dict(self.names),
             hand=self.hand,
             seal=self.seal,
@@ -230,13 +269,13 @@ class TableState:
             language=self.language,
             options=self.options,
             closed=self.closed,
-            time_banks=self.time_banks.to_json(),
+            time_banks=self.time_banks.copy(),
             coach_dm=set(self.coach_dm),
         )
 
     def roll_back(self, m: Committed) -> None:
-        """Put the state back as it was when `m` was taken."""
-        self.table = Table.from_json(m.table)
+        """Put the state back as it was when `m` was taken (`m` stays as it is: it may be put back again)."""
+        self.table = m.table.copy()
         if m.hand is not None:
             self.table.resume_hand(m.hand, m.hand_seats)
         self.names, self.expiries = dict(m.names), dict(m.expiries)
@@ -248,8 +287,7 @@ class TableState:
         self.rebuys, self.hand_level = dict(m.rebuys), m.hand_level
         self.running, self.started_at, self.language = m.running, m.started_at, m.language
         self.options, self.closed = m.options, m.closed
-        self.time_banks = TimeBanks(m.options.time_bank, m.options.time_bank_refill)
-        self.time_banks.restore(m.time_banks)
+        self.time_banks = m.time_banks.copy()
 
     def view(self) -> TableView:
         """An immutable copy of the state now (see `TableView`)."""

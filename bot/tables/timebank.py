@@ -77,6 +77,10 @@ class TimeBanks:
         """A new blind level at a tournament: every bank is full again."""
         self.seconds.clear()
 
+    def copy(self) -> TimeBanks:
+        """An independent copy (a `RunningBank` is immutable): what a rollback puts back."""
+        return TimeBanks(self.size, self.refill, dict(self.seconds), self.running)
+
     def to_json(self) -> dict[str, Any]:
         """{"seconds": {user: s}, "running": [user, counts_from, deadline] | None} (size and refill are options)."""
         running = self.running

@@ -171,3 +171,25 @@ async def test_a_retired_table_message_names_a_hand_only_if_it_showed_one(
     ]
     assert sorted(with_buttons) == sorted([*shows, *([live] if live in with_buttons else [])]) and len(shows) == 1
     world.acknowledge_refusals()
+
+
+@pytest.mark.parametrize(
+    ("locale", "told"),
+    [
+        ("en", "Rebuy of 30 accepted, instead of the 20 asked before: the chips are added when this hand ends"),
+        ("fr", "Recave de 30 acceptée, à la place des 20 demandés avant\u00a0: les jetons sont ajoutés à la fin"),
+    ],
+)
+async def test_a_second_rebuy_asked_during_a_hand_says_it_replaces_the_first(
+    world: World, locale: str, told: str
+) -> None:
+    """carol asked /poker rebuy amount:20 then amount:30 during a hand and was told "Rebuy of 30 accepted" each
+    time: only 30 was added when the hand ended (one rebuy per hand, the last asked), which nothing had said."""
+    await world.seat({"alice": 100, "bob": 100, "carol": 50})
+    world.speaks("carol", locale)
+    await world.slash("alice", "poker start")
+    await world.slash("carol", "poker rebuy", amount=20)
+    asked = await world.slash("carol", "poker rebuy", amount=30)
+    assert asked.response.ephemeral and (asked.response.content or "").startswith(told)
+    assert world.service.runners[world.channel.id].view().rebuys == {world.member("carol").id: 30}
+    world.acknowledge_refusals()

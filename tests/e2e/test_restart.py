@@ -10,6 +10,7 @@ dealt, the table closed and the ledger audit passing.
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -177,3 +178,23 @@ async def test_a_hand_finishes_after_a_crash_at_the_showdown(world: World) -> No
     shown = result_lines(result[0])["Hands shown"]
     assert len(shown) == 3  # a showdown: the first to show, and the others show or muck
     await finish(world, 1)
+
+
+@pytest.mark.bot_env(SHARD_LEASE_TTL="30")
+async def test_sigterm_stops_at_once_a_bot_still_waiting_for_its_shard_lease_after_a_crash(world: World) -> None:
+    """After a crash the new process waits up to one lease's life (30 s) for its own old lease: a stop asked for
+    meanwhile (an operator, systemd) ends it at once and cleanly, not when the wait is over with a traceback."""
+    world.bot.kill()
+    assert await world.bot.wait() == -9
+    await world.bot.start(wait_ready=False)
+    for _ in range(300):
+        if "waiting up to 30 s for their leases" in world.bot.log_path.read_text():
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the restarted bot did not wait for its old lease")
+    started = time.monotonic()
+    assert await world.bot.stop(timeout=10) == 0
+    assert time.monotonic() - started < 5
+    log = world.bot.log_path.read_text().split("--- start 2 ---")[1]
+    assert "Traceback" not in log and "database closed" in log

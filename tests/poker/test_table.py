@@ -226,6 +226,25 @@ def test_to_json_round_trip_between_and_during_hands() -> None:
         Table.from_json({"version": 9})
 
 
+def test_a_copy_is_the_table_as_stored_and_independent_of_it() -> None:
+    # The rollback copy of the table service (bot/tables/state.py, `Committed`): what to_json/from_json give.
+    table = _table({1: 100, 4: 80, 7: 120}, settings=HandSettings(straddle=True))
+    table.set_sitting_out(4, True)
+    _fold_round(table, table.start_hand(rng=random.Random(2)))
+    hand = table.start_hand()
+    twin = table.copy()
+    assert twin.to_json() == table.to_json() == Table.from_json(table.to_json()).to_json()
+    for name, value in vars(table).items():  # every container is the copy's own (a new one must be copied too)
+        if isinstance(value, dict | set | list):
+            assert getattr(twin, name) is not value, name
+    _fold_round(table, hand)
+    assert twin.hand_in_progress and not table.hand_in_progress
+    twin.end_hand(hand)
+    assert twin.seats == table.seats
+    twin.stand(7)
+    assert 7 in table.seats
+
+
 def test_resume_hand_and_sync_seats_after_a_restart() -> None:
     table = _table({1: 100, 2: 100, 3: 100})
     hand = table.start_hand(rng=random.Random(5))

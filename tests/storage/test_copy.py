@@ -7,6 +7,7 @@ import asyncio
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 
 from bot.storage import LeaderboardBy, LedgerKind, PlayerOutcome, Storage, StorageError
 from bot.storage.copy import TABLES, copy_database
+from bot.storage.leases import ShardLeases
 from tests.storage.conftest import DEFAULTS, FakeClock
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,6 +117,23 @@ async def test_a_target_that_is_not_empty_is_refused_and_left_as_it_was(source: 
         await target.close()
 
 
+async def test_a_source_a_bot_still_runs_on_is_refused_until_its_lease_is_given_back(
+    source: str, database_url: str
+) -> None:
+    """What a running bot writes after the copy's read would be lost: the copy waits for a stopped bot."""
+    running = await Storage.open(source)
+    try:
+        leases = ShardLeases(running)
+        assert (await leases.acquire(0, 1, "host:42:abc", now=time.time(), ttl_s=30)).held
+        with pytest.raises(StorageError, match=r"a bot is still running on .* \(process host:42:abc holds shard 0"):
+            await copy_database(source, database_url)
+        assert await leases.release(0, "host:42:abc")  # the bot stops cleanly
+    finally:
+        await running.close()
+    report = await copy_database(source, database_url)  # nothing was written by the refused copy
+    assert [a.guild_id for a in report.audits] == list(GUILDS)
+
+
 async def test_the_copy_names_every_table_of_the_schema(tmp_path: Path) -> None:
     await (await Storage.open(tmp_path / "schema.sqlite3")).close()
     with sqlite3.connect(tmp_path / "schema.sqlite3") as db:
@@ -131,3 +150,32 @@ async def test_the_command_copies_and_prints_each_server_s_audit(source: str, tm
     assert "guild 2: audit ok, the same before and after" in done.stdout
     again = await asyncio.to_thread(subprocess.run, command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert again.returncode == 1 and "not empty" in again.stderr
+
+
+def db_copy(source: str, target: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`poker-bot db copy --from source --to target`, run from `cwd`."""
+    command = [sys.executable, "-m", "bot", "db", "copy", "--from", source, "--to", target]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "message"),
+    [
+        ("sqlite:///missing/poker.sqlite3", "sqlite:///copy.sqlite3", "there is no database file at missing/poker"),
+        ("sqlite:///notes.txt", "sqlite:///copy.sqlite3", "cannot open the database at notes.txt: file is not a"),
+        ("sqlite:///poker.sqlite3", "postgresql://poker:hunter2@db:port/poker", "a malformed URL"),
+        ("sqlite:///poker.sqlite3", "postgresql://poker:hunter2@[::1/poker", "a malformed URL"),
+    ],
+)
+def test_a_copy_that_cannot_start_says_why_in_one_line_and_creates_nothing(
+    tmp_path: Path, source: str, target: str, message: str
+) -> None:
+    (tmp_path / "notes.txt").write_text("not a database")
+    sqlite3.connect(tmp_path / "poker.sqlite3").close()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    done = db_copy(source, target, tmp_path)
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], done.stderr
+    assert "hunter2" not in done.stderr + done.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no empty source or copy left behind

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.storage import Storage
+from bot.storage import Storage, StorageError
 from bot.storage.backends import redact
 from bot.storage.executor import Body, Tx
 from bot.storage.postgres import PostgresExecutor
@@ -91,3 +91,11 @@ async def test_a_cancelled_write_is_done_whole(pg: Storage) -> None:
 def test_a_url_s_password_is_hidden() -> None:
     assert redact("postgresql://poker:hunter2@db:5432/poker") == "postgresql://poker:***@db:5432/poker"
     assert redact("postgresql://db/poker") == "postgresql://db/poker"
+
+
+@pytest.mark.parametrize("url", ["postgresql://poker:hunter2@[::1/poker", "postgresql://poker:hunter2@db:port/poker"])
+async def test_a_malformed_url_is_a_storage_error_that_hides_its_password(url: str) -> None:
+    assert "hunter2" not in redact(url) and redact(url).startswith("postgresql://poker:***@")
+    with pytest.raises(StorageError) as caught:
+        await Storage.open(url)
+    assert "hunter2" not in str(caught.value) and "malformed" in str(caught.value)

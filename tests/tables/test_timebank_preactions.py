@@ -54,6 +54,16 @@ def _legal_after(*moves: str) -> tuple[Hand, int]:
     return hand, int(hand.street)
 
 
+def test_a_copy_of_the_banks_is_independent_of_them() -> None:
+    banks = TimeBanks(30)
+    banks.refill_for_hand([1, 2])
+    banks.start(1, 100.0)
+    twin = banks.copy()
+    banks.stop(112.5)
+    assert twin.running is not None and twin.left(1) == 30.0 and banks.left(1) == 17.5
+    assert twin.to_json() != banks.to_json()
+
+
 def test_check_fold_checks_when_free_and_folds_facing_a_bet() -> None:
     hand, street = _legal_after("call", "call", "call")  # the big blind may check
     assert resolve(PreChoice(PreAction.CHECK_FOLD, street), hand.legal_actions(), street) is ActionKind.CHECK
