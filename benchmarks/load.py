@@ -85,8 +85,13 @@ class LoadStub(DiscordStub):
         super().__init__(message_events=False, **kwargs)
         self.changed: dict[int, asyncio.Event] = {}
         self.table_message: dict[int, Message] = {}
+        #: Edits of public messages by REST call (PATCH), by channel: an interaction answered with UPDATE_MESSAGE
+        #: (type 7) edits its message too, but within its acknowledgement: one REST call, counted once, as the
+        #: acknowledgement (`updates` counts those edits).
         self.table_edits: Counter[int] = Counter()
+        self.updates: Counter[int] = Counter()
         self.edit_bytes: list[int] = []  # JSON size of each table-message edit (the floor bot's payload size)
+        self._answering = False  # an interaction's answer is being applied (its edit is not a REST edit)
 
     def _poke(self, channel_id: int) -> None:
         event = self.changed.get(channel_id)
@@ -103,13 +108,17 @@ class LoadStub(DiscordStub):
     def edit_message(self, message: Message, payload: dict[str, Any], **kwargs: Any) -> Message:
         edited = super().edit_message(message, payload, **kwargs)
         if message.ephemeral_to is None and message.guild_id is not None:
-            self.table_edits[message.channel_id] += 1
+            (self.updates if self._answering else self.table_edits)[message.channel_id] += 1
             self.edit_bytes.append(len(json.dumps(payload, ensure_ascii=False).encode()))
         self._poke(message.channel_id)
         return edited
 
     def acknowledge(self, inter: Interaction, *args: Any) -> None:
-        super().acknowledge(inter, *args)
+        self._answering = True
+        try:
+            super().acknowledge(inter, *args)
+        finally:
+            self._answering = False
         self._poke(inter.channel_id)
 
     def followup(self, inter: Interaction, *args: Any) -> Message:
@@ -147,7 +156,8 @@ class Sample:
 
     @property
     def rest(self) -> int:
-        """REST calls of this action (acknowledgement, followups, table-message edits)."""
+        """REST calls of this action (acknowledgement, followups, table-message edits by PATCH; an acknowledgement
+        that is the table's edit, UPDATE_MESSAGE, is one call)."""
         return len(self.inter.callbacks) + len(self.inter.followup_ids) + (self.edits or 0)
 
 
@@ -682,8 +692,10 @@ def report(
         f"REST per action   : {rest:8.3f}  (acknowledgement + followups + table edits until the table's next action; "
         f"goal <= {GOAL_REST_PER_ACTION:.0f}: {verdict(rest <= GOAL_REST_PER_ACTION)})"
     )
+    updates = sum(1 for s in window if any(kind == 7 for kind, _data in s.inter.callbacks))
     print(
-        f"  in the window   : acknowledgements {counts[ACK]}, table edits {counts[EDIT]}, followups {counts[FOLLOWUP]}"
+        f"  in the window   : acknowledgements {counts[ACK]} (of which {updates} were the table's edit, "
+        f"UPDATE_MESSAGE), table edits {counts[EDIT]}, followups {counts[FOLLOWUP]}"
     )
     others = ", ".join(f"{route} {n}" for route, n in sorted(counts.items()) if route not in (ACK, EDIT, FOLLOWUP))
     hand_rate = per_hand / hands if hands else float("nan")

@@ -34,6 +34,7 @@ from discord.webhook.async_ import async_context
 from bot.discord_ui import presses
 from bot.discord_ui.people import People
 from bot.discord_ui.table_view import ACTION_ID
+from bot.tables import SystemClock
 
 CHANNEL, GUILD, HAND = 1_200_000_000_000_000_001, 1_100_000_000_000_000_001, 17
 CALL = f"poker:call:{CHANNEL}:{HAND}:6"
@@ -119,10 +120,15 @@ class Answered:
 
 
 class Table:
-    """What the fast path's door asks of the table service before acting: the table of the channel, its server."""
+    """What the fast path's door asks of the table service before acting: the table of the channel, its server,
+    the service clock (a press's arrival); `transport` answers a press handed over as a carrier."""
 
     class ids:
         guild_id = GUILD
+
+    def __init__(self, transport: Answered) -> None:
+        self.transport = transport
+        self.clock = SystemClock()
 
     def find(self, channel_id: int) -> Table | None:
         return self if channel_id == CHANNEL else None
@@ -130,8 +136,11 @@ class Table:
     def get(self, channel_id: int) -> Table:
         return self
 
-    async def act(self, *args: Any, **kwargs: Any) -> None:
-        """The action itself is not timed: it is the same on both paths."""
+    async def act(self, *args: Any, carrier: Any = None, **kwargs: Any) -> None:
+        """The action itself is not timed: it is the same on both paths. A press handed over as the carrier of the
+        table edit (docs/outbox.md) is answered by the table's delivery: its one REST call, made here."""
+        if carrier is not None:
+            await self.transport.request(carrier)
 
 
 class Parts(discord.Client):
@@ -139,7 +148,7 @@ class Parts(discord.Client):
 
     def __init__(self, transport: Answered) -> None:
         super().__init__(intents=discord.Intents.none())
-        self.tables: Any = Table()
+        self.tables: Any = Table(transport)
         self.people = People()
         self.storage: Any = None
 

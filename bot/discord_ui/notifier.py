@@ -21,6 +21,7 @@ from discord.http import Route
 
 from bot.discord_ui.errors import NO_MENTIONS
 from bot.discord_ui.people import People
+from bot.discord_ui.presses import webhook_request
 from bot.discord_ui.shows import offers_show, show_components
 from bot.discord_ui.table_view import buy_in_components, table_payload
 from bot.poker import Card, HandResult, TableKind
@@ -42,6 +43,7 @@ from bot.render.events import street_key
 from bot.tables import (
     Announcement,
     CardsShown,
+    Carrier,
     LevelAnnouncement,
     Picture,
     PlayerAnnouncement,
@@ -60,6 +62,16 @@ DM_CHANNELS_KEPT = 10_000
 def to_embed(spec: EmbedSpec) -> discord.Embed:
     """A discord.Embed from render's plain-data embed (already within Discord's limits)."""
     return discord.Embed.from_dict(spec.to_dict())
+
+
+def _callback_route(carrier: Carrier) -> Route:
+    """The interaction's answer (`POST /interactions/{id}/{token}/callback`), sent by `webhook_request`."""
+    return Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=carrier.interaction_id,
+        webhook_token=carrier.token,
+    )
 
 
 class DiscordNotifier:
@@ -190,25 +202,58 @@ class DiscordNotifier:
             return None
         return int(message["id"])
 
-    async def edit_table(self, snapshot: TableSnapshot) -> None:
+    async def edit_table(self, snapshot: TableSnapshot, carrier: Carrier | None = None) -> None:
         """Edit the table message in place (buttons removed between hands); a deleted message is logged
-        (`/poker table` posts a new one). The edited message that Discord sends back is not parsed."""
+        (`/poker table` posts a new one). The edited message that Discord sends back is not parsed.
+
+        `carrier`: a press of a button of this message, not yet answered: the edit is that interaction's answer
+        (UPDATE_MESSAGE, one REST call, outside the channel's edit rate limit). When Discord refuses that answer
+        (the interaction expired) the message is edited as without a carrier; a refusal for another reason is
+        acknowledged first, so that the press is answered."""
         await self._flush_streets(snapshot)
         if snapshot.message_id is None:
+            if carrier is not None:
+                await self.acknowledge(carrier)
             return
+        title = await self._table_name(snapshot)
+        payload = table_payload(snapshot, title)
+        if carrier is not None:
+            if await self._update_message(carrier, payload, snapshot):
+                return
         route = Route(
             "PATCH",
             "/channels/{channel_id}/messages/{message_id}",
             channel_id=snapshot.channel_id,
             message_id=snapshot.message_id,
         )
-        title = await self._table_name(snapshot)
         try:
-            await self.client.http.request(route, json=table_payload(snapshot, title))
+            await self.client.http.request(route, json=payload)
         except discord.NotFound:
             log.info("table message %s of table %s is gone", snapshot.message_id, snapshot.table_id)
         except discord.HTTPException as exc:
             log.warning("could not edit the table message of table %s: %s", snapshot.table_id, exc)
+
+    async def _update_message(self, carrier: Carrier, payload: dict[str, Any], snapshot: TableSnapshot) -> bool:
+        """Answer `carrier` by editing its message into `payload` (interaction response type 7); False when
+        Discord refused (the press is then answered, unless it expired: the caller edits the message)."""
+        try:
+            await webhook_request(self.client, _callback_route(carrier), {"type": 7, "data": payload})
+        except discord.NotFound:  # the interaction expired (or is unknown): nothing can answer it now
+            log.info("press %s at table %s expired before its edit", carrier.interaction_id, snapshot.table_id)
+            return False
+        except discord.HTTPException as exc:
+            log.warning("table %s: the edit as a press's answer was refused: %s", snapshot.table_id, exc)
+            await self.acknowledge(carrier)
+            return False
+        return True
+
+    async def acknowledge(self, carrier: Carrier) -> None:
+        """Answer a press that carries no edit with an acknowledgement that changes nothing (interaction
+        response type 6, DEFERRED_UPDATE_MESSAGE); a refusal (the interaction expired) is logged."""
+        try:
+            await webhook_request(self.client, _callback_route(carrier), {"type": 6})
+        except discord.HTTPException as exc:
+            log.info("could not acknowledge press %s: %s", carrier.interaction_id, exc)
 
     async def retire_table(self, snapshot: TableSnapshot, message_id: int, result: HandResult | None) -> None:
         """Edit an old table message into one line without embed or buttons: its hand's summary, or "moved to a

@@ -12,9 +12,11 @@ refusing privately in the presser's language (the error path of bot/discord_ui/e
 2. `at_table` (bot/discord_ui/components.py): the custom_id's channel is the channel pressed in, and its table
    belongs to the presser's server (`foreign_component`);
 3. the action, by the table service: My cards answers privately (`hole_cards_answer`, type 4 ephemeral); Bet… /
-   Raise… checks the turn and opens the amount form (type 9); the others acknowledge (`acknowledge_action`, type 6:
-   the table message's edit says what happened) and act (`TableRunner.act`, or `use_time_bank` for Time); a
-   refusal after the acknowledgement is a followup.
+   Raise… checks the turn and opens the amount form (type 9); Time acknowledges (type 6) and starts the time
+   bank; the others are acknowledged (`acknowledge_action`: type 6 at once by default; with `answer_within_s` > 0,
+   by the table edit that shows the action, UPDATE_MESSAGE, type 7, sent by the table's delivery) and act
+   (`TableRunner.act`); a refusal before any acknowledgement is the response (type 4, ephemeral), after one a
+   followup.
 
 Anything else (another custom_id, a component that is not a button, a payload this module cannot read) is left
 to discord.py, as before. Why: at 100 busy tables, discord.py's generic path (building the Interaction and its
@@ -48,6 +50,7 @@ from bot.discord_ui.table_view import ACTION_ID, KINDS, AmountModal, hole_cards_
 from bot.discord_ui.turns import ensure_turn, explain
 from bot.poker import PokerError
 from bot.render.embeds import CONTENT_MAX, clamp
+from bot.tables import Carrier
 
 log = logging.getLogger(__name__)
 
@@ -82,11 +85,28 @@ class TableButton:
         return cls(match["action"], int(match["channel"]), int(match["hand"]), None if amount is None else int(amount))
 
 
+async def webhook_request(
+    client: discord.Client, route: Route, payload: dict[str, Any], params: dict[str, Any] | None = None
+) -> Any:
+    """One request on an interaction's webhook (its callback, followups): through discord.py's webhook adapter and
+    the client's HTTP session, as discord.py's own `Interaction` sends its responses (`interactions.py`:
+    `state.http`'s `__session`). Not `client.http.request`: its rate limiter keeps one bucket per webhook token
+    and, past 256 of them, scans them all at each new one (0.8 s of 5.5 s of loop CPU in a profile at 30
+    tables). Raises discord.HTTPException when Discord refuses (an expired interaction: NotFound, 10062)."""
+    http = client.http
+    session = getattr(http, "_HTTPClient__session")  # noqa: B009  # name-mangled: discord.py reads it so too
+    adapter = async_context.get()
+    return await adapter.request(
+        route, session, payload=payload, proxy=http.proxy, proxy_auth=http.proxy_auth, params=params
+    )
+
+
 @dataclass(slots=True)
 class Press:
     """One press of a table button, from the raw INTERACTION_CREATE payload (`Press.read`): who (`user_id`, the
-    `display_name` Discord shows, their `locale`), where (`channel_id`, `guild_id`), the `button` and whether the
-    message pressed carries it (`on_message`); the interaction's `id`, `token` and `application_id` to answer it.
+    `display_name` Discord shows, their `locale`), where (`channel_id`, `guild_id`), the `button`, the message
+    pressed (`message_id`) and whether it carries the button (`on_message`); the interaction's `id`, `token` and
+    `application_id` to answer it.
 
     Its answers (at most one response, then followups; `answered` says whether the response was sent): `defer`
     (type 6), `open_form` (type 9), `send_private` (ephemeral: the response, or a followup once answered). Each is
@@ -105,6 +125,7 @@ class Press:
     custom_id: str
     button: TableButton
     on_message: bool
+    message_id: int | None = None
     answered: bool = field(default=False)
 
     @classmethod
@@ -140,6 +161,7 @@ class Press:
                 custom_id=custom_id,
                 button=button,
                 on_message=isinstance(message, dict) and _carries(message.get("components"), custom_id),
+                message_id=_snowflake(message.get("id")) if isinstance(message, dict) else None,
             )
         except (KeyError, TypeError, ValueError):
             log.debug("a press of %s left to discord.py: unreadable payload", custom_id)
@@ -150,16 +172,7 @@ class Press:
         return where_text(self.id, self.custom_id, self.user_id)
 
     async def _send(self, route: Route, payload: dict[str, Any], params: dict[str, Any] | None = None) -> None:
-        """One request on the interaction's webhook: through discord.py's webhook adapter and the client's HTTP
-        session, as discord.py's own `Interaction` sends its responses (`interactions.py`: `state.http`'s
-        `__session`). Not `client.http.request`: its rate limiter keeps one bucket per webhook token and, past
-        256 of them, scans them all at each new one (0.8 s of 5.5 s of loop CPU in a profile at 30 tables)."""
-        http = self.client.http
-        session = getattr(http, "_HTTPClient__session")  # noqa: B009  # name-mangled: discord.py reads it so too
-        adapter = async_context.get()
-        await adapter.request(
-            route, session, payload=payload, proxy=http.proxy, proxy_auth=http.proxy_auth, params=params
-        )
+        await webhook_request(self.client, route, payload, params)
 
     async def _respond(self, kind: int, data: dict[str, Any] | None = None) -> None:
         body: dict[str, Any] = {"type": kind} if data is None else {"type": kind, "data": data}
@@ -238,14 +251,62 @@ def _carries(components: Any, custom_id: str) -> bool:
     return any(c.get("type") == BUTTON and c.get("custom_id") == custom_id for c in _components(components))
 
 
-async def acknowledge_action(press: Press) -> None:
-    """Acknowledge a press that acts on the table (Fold, Check, Call N, Bet N, Raise to N, All-in N, Time): a
-    deferred update (type 6) before the action, whose table-message edit, sent by the table's delivery, says
-    what happened. The one place that decides how such a press is acknowledged."""
-    await press.defer()
+#: How long a plain action's press may wait for the table edit that shows its action to answer it (UPDATE_MESSAGE,
+#: one REST call): past this it is acknowledged (type 6) and the edit goes out as a PATCH. 0: no wait, the press is
+#: acknowledged at once, before its action (the default: measured on the shared 2-core machine, waiting for the
+#: edit made the acknowledgement 2-4 times slower for no CPU saved; docs/outbox.md, "A press answered by the table
+#: edit", has the figures).
+ANSWER_WITHIN_S = 0.0
 
 
-async def run_press(press: Press) -> None:
+class PendingAnswer:
+    """The answer of a plain action's press while its action runs: `carrier` (None when the press names no
+    message: it was deferred at once) is handed to `TableRunner.act`; if no one answered it `ANSWER_WITHIN_S`
+    after the press, it is acknowledged here (`Carrier.claim` decides who answers, once): while the action runs
+    and after, while its edit waits on the table's delivery. `refused` when the action is refused: no late
+    acknowledgement from then on, and one in flight is awaited (the refusal is then a followup)."""
+
+    def __init__(self, press: Press, carrier: Carrier | None, within: float) -> None:
+        self.press = press
+        self.carrier = carrier
+        self._deferral: asyncio.Task[None] | None = None
+        self._deadline = asyncio.get_running_loop().call_later(within, self._late) if carrier is not None else None
+
+    def _late(self) -> None:
+        if self.carrier is not None and self.carrier.claim():
+            self._deferral = asyncio.get_running_loop().create_task(self._defer(), name=f"poker-ack-{self.press.id}")
+
+    async def _defer(self) -> None:
+        try:
+            await self.press.defer()
+        except discord.HTTPException as exc:
+            log.info("could not acknowledge %s: %s", self.press.where(), exc)
+
+    async def refused(self) -> None:
+        """The action was refused (the refusal answers the press): no late acknowledgement from now on; one in
+        flight is awaited first."""
+        if self._deadline is not None:
+            self._deadline.cancel()
+        if self._deferral is not None:
+            await self._deferral
+
+
+async def acknowledge_action(press: Press, arrived: float, within: float = ANSWER_WITHIN_S) -> PendingAnswer:
+    """How a press that acts on the table (Fold, Check, Call N, Bet N, Raise to N, All-in N) is acknowledged, the
+    one place that decides it. With `within` > 0: not at once, but by the table edit that shows its action — a
+    `Carrier` (`arrived`:
+    the table service clock's time), handed to `TableRunner.act(carrier=)`, which the table's delivery answers
+    with that edit (UPDATE_MESSAGE, type 7) or acknowledges (type 6) when no edit of its message can carry it
+    (docs/outbox.md, "A press answered by the table edit"); acknowledged here when that edit is not out within
+    `within` seconds; a refused action is answered by the refusal. With `within` 0 (the default), or a press that
+    names no message, the press is deferred now (type 6), before its action, and its edit is a PATCH."""
+    if press.message_id is None or within <= 0:
+        await press.defer()
+        return PendingAnswer(press, None, within)
+    return PendingAnswer(press, Carrier(press.id, press.token, press.message_id, arrived), within)
+
+
+async def run_press(press: Press, answer_within: float = ANSWER_WITHIN_S) -> None:
     """Run a table button's press (module docstring: the order of its checks); every refusal or error is answered
     privately (`Press.refuse`), so this never raises."""
     try:
@@ -255,12 +316,12 @@ async def run_press(press: Press) -> None:
         service = parts(press.client).tables
         runner = service.find(channel_id) if service is not None else None
         at_table(press, channel_id, runner.ids.guild_id if runner is not None else None)
-        await _act(press)
+        await _act(press, answer_within)
     except Exception as error:
         await press.refuse(error)
 
 
-async def _act(press: Press) -> None:
+async def _act(press: Press, answer_within: float) -> None:
     service = table_service(press.client)
     button = press.button
     channel_id, hand_number = button.channel_id, button.hand_number
@@ -269,7 +330,7 @@ async def _act(press: Press) -> None:
         await press.send_private(text, components=view.to_components() if view is not None else None)
         return
     if button.action == "time":  # the time bank, started early (issue 16): the table message shows the deadline
-        await acknowledge_action(press)
+        await press.defer()
         await service.get(channel_id).use_time_bank(press.user_id, hand_number=hand_number)
         return
     if button.action in ("bet", "raise") and button.amount is None:
@@ -278,26 +339,37 @@ async def _act(press: Press) -> None:
             raise CommandRefused("raise_not_reopened", to_call=legal.call_amount)
         await press.open_form(AmountModal(legal, press.locale, channel_id, hand_number))
         return
-    await acknowledge_action(press)
+    answer = await acknowledge_action(press, service.clock.time(), answer_within)
     # A Bet N / Raise to N button (one allowed total, fixed-limit) bets that total: the engine refuses any other;
     # the others name the amount they expect (Call N, All-in N).
     direct = button.action in ("bet", "raise")
     amount, expected = (button.amount, None) if direct else (None, button.amount)
     try:
         await service.get(channel_id).act(
-            press.user_id, KINDS[button.action], amount, hand_number=hand_number, expected=expected
+            press.user_id,
+            KINDS[button.action],
+            amount,
+            hand_number=hand_number,
+            expected=expected,
+            carrier=answer.carrier,
         )
     except PokerError as error:
+        await answer.refused()
         raise explain(error, service, channel_id) from error
+    except BaseException:
+        await answer.refused()
+        raise
 
 
 class Presses:
     """The presses being run (their tasks kept until done; `close` waits for them at shutdown); `taken`:
-    how many presses this process took from the gateway (tests and benchmarks read it)."""
+    how many presses this process took from the gateway (tests and benchmarks read it); `answer_within_s`: how
+    long a plain action's press may wait for its table edit to answer it (`ANSWER_WITHIN_S`; a seam for tests)."""
 
-    def __init__(self) -> None:
+    def __init__(self, answer_within_s: float = ANSWER_WITHIN_S) -> None:
         self._tasks: set[asyncio.Task[None]] = set()
         self.taken = 0
+        self.answer_within_s = answer_within_s
 
     def take(self, client: discord.Client, data: Any) -> bool:
         """Take a table button's press out of an INTERACTION_CREATE payload: note who pressed and in which
@@ -309,7 +381,8 @@ class Presses:
         self.taken += 1
         if has_parts(client):
             parts(client).people.note(press.user_id, press.display_name, press.locale)
-        task = asyncio.get_running_loop().create_task(run_press(press), name=f"poker-press-{press.id}")
+        running = run_press(press, self.answer_within_s)
+        task = asyncio.get_running_loop().create_task(running, name=f"poker-press-{press.id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return True

@@ -8,6 +8,7 @@ from bot.tables.errors import ServiceError
 from bot.tables.notifier import (
     Announcement,
     CardsShown,
+    Carrier,
     LevelAnnouncement,
     Notifier,
     Picture,
@@ -28,6 +29,7 @@ from bot.tables.state import TableIds, TableView
 __all__ = [
     "Announcement",
     "CardsShown",
+    "Carrier",
     "Clock",
     "InteractionReply",
     "LevelAnnouncement",

@@ -3,7 +3,9 @@ retirement, and marking stored outbox rows delivered (docs/outbox.md; the rows' 
 
 Discord calls never hold the table's lock: jobs run one at a time on the table's worker, in the order queued;
 consecutive table-message edits merge into one, drawn with the latest picture (docs/architecture.md, "Table
-orchestration").
+orchestration"). An accepted press of the table message's buttons is kept as a `Carrier` and answered by the
+next edit of its message (one REST call instead of an acknowledgement and an edit: docs/outbox.md, "A press
+answered by the table edit").
 """
 
 from __future__ import annotations
@@ -20,12 +22,17 @@ from bot.poker import HandResult
 from bot.render.announce import NoticeKind
 from bot.render.i18n import t
 from bot.storage import Storage
-from bot.tables.notifier import Notifier, PlayerAnnouncement, TableSnapshot
+from bot.tables.clock import Clock, SystemClock
+from bot.tables.notifier import Carrier, Notifier, PlayerAnnouncement, TableSnapshot
 from bot.tables.outbox import REPLY_TOKEN_LIFETIME_S, Owed, decode_cards
 from bot.tables.pictures import picture_for
 from bot.tables.state import TableState
 
 log = logging.getLogger(__name__)
+
+#: Seconds after its arrival that a press may still carry an edit of its message; past that it is acknowledged
+#: without one (Discord forgets an interaction not answered within 3 s; the rest is margin for the answer's trip).
+CARRY_TIMEOUT_S = 1.5
 
 Job = Callable[[], Awaitable[None]]
 #: How the delivery worker waits for work when its queue is empty: `idle(queue.get())` (default: just await it;
@@ -97,8 +104,10 @@ class Delivery:
         lock: asyncio.Lock,
         picture: Callable[[], TableSnapshot],
         idle: IdleWait = _just_wait,
+        clock: Clock | None = None,
     ) -> None:
         self.notifier = notifier
+        self._clock: Clock = clock if clock is not None else SystemClock()
         self._storage = storage
         self._state = state
         self._lock = lock
@@ -108,6 +117,12 @@ class Delivery:
         self._pending_edit = False
         #: Counts table messages posted: a queued edit meant for an earlier message is dropped, not drawn there.
         self._generation = 0
+        #: The generation whose message is `state.message_id` (a message restored at start is generation 0's).
+        self._message_generation = 0
+        #: Presses waiting to carry the next edit of their message, in the order handed over (`carry`).
+        self._carriers: list[Carrier] = []
+        self._carrier_timer: asyncio.Task[None] | None = None
+        self._acks: set[asyncio.Task[None]] = set()  # acknowledgements being sent
         self._inflight: set[str] = set()  # outbox keys queued for delivery and not yet delivered
         self._dm_refused: set[int] = set()  # players told that their DMs are closed (told once)
 
@@ -118,14 +133,27 @@ class Delivery:
         self.worker.start()
 
     async def drain(self) -> None:
-        """Wait until every message queued so far is delivered, and marked so in storage."""
+        """Wait until every message queued so far is delivered (presses answered), and marked so in storage."""
         await self.worker.drain()
         await self._marks_written()
+        await self._acks_sent()
 
     async def stop(self) -> None:
-        """Deliver what is queued, then stop the worker."""
+        """Deliver what is queued, then stop the worker; presses still waiting are acknowledged."""
         await self.worker.stop()
+        self._acknowledge(self._carriers)
+        self._carriers = []
+        if self._carrier_timer is not None:
+            self._carrier_timer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._carrier_timer
+            self._carrier_timer = None
         await self._marks_written()
+        await self._acks_sent()
+
+    async def _acks_sent(self) -> None:
+        if self._acks:
+            await asyncio.gather(*self._acks, return_exceptions=True)
 
     async def _marks_written(self) -> None:
         await self._storage.flush_behind()
@@ -188,6 +216,64 @@ class Delivery:
         one transaction for all the marks of 0.2 s; delivery does not wait for the database)."""
         self._storage.remember_delivered([key])
 
+    # ------------------------------------------------------------------ presses carrying the table edit
+
+    def carry(self, carrier: Carrier) -> None:
+        """Hand over an accepted press (call under the table's lock, once its change is stored): it is answered
+        by the next edit of its message (`refresh`), drawn with that change. Acknowledged at once instead when
+        its message is no longer the live table (retired or replaced, or not known yet) or it arrived more than
+        `CARRY_TIMEOUT_S` ago; acknowledged by a timer when no edit used it within `CARRY_TIMEOUT_S`."""
+        if carrier.claimed:
+            return  # answered already (the Discord layer did not wait for this edit)
+        live = carrier.message_id == self._state.message_id and self._message_generation == self._generation
+        if not live or self._clock.time() >= carrier.arrived + CARRY_TIMEOUT_S:
+            self._acknowledge([carrier])
+            return
+        self._carriers.append(carrier)
+        if self._carrier_timer is None or self._carrier_timer.done():
+            self._carrier_timer = asyncio.create_task(self._expire_carriers(), name="table-press-timer")
+
+    def _take_carrier(self, message_id: int | None) -> Carrier | None:
+        """The press to answer with an edit of `message_id` now (the earliest to arrive of those still in
+        time); every other waiting press is acknowledged (one answer per edit)."""
+        carriers, self._carriers = self._carriers, []
+        if not carriers:
+            return None
+        now = self._clock.time()
+        fresh = [c for c in carriers if c.message_id == message_id and now < c.arrived + CARRY_TIMEOUT_S]
+        chosen = next((c for c in sorted(fresh, key=lambda c: c.arrived) if c.claim()), None)
+        self._acknowledge([c for c in carriers if c is not chosen])
+        return chosen
+
+    def _acknowledge(self, carriers: list[Carrier]) -> None:
+        """Acknowledge presses that carry no edit, at once, beside the worker (which may be behind); those
+        answered by someone else already (`Carrier.claim`) are left alone."""
+        for carrier in carriers:
+            if not carrier.claim():
+                continue
+            task = asyncio.create_task(self._send_ack(carrier), name="table-press-ack")
+            self._acks.add(task)
+            task.add_done_callback(self._acks.discard)
+
+    async def _send_ack(self, carrier: Carrier) -> None:
+        try:
+            await self.notifier.acknowledge(carrier)
+        except Exception:
+            log.exception("table %s: could not acknowledge a press", self._state.ids.table_id)
+
+    async def _expire_carriers(self) -> None:
+        """Sleep until the first waiting press's deadline, acknowledge those past theirs; one wake-up per task (a
+        new one is started for the presses left)."""
+        if not self._carriers:
+            return
+        await self._clock.sleep_until(min(c.arrived for c in self._carriers) + CARRY_TIMEOUT_S)
+        now = self._clock.time()
+        expired = [c for c in self._carriers if now >= c.arrived + CARRY_TIMEOUT_S]
+        self._carriers = [c for c in self._carriers if c not in expired]
+        self._acknowledge(expired)
+        if self._carriers:
+            self._carrier_timer = asyncio.create_task(self._expire_carriers(), name="table-press-timer")
+
     # ------------------------------------------------------------------ the table message
 
     def refresh(self) -> None:
@@ -208,10 +294,14 @@ class Delivery:
                 self._pending_edit = False
                 snap = self._picture()
                 summarised = state.hand is None and (state.closed or state.next_hand_at is not None)
+                # Taken with the picture: the press it answers is drawn in it.
+                carrier = self._take_carrier(snap.message_id)
             if snap.message_id is None:
                 if summarised:
                     return  # the last hand's message was summarised: the next deal (or the end notice) follows
-                await self._posted(await self.notifier.post_table(snap))
+                await self._posted(await self.notifier.post_table(snap), generation)
+            elif carrier is not None:
+                await self.notifier.edit_table(snap, carrier)
             else:
                 await self.notifier.edit_table(snap)
 
@@ -225,6 +315,8 @@ class Delivery:
         posted. Once per hand at most (the hand's end), so an action still costs one table edit."""
         self._pending_edit = False
         self._generation += 1
+        self._acknowledge(self._carriers)  # their message is retired: no edit of it will come
+        self._carriers = []
         snap = self._picture()
         if not showed_hand:
             snap = dataclasses.replace(snap, hand_number=0)
@@ -247,18 +339,20 @@ class Delivery:
         message keeps live buttons. replaces_hand: the replaced message showed the hand being played (a
         /poker table during a hand), not the table between hands (a new deal replaces only such a message)."""
         self.retire_message(None, showed_hand=replaces_hand)
+        generation = self._generation
 
         async def post() -> None:
             async with self._lock:  # a picture of what is stored (see `refresh`)
                 snap = self._picture()
-            await self._posted(await self.notifier.post_table(snap))
+            await self._posted(await self.notifier.post_table(snap), generation)
 
         self.worker.put(post)
 
-    async def _posted(self, message_id: int | None) -> None:
-        """A table message was posted (its id, stored for restarts), or the post failed (None): then the old
-        message is forgotten so that the next refresh posts the table again rather than editing the previous
-        hand's message."""
+    async def _posted(self, message_id: int | None, generation: int) -> None:
+        """A table message was posted (its id, stored for restarts) by a job of `generation`, or the post failed
+        (None): then the old message is forgotten so that the next refresh posts the table again rather than
+        editing the previous hand's message."""
         self._state.message_id = message_id
+        self._message_generation = generation
         if message_id is not None:
             self._storage.remember_table_message(self._state.ids.table_id, message_id)  # written behind: no wait

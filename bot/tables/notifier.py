@@ -22,6 +22,7 @@ from bot.render.table import SeatView, TableSnapshot
 __all__ = [
     "Announcement",
     "CardsShown",
+    "Carrier",
     "LevelAnnouncement",
     "Notifier",
     "Placing",
@@ -148,6 +149,35 @@ class Picture:
     filename: str = "table.png"
 
 
+@dataclass(eq=False)
+class Carrier:
+    """An accepted press of a table message's button, waiting to carry that message's next edit (docs/outbox.md,
+    "A press answered by the table edit"): Discord lets a component interaction be answered by editing the
+    message its button is on (interaction response UPDATE_MESSAGE), one REST call instead of an acknowledgement
+    and an edit. The Discord layer builds it; the service only keeps it and hands it back to `Notifier`.
+
+    interaction_id / token: the interaction to answer; message_id: the message the pressed button is on;
+    arrived: when the press arrived, in the service clock's seconds (`Clock.time`). Discord forgets an
+    interaction not answered within 3 s: a carrier not used within `delivery.CARRY_TIMEOUT_S` is answered with
+    `Notifier.acknowledge` instead.
+
+    Whoever answers it claims it first (`claim`, once): the table's delivery, or the Discord layer itself when the
+    edit is slow to come (it acknowledges the press then, and the edit goes out as a plain one)."""
+
+    interaction_id: int
+    token: str
+    message_id: int
+    arrived: float
+    claimed: bool = False
+
+    def claim(self) -> bool:
+        """Take the answer of this press: True the first time only (then the claimer must answer it)."""
+        if self.claimed:
+            return False
+        self.claimed = True
+        return True
+
+
 class Notifier(Protocol):
     """Implemented by the Discord layer; the service calls it in order, one table at a time.
 
@@ -158,8 +188,16 @@ class Notifier(Protocol):
         """Post a new table message (a new hand, or /poker table); return its message id."""
         ...
 
-    async def edit_table(self, snapshot: TableSnapshot) -> None:
-        """Edit the current table message (`snapshot.message_id`) in place."""
+    async def edit_table(self, snapshot: TableSnapshot, carrier: Carrier | None = None) -> None:
+        """Edit the current table message (`snapshot.message_id`) in place. `carrier`: a press of a button of
+        that very message, not yet answered: the edit is sent as that interaction's answer (UPDATE_MESSAGE),
+        and as a plain edit when that answer is refused (the interaction expired); either way it is answered."""
+        ...
+
+    async def acknowledge(self, carrier: Carrier) -> None:
+        """Answer a press that will carry no edit (another press carried it, its message was replaced, or no
+        edit came in time): an acknowledgement that changes nothing (DEFERRED_UPDATE_MESSAGE). Failures are
+        logged, never raised."""
         ...
 
     async def retire_table(self, snapshot: TableSnapshot, message_id: int, result: HandResult | None) -> None:
@@ -250,6 +288,11 @@ class RecordingNotifier:
     next_message_id: int = 1000
     messages: dict[int, RecordedMessage] = field(default_factory=dict)
     live_message_id: int | None = None
+    #: How each press handed over as a `Carrier` was answered, by interaction id, in order: "update" (it carried
+    #: an edit of its message) or "ack" (`acknowledge`). Exactly one answer each, or Discord refuses the second.
+    answers: dict[int, list[str]] = field(default_factory=dict)
+    #: Carriers used for an edit of another message than the one their button is on (a bug).
+    misdirected: list[Carrier] = field(default_factory=list)
 
     async def post_table(self, snapshot: TableSnapshot) -> int | None:
         """Record the snapshot as a new message (now the live one); return its fake message id."""
@@ -261,8 +304,13 @@ class RecordingNotifier:
         self.live_message_id = message_id
         return message_id
 
-    async def edit_table(self, snapshot: TableSnapshot) -> None:
-        """Record the snapshot and draw it on message `snapshot.message_id` (an unknown id changes nothing)."""
+    async def edit_table(self, snapshot: TableSnapshot, carrier: Carrier | None = None) -> None:
+        """Record the snapshot and draw it on message `snapshot.message_id` (an unknown id changes nothing);
+        `carrier`: recorded as answered by this edit ("update")."""
+        if carrier is not None:
+            self.answers.setdefault(carrier.interaction_id, []).append("update")
+            if carrier.message_id != snapshot.message_id:
+                self.misdirected.append(carrier)
         self.edits.append(snapshot)
         self.snapshots.append(snapshot)
         message = self.messages.get(snapshot.message_id) if snapshot.message_id is not None else None
@@ -281,6 +329,10 @@ class RecordingNotifier:
             message.result = result
         if self.live_message_id == message_id:
             self.live_message_id = None
+
+    async def acknowledge(self, carrier: Carrier) -> None:
+        """Record the press as answered by an acknowledgement ("ack")."""
+        self.answers.setdefault(carrier.interaction_id, []).append("ack")
 
     def with_live_buttons(self) -> list[int]:
         """Ids of the messages that carry live buttons now (at most the live table's, when a hand is played)."""

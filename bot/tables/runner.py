@@ -30,7 +30,7 @@ from bot.tables.errors import STORAGE_REFUSALS, ServiceError, refusal
 from bot.tables.hands import Hands
 from bot.tables.host import Host
 from bot.tables.kinds import ActionBy
-from bot.tables.notifier import CardsShown, Notifier, TableClosedAnnouncement, TableSnapshot
+from bot.tables.notifier import CardsShown, Carrier, Notifier, TableClosedAnnouncement, TableSnapshot
 from bot.tables.options import TableOptions
 from bot.tables.outbox import InteractionReply
 from bot.tables.preactions import PreAction, PreChoice
@@ -94,6 +94,7 @@ class TableRunner(TableReader):
             state=state,
             lock=self._lock,
             picture=self.snapshot,
+            clock=clock,
             **({} if idle_wait is None else {"idle": idle_wait}),
         )
         self._core = TableCore(
@@ -468,14 +469,20 @@ class TableRunner(TableReader):
         *,
         hand_number: int | None = None,
         expected: int | None = None,
+        carrier: Carrier | None = None,
     ) -> PlayerActed:
         """A player's decision (fold, check, call, bet N, raise to N, all-in). Returns the engine's
         `PlayerActed` event. `expected`: the amount the pressed button named (Call N: chips to add; All-in N
         and Bet/Raise to N: the street total) — refused when it is no longer the amount (`check_expected`).
-        Raises ServiceError (see `check_turn`), or the engine's PokerError saying what is allowed ("Minimum
-        raise is to 22"). Nothing changes then."""
+        `carrier`: the press of a table message's button that made it, not yet answered: once the action is
+        stored, it is answered by the table edit that shows it (`Delivery.carry`); a refused action leaves it
+        to the caller to answer. Raises ServiceError (see `check_turn`), or the engine's PokerError saying what
+        is allowed ("Minimum raise is to 22"). Nothing changes then."""
         async with self._operation():
-            return await self._hands.act(user_id, kind, amount, hand_number=hand_number, expected=expected)
+            acted = await self._hands.act(user_id, kind, amount, hand_number=hand_number, expected=expected)
+            if carrier is not None:
+                self._outbox.carry(carrier)
+            return acted
 
     async def answer_run_twice(self, user_id: int, yes: bool, *, hand_number: int | None = None) -> None:
         """A player still in the hand answers whether to run the rest of the board twice (issue 15; rule book

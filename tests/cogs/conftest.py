@@ -393,6 +393,9 @@ def world(
     guild = env.create_guild("Poker night")
     channel = guild.create_text_channel("poker")
     world = World(env, table_clock, decks, settings, guild, channel)
+    # A plain action's press waits for the edit that shows it to answer it: within SimCord's virtual time, long
+    # enough that it always does (the deadline's own path is tests/cogs/test_presses.py's).
+    world.bot.presses.answer_within_s = 2.0
     # SimCord sends every interaction with locale en-US; members in `world.locales` get theirs instead.
     base_payload = simcord_interactions.base_payload
 

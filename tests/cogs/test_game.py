@@ -166,7 +166,9 @@ async def test_an_old_call_button_pressed_after_a_raise_is_refused_with_the_curr
     await world.slash("chloe", "raise", amount=20)
     before = world.snapshot()
     pressed = await world.forge_press("alice", old_call)  # alice (small blind) would now call 19
-    assert pressed.followups[-1].content == "The call is now 19: nothing was played, press again"
+    # The refusal is the press's own private answer (a refused press is no longer deferred first).
+    assert pressed.response is not None and pressed.ephemeral and not pressed.followups
+    assert pressed.response.content == "The call is now 19: nothing was played, press again"
     assert world.snapshot().seats == before.seats and world.actor() == "alice"
     now_call = next(
         c.custom_id for row in world.table_message().components for c in row.children if c.label == "Call 19"

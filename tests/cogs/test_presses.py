@@ -5,11 +5,13 @@ a table button is left to discord.py."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
+from discord.webhook.async_ import async_context
 
-from bot.discord_ui.presses import Press, TableButton
+from bot.discord_ui.presses import ANSWER_WITHIN_S, Press, TableButton, acknowledge_action
 from tests.cogs.conftest import FORGED_POST, World
 from tests.cogs.test_door import NOT_HERE, NOT_VALID, Door
 from tests.cogs.test_refusals import answer, state
@@ -28,13 +30,16 @@ def followups(world: World, since: int) -> list[Any]:
     return [e.json for e in world.env.http_requests[since:] if e.method == "POST" and e.path.startswith("/webhooks/")]
 
 
-async def refused_after_ack(world: World, request: Any, expected: str) -> None:
-    """A press acknowledged (type 6) and then refused: the refusal is one private followup, nothing changed and
-    nothing public."""
+async def refused_privately(world: World, request: Any, expected: str) -> None:
+    """An action press refused by the table: the refusal is the press's one answer, private (type 4, ephemeral;
+    an action press is not acknowledged before its action, docs/outbox.md "A press answered by the table edit"),
+    nothing changed and nothing public."""
     before, mark = await state(world), len(world.env.http_requests)
     result = await request()
-    assert callbacks(world, mark) == [{"type": 6}]
-    assert [(m.content, m.ephemeral) for m in result.followups] == [(expected, True)]
+    (answered,) = callbacks(world, mark)
+    assert answered["type"] == 4 and answered["data"]["flags"] == 64
+    assert result.response is not None and (result.response.content, result.ephemeral) == (expected, True)
+    assert result.followups == [] and followups(world, mark) == []
     assert await state(world) == before
     assert [text for text in world.public_texts(mark) if FORGED_POST not in text] == []
 
@@ -51,7 +56,9 @@ async def test_a_press_of_a_table_button_takes_the_fast_path_and_acts_once(world
     before, mark = taken(world), len(world.env.http_requests)
     pressed = await world.press("chloe", "Call 2")
     assert taken(world) == before + 1
-    assert callbacks(world, mark) == [{"type": 6}]  # one deferred update: the table message's edit says it
+    # One answer, the table message's edit itself (UPDATE_MESSAGE): no deferral, no PATCH.
+    (answered,) = callbacks(world, mark)
+    assert answered["type"] == 7 and answered["data"]["embeds"][0]["title"].endswith("hand #1")
     assert followups(world, mark) == [] and pressed.followups == []
     assert world.actor() == "alice"
     assert [s.bet for s in world.snapshot().seats] == [1, 2, 2]  # alice SB 1, bob BB 2, chloe called 2
@@ -59,10 +66,25 @@ async def test_a_press_of_a_table_button_takes_the_fast_path_and_acts_once(world
     stored = await world.bot.storage.hand(runner.view().hand_id)
     assert [a["kind"] for a in stored.actions] == ["call"]  # one action, stored once
     edits = [e for e in world.env.http_requests[mark:] if e.method == "PATCH" and "/messages/" in e.path]
-    assert len(edits) == 1
+    assert edits == []
+    assert len(world.env.http_requests) - mark == 1  # the press cost one REST call in all
     # The presser is remembered as the discord.py path remembered them (name and locale for the DMs).
     assert world.bot.people.name(world.member("chloe").id) == "chloe"
     assert world.bot.people.locale(world.member("chloe").id, "x") == "en-US"
+
+
+async def test_by_default_a_press_is_acknowledged_before_its_action_and_refused_in_a_followup(world: World) -> None:
+    await start(world)
+    world.bot.presses.answer_within_s = ANSWER_WITHIN_S  # the bot's default (0: no wait for the edit)
+    mark = len(world.env.http_requests)
+    pressed = await world.press("chloe", "Call 2")
+    assert callbacks(world, mark) == [{"type": 6}] and pressed.followups == []
+    edits = [e for e in world.env.http_requests[mark:] if e.method == "PATCH" and "/messages/" in e.path]
+    assert len(edits) == 1 and world.actor() == "alice"
+    refused = await world.press("chloe", "Fold")  # not her turn: acknowledged first, so refused in a followup
+    expected = f"It's not your turn: it's <@{world.member('alice').id}>'s turn"
+    assert [(m.content, m.ephemeral) for m in refused.followups] == [(expected, True)]
+    world.acknowledge_refusals()
 
 
 async def test_my_cards_and_the_raise_form_answer_through_the_fast_path(world: World) -> None:
@@ -105,7 +127,7 @@ async def test_forged_table_button_ids_are_refused_as_before_through_the_fast_pa
         assert taken(world) == before + 1, expected
     chloe = f"<@{world.member('chloe').id}>"
     world.member("sam")  # a member who is not at the table
-    after_ack: list[tuple[str, str, str]] = [
+    by_the_table: list[tuple[str, str, str]] = [
         (
             "chloe",
             f"poker:call:{table}:" + "9" * 10,
@@ -115,9 +137,9 @@ async def test_forged_table_button_ids_are_refused_as_before_through_the_fast_pa
         ("sam", f"poker:fold:{table}:1", f"You're not playing this hand: it's {chloe}'s turn"),  # a stranger
         ("alice", f"poker:fold:{table}:1", f"It's not your turn: it's {chloe}'s turn"),
     ]
-    for who, custom_id, expected in after_ack:
+    for who, custom_id, expected in by_the_table:
         before = taken(world)
-        await refused_after_ack(world, lambda w=who, c=custom_id: world.forge_press(w, c), expected)
+        await refused_privately(world, lambda w=who, c=custom_id: world.forge_press(w, c), expected)
         assert taken(world) == before + 1, expected
     # Not a table button's id (an unknown action, a channel of 21 digits): discord.py's door answers, as before.
     for custom_id in (f"poker:dance:{table}:1", "poker:call:" + "9" * 21 + ":1", f"poker:call:{table}:1:2:3"):
@@ -133,17 +155,18 @@ async def test_forged_table_button_ids_are_refused_as_before_through_the_fast_pa
     world.acknowledge_refusals()
 
 
-async def test_a_refusal_after_the_acknowledgement_is_a_private_followup(world: World) -> None:
+async def test_a_refused_action_press_is_answered_by_its_private_refusal(world: World) -> None:
     await start(world)
     mark = len(world.env.http_requests)
     pressed = await world.forge_press("chloe", f"poker:all_in:{world.channel.id}:1:50")
-    assert callbacks(world, mark) == [{"type": 6}]
-    (followup,) = followups(world, mark)
-    assert followup["flags"] == 64 and followup["allowed_mentions"]["parse"] == []
-    assert [m.content for m in pressed.followups] == ["All-in is now 100: nothing was played, press again"]
+    (answered,) = callbacks(world, mark)
+    assert answered["type"] == 4 and answered["data"]["flags"] == 64
+    assert answered["data"]["allowed_mentions"]["parse"] == [] and followups(world, mark) == []
+    assert pressed.response is not None
+    assert pressed.response.content == "All-in is now 100: nothing was played, press again"
     world.speaks("chloe", "fr")
     refused = await world.forge_press("chloe", f"poker:all_in:{world.channel.id}:1:50")
-    assert refused.followups[-1].content.startswith("Le tapis est maintenant de 100")
+    assert refused.response is not None and refused.response.content.startswith("Le tapis est maintenant de 100")
     assert world.actor() == "chloe"
 
 
@@ -186,6 +209,9 @@ def test_a_press_is_read_from_the_raw_payload() -> None:
     assert (press.id, press.token, press.application_id, press.user_id) == (11, "tok", 22, 55)
     assert (press.channel_id, press.guild_id, press.locale.value, press.display_name) == (33, 44, "fr", "Chloé")
     assert press.button == TableButton("call", 33, 7, 19) and press.on_message
+    assert press.message_id is None  # the payload's message has no id: such a press is deferred, carries nothing
+    with_id = Press.read(None, payload("poker:call:33:7:19", message={"id": "66", "components": []}))  # type: ignore[arg-type]
+    assert with_id is not None and with_id.message_id == 66
     assert Press.read(None, payload("poker:fold:33:7", locale="xx")).locale.value == "en-US"  # type: ignore[arg-type, union-attr]
     elsewhere = payload("poker:fold:33:7", message={"components": []})
     assert not Press.read(None, elsewhere).on_message  # type: ignore[arg-type, union-attr]
@@ -205,3 +231,50 @@ def test_a_press_is_read_from_the_raw_payload() -> None:
 )
 def test_what_is_not_a_table_buttons_press_is_left_to_discord_py(data: dict[str, Any]) -> None:
     assert Press.read(None, data) is None  # type: ignore[arg-type]
+
+
+class Transport:
+    """The client and webhook adapter as the fast path uses them (`presses.webhook_request`): every request
+    recorded (route path, body) and answered at once."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, Any]] = []
+        self.http = self
+        self._HTTPClient__session = None
+        self.proxy = self.proxy_auth = None
+        async_context.set(self)  # type: ignore[arg-type]  # this test's context (its tasks copy it)
+
+    async def request(self, route: Any, session: Any, *, payload: Any = None, **kwargs: Any) -> Any:
+        self.sent.append((route.path, payload))
+        return None
+
+
+def pressed(transport: Transport) -> Press:
+    press = Press.read(transport, payload("poker:call:33:7:2", message={"id": "66", "components": []}))  # type: ignore[arg-type]
+    assert press is not None and press.message_id == 66
+    return press
+
+
+async def test_a_press_not_answered_by_its_edit_in_time_is_acknowledged_once_at_its_deadline() -> None:
+    transport = Transport()
+    answer = await acknowledge_action(pressed(transport), arrived=0.0, within=0.01)
+    assert answer.carrier is not None and transport.sent == []  # nothing sent before the action
+    await asyncio.sleep(0.05)  # no edit took it: acknowledged (type 6) at the deadline
+    assert transport.sent == [("/interactions/{webhook_id}/{webhook_token}/callback", {"type": 6})]
+    assert not answer.carrier.claim()  # the table's delivery will not answer it again (its edit is a PATCH)
+
+
+async def test_a_press_answered_by_its_edit_before_the_deadline_is_not_acknowledged() -> None:
+    transport = Transport()
+    answer = await acknowledge_action(pressed(transport), arrived=0.0, within=0.01)
+    assert answer.carrier is not None and answer.carrier.claim()  # the table's delivery took it for its edit
+    await asyncio.sleep(0.05)
+    assert transport.sent == []
+
+
+async def test_a_refused_press_gets_no_acknowledgement_after_its_refusal() -> None:
+    transport = Transport()
+    answer = await acknowledge_action(pressed(transport), arrived=0.0, within=0.01)
+    await answer.refused()  # the refusal is its answer (type 4)
+    await asyncio.sleep(0.05)
+    assert transport.sent == []

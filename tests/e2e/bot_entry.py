@@ -17,6 +17,8 @@ unchanged: these hooks exist only in this process.
   itself as soon as the n-th call (1 by default) of that storage write by the tables has committed, before
   anything else runs, so that a test can crash the bot right after each kind of commit (docs/outbox.md). Both
   storage hooks wrap the storage handed to the table service (`HookedStorage`), not the `Storage` class.
+- ``E2E_ANSWER_WITHIN``: seconds a plain action's press waits for the table edit that shows it to answer it
+  (`Presses.answer_within_s`; the bot's own 0.03 s would make a test of that answer depend on the machine's load).
 """
 
 from __future__ import annotations
@@ -95,10 +97,13 @@ def _install_hooks() -> None:
         name, _, nth = kill_text.partition(":")
         kill_after = (name, int(nth or 1))
 
-    if not options and not hold and kill_after is None:
+    within_text = os.environ.get("E2E_ANSWER_WITHIN")
+    if not options and not hold and kill_after is None and not within_text:
         return
 
     def factory(bot: Any) -> Any:
+        if within_text:
+            bot.presses.answer_within_s = float(within_text)
         storage = HookedStorage(bot.storage, hold_finish_hand=hold, kill_after=kill_after)
         return create_table_service(bot, storage=storage if hold or kill_after else None, **options)
 

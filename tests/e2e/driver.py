@@ -22,6 +22,7 @@ WAIT = 10.0
 #: Discord callback types (the stand-in's `Interaction.ack_type`).
 MESSAGE = 4
 DEFERRED_UPDATE = 6
+UPDATE_MESSAGE = 7
 MODAL = 9
 #: The slash command of each action (the button's action name differs for all-in).
 COMMANDS = {"fold": "fold", "check": "check", "call": "call", "bet": "bet", "raise": "raise", "all_in": "allin"}
@@ -122,8 +123,9 @@ class Game:
         return self.spectator.table()
 
     async def send(self, name: str, action: str, via: str, amount: int | None = None) -> Interaction:
-        """The first half of `act`: make the move and wait for its acknowledgement (a button press is
-        acknowledged before the bot applies it; a slash command after). Returns the interaction that acts."""
+        """The first half of `act`: make the move and wait for its acknowledgement (a button press is answered
+        by the table edit that shows it, or acknowledged; a slash command after). Returns the interaction that
+        acts."""
         view = self.spectator.table()
         assert view.actor == name, f"{name} cannot {action}: the table message says it is {view.actor}'s turn"
         user = self.user(name)
@@ -136,7 +138,9 @@ class Game:
                 raise Refused(f"/{COMMANDS[action]} by {name}: {answer}")
         elif via == "button":
             inter = self.stub.press_button(user, view.message_id, view.buttons[action]["custom_id"])
-            assert await inter.wait_acked(WAIT) == DEFERRED_UPDATE
+            # Answered by the table edit that shows the action (UPDATE_MESSAGE), or acknowledged when no edit of
+            # its message carries it (the action ended the hand: its message is retired), or refused privately.
+            assert await inter.wait_acked(WAIT) in (UPDATE_MESSAGE, DEFERRED_UPDATE, MESSAGE)
         elif via == "modal":
             opener = self.stub.press_button(user, view.message_id, view.buttons[action]["custom_id"])
             assert await opener.wait_acked(WAIT) == MODAL, self.reply(opener)
