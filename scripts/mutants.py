@@ -352,8 +352,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "flow",
         HANDS,
         "        self._state.expiries.pop(user_id, None)\n"
-        '        return await self.apply(player, kind, amount, by=ActionBy.PLAYER)',
-        '        return await self.apply(player, kind, amount, by=ActionBy.PLAYER)',
+        "        return await self.apply(player, kind, amount, by=ActionBy.PLAYER)",
+        "        return await self.apply(player, kind, amount, by=ActionBy.PLAYER)",
         (TURNS, SERVICE, FLOW),
     ),
     Mutant(
@@ -414,7 +414,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "busted-players-stay-seated",
         "flow",
         HANDS,
-        '                await self._seating.stand(user, Departure.BUSTED, announce=announce, place=places.get(user))',
+        "                await self._seating.stand(user, Departure.BUSTED, announce=announce, place=places.get(user))",
         "                pass",
         (TURNS, RECOVERY, FLOW),
     ),

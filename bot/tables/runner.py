@@ -240,9 +240,7 @@ class TableRunner(TableReader):
                 if turn == self._turn and not state.closed and self._computers.to_act():
                     await self._computers.act()
         except Exception:
-            log.exception(
-                "table %s: a computer player's action could not be stored (resumed later)", self.ids.table_id
-            )
+            log.exception("table %s: a computer player's action could not be stored (resumed later)", self.ids.table_id)
 
     def cancel_turn(self) -> None:
         """Stop the turn timer."""

@@ -24,6 +24,8 @@ ALICE, BOB = 101, 102
 def database_url(sqlite_url: str) -> str:
     """SQLite only: these tests are about its database thread and its second connection."""
     return sqlite_url
+
+
 SEATS = [{"seat": 1, "user_id": ALICE, "stack": 100}, {"seat": 2, "user_id": BOB, "stack": 100}]
 
 

@@ -147,9 +147,7 @@ def _sqlite_columns(path: Path) -> dict[str, list[str]]:
     with sqlite3.connect(path) as conn:
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
         return {
-            t: [c[1] for c in conn.execute(f"PRAGMA table_info({t})")]
-            for t in sorted(tables)
-            if t != "sqlite_sequence"
+            t: [c[1] for c in conn.execute(f"PRAGMA table_info({t})")] for t in sorted(tables) if t != "sqlite_sequence"
         }
 
 

@@ -45,9 +45,7 @@ async def test_street_and_showdown_messages_carry_a_picture_and_table_edits_neve
         assert picture.filename.endswith(".png") and _png(picture.data).size == (900, 600)
     # every street and the result had a picture; nothing else did (notices, the table's edits)
     pictured = {id(a) for a, _ in notifier.pictures}
-    assert {id(a) for a in notifier.announcements if isinstance(a, StreetAnnouncement | HandResult)} == (
-        pictured
-    )
+    assert {id(a) for a in notifier.announcements if isinstance(a, StreetAnnouncement | HandResult)} == (pictured)
 
 
 async def test_a_table_with_pictures_off_sends_none(service: TableService, notifier: RecordingNotifier) -> None:
