@@ -325,9 +325,10 @@ class Storage:
         await self._tables.set_message(self.executor, table_id, message_id)
 
     def remember_table_message(self, table_id: int, message_id: int | None) -> None:
-        """As `set_table_message`, written behind (bot/storage/behind.py): returns at once; the id is written
-        within `WRITE_BEHIND_S` with the other tables' (a table closed meanwhile is left as it is; a failure is
-        logged). Reads of the table return it from now on."""
+        """As `set_table_message`, written behind (bot/storage/behind.py): returns at once. A new message's id is
+        written at once (with whatever else waits: a restart must know which message has the live buttons); None
+        (the message was retired) within `WRITE_BEHIND_S`, with the other tables' marks. A table closed meanwhile
+        is left as it is; a failure is logged. Reads of the table return it from now on."""
         self._behind.remember_message(table_id, message_id)
 
     async def update_table_settings(

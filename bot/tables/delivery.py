@@ -299,7 +299,7 @@ class Delivery:
             if snap.message_id is None:
                 if summarised:
                     return  # the last hand's message was summarised: the next deal (or the end notice) follows
-                await self._posted(await self.notifier.post_table(snap), generation)
+                self._posted(await self.notifier.post_table(snap), generation)
             elif carrier is not None:
                 await self.notifier.edit_table(snap, carrier)
             else:
@@ -344,11 +344,11 @@ class Delivery:
         async def post() -> None:
             async with self._lock:  # a picture of what is stored (see `refresh`)
                 snap = self._picture()
-            await self._posted(await self.notifier.post_table(snap), generation)
+            self._posted(await self.notifier.post_table(snap), generation)
 
         self.worker.put(post)
 
-    async def _posted(self, message_id: int | None, generation: int) -> None:
+    def _posted(self, message_id: int | None, generation: int) -> None:
         """A table message was posted (its id, stored for restarts) by a job of `generation`, or the post failed
         (None): then the old message is forgotten so that the next refresh posts the table again rather than
         editing the previous hand's message."""
