@@ -5,9 +5,11 @@ refuses what cannot work."""
 from __future__ import annotations
 
 import asyncio
+import re
 import subprocess
 import sys
 import textwrap
+from importlib import metadata
 from pathlib import Path
 
 import psutil
@@ -109,6 +111,13 @@ def poker_bot(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=60,
     )
+
+
+def test_the_command_line_says_the_installed_version() -> None:
+    result = poker_bot("--version", cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"poker-bot {metadata.version('poker-bot')}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+\S*", metadata.version("poker-bot"))
 
 
 @pytest.mark.parametrize(
