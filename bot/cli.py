@@ -15,6 +15,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from importlib import metadata
 
+from bot.render.counted import counted
 from bot.tables.shards import parse_shards, split_evenly
 
 log = logging.getLogger(__name__)
@@ -138,7 +139,7 @@ async def recommended_shard_count(token: str) -> int:
         shards, _url, _limits = await http.get_bot_gateway()
     finally:
         await http.close()
-    log.info("Discord recommends %d shards", shards)
+    log.info("Discord recommends %s", counted(shards, "shard"))
     return int(shards)
 
 
