@@ -90,8 +90,8 @@ class TableOptions:
     of the BB) — all off by default. seats: 2–10.
     turn_timeout: 10–600 s.
     starting_stack: the tournament stack (rule book: 100). min_buy_in/max_buy_in/buy_in: cash-table limits
-    and the default buy-in (40 to 100 and 100 at blinds 1/2; a rebuy tops up to the maximum). The defaults are
-    the module's DEFAULT_* and *_BB numbers.
+    and the default buy-in (40 to 100 and 100 at blinds 1/2; a rebuy tops up to the maximum), checked at cash
+    tables only (a tournament never reads them). The defaults are the module's DEFAULT_* and *_BB numbers.
     blind_levels: optional tournament schedule, a tuple of
     (small blind, big blind, ante) levels, each lasting `level_length` hands or minutes (`level_by`).
     next_hand_delay: seconds between the end of a hand and the next deal.
@@ -171,9 +171,11 @@ class TableOptions:
             raise bad("turn_timeout", min=MIN_TURN_TIMEOUT, max=MAX_TURN_TIMEOUT)
         if self.starting_stack < self.big_blind:
             raise bad("starting_stack", big_blind=self.big_blind)
-        if not self.big_blind <= self.min_buy_in <= self.max_buy_in:
+        # The buy-in range is a cash table's: a tournament's players all sit with `starting_stack` (its fields stay
+        # the scaled defaults, never read).
+        if self.kind is TableKind.CASH and not self.big_blind <= self.min_buy_in <= self.max_buy_in:
             raise bad("min_buy_in", big_blind=self.big_blind)
-        if not self.min_buy_in <= self.buy_in <= self.max_buy_in:
+        if self.kind is TableKind.CASH and not self.min_buy_in <= self.buy_in <= self.max_buy_in:
             raise bad("buy_in", min=self.min_buy_in, max=self.max_buy_in)
         if not isinstance(self.level_by, LevelBy):
             raise bad("level_by")

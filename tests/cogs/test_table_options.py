@@ -3,8 +3,11 @@ allow is accepted, anything else gets a private refusal in the reader's language
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from bot.poker import TableKind
 from bot.tables import TableOptions
 from bot.tables.errors import ServiceError
 from tests.cogs.conftest import World
@@ -55,3 +58,32 @@ def test_a_big_blind_ante_may_exceed_the_big_blind_but_not_go_below_zero() -> No
     with pytest.raises(ServiceError) as refused:
         TableOptions.for_blinds(1, 2, ante=-1)
     assert refused.value.params["option"] == "ante"
+
+
+async def test_a_buy_in_limit_given_to_a_tournament_is_refused_as_a_cash_tables_setting(world: World) -> None:
+    refused = await world.slash("alice", "poker create", kind="tournament", stack=200, max_buy_in=200)
+    assert refused.response.ephemeral
+    assert refused.response.content == (
+        "max_buy_in is a setting of cash tables: at a tournament everyone starts with the same stack"
+    )
+    world.speaks("bob", "fr")
+    refused = await world.slash("bob", "poker create", kind="learning", min_buy_in=10)
+    assert refused.response.content == (
+        "cave_min est un réglage des parties libres\u00a0: en tournoi, tout le monde commence avec la même pile"
+    )
+    assert world.channel.id not in world.service.runners
+    opened = await world.slash("alice", "poker create", kind="cash", min_buy_in=10, max_buy_in=200)
+    assert not opened.response.ephemeral  # the same limits open a cash table
+    assert world.service.get(world.channel.id).view().options.min_buy_in == 10
+    world.acknowledge_refusals()
+
+
+def test_a_tournaments_options_are_not_held_to_a_cash_tables_buy_in_range() -> None:
+    """A tournament never reads its buy-in fields (everyone sits with `starting_stack`): at blinds 500/1,000 the
+    default buy-in range of 40 to 100 is below the big blind, refused at a cash table only."""
+    tournament = TableOptions(kind=TableKind.TOURNAMENT, small_blind=500, big_blind=1000, starting_stack=50_000)
+    assert tournament.validated().starting_stack == 50_000
+    assert tournament.with_changes(blind_levels=((500, 1000, 0), (1000, 2000, 100)), level_length=5).blind_levels
+    with pytest.raises(ServiceError) as refused:
+        replace(tournament, kind=TableKind.CASH).validated()
+    assert refused.value.params["option"] == "min_buy_in"
