@@ -120,9 +120,10 @@ class Game:
         it is their turn on the table message, that the bot acknowledged in time and accepted, and waits for
         the table message to show the result; returns it.
 
-        The result is a table message that reads otherwise than before the move (`TableView.timeless`: seats,
-        bets, whose turn, last actions, buttons) or a newer table message: an edit that changes only the turn's
-        deadline (a restarted bot refreshing its restored table) is not the move's."""
+        The result is a newer table message, or the same one once the turn has moved on from `name` (another
+        player to act, a new street, the hand over): an action always moves it. Another edit of the message is not
+        the move's: a restarted bot refreshing its restored table (the turn's deadline), or a seat's line changing
+        (a player back from sitting out)."""
         before = await self.table()
         inter = await self.send(name, action, via, amount)
 
@@ -130,7 +131,10 @@ class Game:
             if self.stub.followups(inter):
                 return True
             now = self.spectator.newest_table()
-            return now is not None and (now.message_id != before.message_id or now.timeless() != before.timeless())
+            if now is None:
+                return False
+            turn = (now.hand_number, now.board, now.actor)
+            return now.message_id != before.message_id or turn != (before.hand_number, before.board, before.actor)
 
         await self.stub.wait_for(shown, WAIT, what=f"the table message after {name}'s {action}")
         if via != "slash" and self.stub.followups(inter):

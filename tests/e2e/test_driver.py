@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import pytest
 import pytest_asyncio
 
 from tests.discord_stub import DiscordStub, Message
@@ -17,6 +18,7 @@ from tests.discord_stub.model import Channel
 
 from .conftest import World
 from .driver import Game
+from .spectator import SEAT_LINE as SEAT
 
 #: A turn's deadline in a table message (a Discord timestamp).
 DEADLINE = re.compile(r"<t:(\d+):R>")
@@ -79,20 +81,36 @@ async def test_turn_of_a_given_hand_waits_past_an_older_hands_message(
     assert view.hand_number == 2 and view.actor == "bob"
 
 
-def later_deadline(stub: DiscordStub, message: Message) -> None:
-    """Edit `message` as a restarted bot refreshes its restored table: the turn's deadline moves, nothing else."""
+def later_deadline(description: str, actor: str) -> str:
+    """A restarted bot refreshing its restored table: the turn's deadline moves, nothing else."""
+    return DEADLINE.sub(lambda m: f"<t:{int(m.group(1)) + 30}:R>", description)
+
+
+def other_seat_changed(description: str, actor: str) -> str:
+    """A player's seat line changes (say, back from sitting out) while `actor` is to act."""
+    lines = description.splitlines()
+    index = next(i for i, line in enumerate(lines) if SEAT.match(line) and f"**{actor}**" not in line)
+    lines[index] += " · sitting out" if " · sitting out" not in lines[index] else ""
+    return "\n".join(lines)
+
+
+def edit_table(stub: DiscordStub, message: Message, change: Callable[[str, str], str], actor: str) -> None:
+    """Edit the table message's description with `change`, as the bot's delivery would."""
     embed = dict(message.latest.embeds[0])
-    embed["description"] = DEADLINE.sub(lambda m: f"<t:{int(m.group(1)) + 30}:R>", str(embed["description"]))
+    embed["description"] = change(str(embed["description"]), actor)
     stub.edit_message(message, {"embeds": [embed]})
 
 
-async def test_act_waits_for_the_edit_that_shows_the_move_not_a_refresh_of_the_deadline(world: World) -> None:
+@pytest.mark.parametrize("change", [later_deadline, other_seat_changed])
+async def test_act_waits_for_the_edit_that_shows_the_move_not_another_edit(
+    world: World, change: Callable[[str, str], str]
+) -> None:
     game = world.game
     await game.open_table(world.host, {"alice": 100, "bob": 100, "carol": 100})
     view = await game.turn()
     assert view.actor is not None
-    # The refresh lands first, as soon as the press has gone out (the driver then waits for its acknowledgement).
-    asyncio.get_running_loop().call_soon(later_deadline, world.stub, game.table_message())
+    # The other edit lands first, as soon as the press has gone out (the driver then waits for its acknowledgement).
+    asyncio.get_running_loop().call_soon(edit_table, world.stub, game.table_message(), change, view.actor)
     after = await game.act(view.actor, "call", "button")
     assert after.actor not in (None, view.actor), "act() returned a table message that does not show the call"
     assert after.seats[view.actor].bet == view.to_call + view.seats[view.actor].bet
