@@ -255,6 +255,7 @@ class Hand:
         "_last_aggressor",
         "_min_bet",
         "_n",
+        "_pots_memo",
         "_preflop_last_blind",
         "_raise_inc",
         "_rit_answers",
@@ -300,6 +301,7 @@ class Hand:
         self._actions: list[Action] = []
         self._decisions: dict[int, bool] = {}
         self._final_pots: tuple[Pot, ...] | None = None
+        self._pots_memo: tuple[tuple[int, ...], tuple[bool, ...], int, tuple[Pot, ...]] | None = None
         self._street = Street.PREFLOP
         self._actor: int | None = None
         self._awaiting_street: Street | None = None
@@ -532,8 +534,14 @@ class Hand:
         """
         if self._final_pots is not None:
             return self._final_pots
-        live = [c - b - d for c, b, d in zip(self._contrib, self._bets, self._dead, strict=True)]
-        return tuple(build_pots(live, self._folded, sum(self._dead)))
+        live = tuple([c - b - d for c, b, d in zip(self._contrib, self._bets, self._dead, strict=True)])
+        folded, dead = tuple(self._folded), sum(self._dead)
+        memo = self._pots_memo
+        if memo is not None and memo[0] == live and memo[1] == folded and memo[2] == dead:
+            return memo[3]  # the same chips collected from the same players: the same pots (asked at every action)
+        pots = tuple(build_pots(live, folded, dead))
+        self._pots_memo = (live, folded, dead, pots)
+        return pots
 
     # ------------------------------------------------------------------ legal actions
 

@@ -96,10 +96,12 @@ class TableCore:
 
     # ------------------------------------------------------------------ owing
 
-    def announce(self, announcement: Announcement) -> None:
+    def announce(self, announcement: Announcement, picture: TableSnapshot | None = None) -> TableSnapshot:
         """Owe the channel a message (told once the change is stored, see `commit`). Player and table-closed
         notices are stored as such; a hand's result by its number (built again from the stored hand if need be);
-        a street line is not stored (the table message shows the board)."""
+        a street line is not stored (the table message shows the board). It goes with `picture`, a picture of
+        the table the change took already with nothing changed since (the streets of one action), else with a
+        picture taken now; returns the picture."""
         payload: dict[str, Any] | None
         if isinstance(announcement, PlayerAnnouncement | TableClosedAnnouncement | LevelAnnouncement):
             payload = {"type": "announce", "announcement": encode_announcement(announcement)}
@@ -107,7 +109,10 @@ class TableCore:
             payload = None
         else:
             payload = {"type": "hand_result", "hand_number": announcement.hand_number}
-        self._owed.append(Owed(new_key(), payload, self.snapshot(), announcement))
+        if picture is None:
+            picture = self.snapshot()
+        self._owed.append(Owed(new_key(), payload, picture, announcement))
+        return picture
 
     def owe(self, owed: Owed) -> None:
         """Owe a message built by the caller (a reply, the closed table's edit), stored with the next commit."""
