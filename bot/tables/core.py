@@ -153,7 +153,12 @@ class TableCore:
         which stores neither: what it owes is only what can be derived again: street lines, notices). On
         success what was owed is queued for delivery and memory is the new committed state; on failure memory
         goes back to the last committed state and the failure is raised. A write that takes longer than
-        `write_timeout_s` raises TimeoutError and marks the table `stale` (the write may still land)."""
+        `write_timeout_s` raises TimeoutError and marks the table `stale` (the write may still land).
+
+        A write with `carries=False` stores none of the table's state, so the committed copy stays the one
+        taken before it (what storage holds of the table is the same; the engine's hand, the one thing such a
+        write stores, is shared by the copy, and changes only once its action is stored): no second copy per
+        action."""
         owed, self._owed = self._owed, []
         state = self.state.to_json() if carries else {}
         rows = [o.row() for o in owed if o.payload is not None] if carries else []
@@ -165,7 +170,8 @@ class TableCore:
                 self.stale = True  # the write may still land: nothing may change until storage is read again
             self.roll_back()
             raise
-        self.mark_committed()
+        if carries:
+            self.mark_committed()
         for item in owed:
             self.delivery.queue(item, durable=carries and item.payload is not None)
         return result
