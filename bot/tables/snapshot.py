@@ -74,6 +74,7 @@ class _HandPart:
         if len(self.public) > 2 * RECENT_EVENTS:
             del self.public[:-RECENT_EVENTS]
         actor = hand.actor
+        self.hole = None  # read again when asked (hole cards are dealt once; explicit dealing deals them later)
         self.stacks, self.bets = hand.stacks, hand.bets
         flags = (hand.folded, hand.all_in)
         if flags != self.flags:  # a fold or an all-in (most actions change neither)
@@ -98,7 +99,7 @@ class _HandPart:
         }
 
     def hole_cards(self) -> tuple[tuple[Card, ...], ...]:
-        """Every player's hole cards (a learning table shows them face up); dealt once, read once."""
+        """Every player's hole cards (a learning table shows them face up), read once per count of events."""
         if self.hole is None:
             self.hole = tuple(tuple(cards) for cards in self.hand.hole_cards)
         return self.hole
