@@ -26,9 +26,14 @@ from bot.render.picture import (
     SeatOdds,
     TableScene,
     clean_name,
+    draw,
     draw_image,
+    draw_rows,
+    draw_scanlines,
     draw_table,
     encode_png,
+    encode_rows,
+    encode_scanlines,
     layout_for,
     samples,
     scene_from_snapshot,
@@ -359,3 +364,45 @@ def test_warm_up_draws_the_tables_and_every_card_ahead() -> None:
     assert sprites.table_scanlines.cache_info().currsize == 3
     assert sprites.card.cache_info().currsize == 2 * 53  # 52 faces and the back, on the board and on a plate
     assert sprites.empty_seat.cache_info().currsize == 2 + 6 + 10
+
+
+def test_a_picture_drawn_from_kept_seats_is_the_picture_drawn_afresh() -> None:
+    """A seat's pieces are kept between pictures (`draw.seat_pieces`): drawing every sample again, once the seats
+    are kept, in any order and in both languages, gives the very bytes of a first drawing with nothing kept."""
+    scenes = samples.golden_scenes()
+    fresh = {}
+    for name, scene in scenes.items():
+        sprites.clear_caches()
+        fresh[name] = draw_table(scene)
+    sprites.clear_caches()
+    for name in [*scenes, *reversed(scenes)]:
+        assert draw_table(scenes[name]) == fresh[name], name
+    assert draw.seat_cache_info().hits >= sum(len(s.seats) for s in scenes.values())
+
+
+def test_a_seat_whose_odds_cannot_be_kept_is_drawn_the_same() -> None:
+    """Odds of any `OddsLike` kind (here an unhashable one) are drawn as `SeatOdds` with the same figures are."""
+
+    class Odds:
+        __hash__ = None  # type: ignore[assignment]
+
+        def __init__(self, win: float, tie: float, exact: bool) -> None:
+            self.win, self.tie, self.exact = win, tie, exact
+
+    scene = samples.golden_scenes()["all_in_odds"]
+    other = dataclasses.replace(
+        scene,
+        seats=tuple(
+            dataclasses.replace(s, odds=Odds(s.odds.win, s.odds.tie, s.odds.exact))
+            if isinstance(s.odds, SeatOdds)
+            else s
+            for s in scene.seats
+        ),
+    )
+    assert draw_table(other) == draw_table(scene)
+
+
+@pytest.mark.parametrize("name", ["hand_2_seats", "showdown_10_seats_fr"])
+def test_the_rows_encode_as_the_scanlines_image_does(name: str) -> None:
+    scene = samples.golden_scenes()[name]
+    assert encode_rows(draw_rows(scene)) == encode_scanlines(draw_scanlines(scene)) == draw_table(scene)

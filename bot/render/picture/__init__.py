@@ -32,9 +32,9 @@ readable on a phone where Discord shows it about 400 px wide.
 
 from __future__ import annotations
 
-from bot.render.picture.draw import draw_image, draw_scanlines
+from bot.render.picture.draw import draw_image, draw_rows, draw_scanlines
 from bot.render.picture.layout import HEIGHT, WIDTH, layout_for
-from bot.render.picture.png import compute_palette, encode_png, encode_scanlines
+from bot.render.picture.png import compute_palette, encode_png, encode_rows, encode_scanlines
 from bot.render.picture.scene import (
     COMPUTER_MARK,
     OddsLike,
@@ -57,8 +57,12 @@ __all__ = [
     "clean_name",
     "compute_palette",
     "draw_image",
+    "draw_rows",
+    "draw_scanlines",
     "draw_table",
     "encode_png",
+    "encode_rows",
+    "encode_scanlines",
     "layout_for",
     "scene_from_snapshot",
     "warm_up",
@@ -67,5 +71,5 @@ __all__ = [
 
 def draw_table(scene: TableScene) -> bytes:
     """The picture of `scene` as PNG bytes (`WIDTH` × `HEIGHT`, 8-bit palette), drawn as the PNG's scanlines
-    and compressed as they are (`draw_scanlines`, `encode_scanlines`)."""
-    return encode_scanlines(draw_scanlines(scene))
+    and compressed as they are (`draw_rows`, `encode_rows`)."""
+    return encode_rows(draw_rows(scene))

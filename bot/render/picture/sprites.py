@@ -1,12 +1,15 @@
-"""The table picture's pre-drawn pieces, in the picture's final mode: 8-bit palette images ("P", the shipped
-palette `bot.render.picture.palette.PALETTE`) that the drawing pastes as plain rectangles, without masks.
+"""The table picture's pre-drawn pieces, in the picture's final form: arrays of indices of the shipped palette
+(`bot.render.picture.palette.PALETTE`, numpy `uint8`, one row per pixel row) that the drawing copies into the
+picture's rows as plain rectangles, without masks.
 
 Every piece is drawn once in RGB with its anti-aliased edges blended over what lies under it (a flat colour,
-or the empty table at the piece's place), turned into palette indices once (`to_palette`), and cached: the felt
-per layout, empty seats, plates, card faces and backs, texts, badges, the button/blind/bet marks, the computer
-player's mark. A picture is then a copy of the felt and a few dozen rectangle copies (`bot.render.picture.draw`),
-with nothing left to blend or convert. Caches are bounded (`lru_cache`) where the keys vary (texts with chip
-counts, badges with amounts).
+or the empty table at the piece's place), turned into palette indices once (`to_palette`), and cached as a
+read-only array: the felt per layout, empty seats, plates, card faces and backs, texts, badges, the
+button/blind/bet marks, the computer player's mark. A picture is then a copy of the felt and a few dozen
+rectangle copies (`bot.render.picture.draw`), with nothing left to blend or convert. Arrays rather than Pillow
+images: a slice assignment costs a third of `Image.paste` (whose Python wrapper costs more than its copy), and
+the rows are compressed where they lie, without `Image.tobytes`. Caches are bounded (`lru_cache`) where the keys
+vary (texts with chip counts, badges with amounts).
 
 The font ships with the package (DejaVu Sans Condensed Bold, `bot/render/fonts`, its licence beside it), laid
 out with Pillow's basic layout (never the optional libraqm): the same pixels on every machine.
@@ -14,10 +17,11 @@ out with Pillow's basic layout (never the optional libraqm): the same pixels on 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from importlib import resources
 
+import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.poker.cards import Card, full_deck
@@ -71,8 +75,11 @@ from bot.render.picture.layout import (
 
 FONT_FILE = "DejaVuSansCondensed-Bold.ttf"
 
-#: A piece: a palette image and where its top left corner goes.
-Piece = tuple[Image.Image, int, int]
+#: Palette indices, one row per pixel row (read-only when cached).
+Indices = np.ndarray[tuple[int, int], np.dtype[np.uint8]]
+#: A piece: its indices and the canvas point its top left corner goes to (or, for a text, its offset from the
+#: anchor point).
+Piece = tuple[Indices, int, int]
 #: A layer to blend into a piece: an RGBA sprite and the canvas position of its top left corner.
 Layer = tuple[Image.Image, int, int]
 #: A mark beside a seat: ("mark", text, fill, ink) for the button and blinds, ("bet", amount, fill, ink) for a bet.
@@ -140,11 +147,31 @@ def to_palette(image: Image.Image) -> Image.Image:
     return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
 
 
+def indices(image: Image.Image) -> Indices:
+    """A palette image's indices as a read-only array (what the caches keep)."""
+    array: Indices = np.array(image, dtype=np.uint8)
+    array.flags.writeable = False
+    return array
+
+
+def as_image(array: Indices) -> Image.Image:
+    """Palette indices as a Pillow palette image with the shipped palette (a copy)."""
+    image = Image.frombytes("P", (array.shape[1], array.shape[0]), np.ascontiguousarray(array).tobytes())
+    image.putpalette(_palette().getpalette() or [])
+    return image
+
+
+#: Caches of pieces kept outside this module (`bot.render.picture.draw`'s seats), cleared with these.
+DEPENDENT_CACHES: list[Callable[[], None]] = []
+
+
 def clear_caches() -> None:
-    """Forget every pre-drawn piece (after a change of palette)."""
-    caches = (table_scanlines, _rgb_felt, _digit, number_piece, text_piece, empty_seat, plate, card, badge, marks)
+    """Forget every pre-drawn piece (after a change of palette), and what other modules keep of them."""
+    caches = (table_scanlines, _rgb_felt, _digit, _number, _text, empty_seat, plate, card, badge, marks)
     for cached in (*caches, robot, empty_place):
         cached.cache_clear()
+    for clear in DEPENDENT_CACHES:
+        clear()
 
 
 # ------------------------------------------------------------------------------------------------ sprites
@@ -189,14 +216,14 @@ def compose(layout: int, box: Box, layers: Sequence[Layer], under: Sequence[Laye
     region = felt_region(layout, box).convert("RGB")
     for sprite, x, y in (*under, *layers):
         region.paste(sprite, (x - box[0], y - box[1]), sprite)
-    return to_palette(region), box[0], box[1]
+    return indices(to_palette(region)), box[0], box[1]
 
 
-def _flat(size: tuple[int, int], background: Colour, layers: Sequence[tuple[Image.Image, int, int]]) -> Image.Image:
+def _flat(size: tuple[int, int], background: Colour, layers: Sequence[tuple[Image.Image, int, int]]) -> Indices:
     region = Image.new("RGB", size, background)
     for sprite, x, y in layers:
         region.paste(sprite, (x, y), sprite)
-    return to_palette(region)
+    return indices(to_palette(region))
 
 
 # ------------------------------------------------------------------------------------------------ pieces
@@ -221,19 +248,24 @@ def _rgb_felt(layout: int) -> Image.Image:
 
 
 @cache
-def table_scanlines(layout: int) -> Image.Image:
-    """The empty table of `layout` in palette indices, as PNG scanlines: one column wider than the picture, its
-    column 0 (each row's filter type) 0. Every picture starts as a copy of it (`draw.draw_scanlines`)."""
-    image = Image.new("P", (WIDTH + 1, HEIGHT), 0)
-    image.putpalette(_palette().getpalette() or [])
-    image.paste(to_palette(_rgb_felt(layout)), (1, 0))
+def table_scanlines(layout: int) -> Indices:
+    """The empty table of `layout` in palette indices, as PNG scanlines: `HEIGHT` rows one column wider than the
+    picture, their column 0 (each row's filter type) 0. Every picture starts as a copy of it (`draw.draw_rows`)."""
+    rows = np.zeros((HEIGHT, WIDTH + 1), np.uint8)
+    rows[:, 1:] = indices(to_palette(_rgb_felt(layout)))
     _rgb_felt.cache_clear()  # the RGB one is needed only to make this one
-    return image
+    rows.flags.writeable = False
+    return rows
 
 
 def felt_region(layout: int, box: Box) -> Image.Image:
-    """`box` of the empty table of `layout` (canvas coordinates), in palette indices."""
-    return table_scanlines(layout).crop((box[0] + 1, box[1], box[2] + 1, box[3]))
+    """`box` of the empty table of `layout` (canvas coordinates) as a palette image; 0 outside the canvas."""
+    left, top, right, bottom = box
+    region = np.zeros((bottom - top, right - left), np.uint8)
+    x0, y0, x1, y1 = max(left, 0), max(top, 0), min(right, WIDTH), min(bottom, HEIGHT)
+    if x0 < x1 and y0 < y1:
+        region[y0 - top : y1 - top, x0 - left : x1 - left] = table_scanlines(layout)[y0:y1, x0 + 1 : x1 + 1]
+    return as_image(region)
 
 
 @cache
@@ -280,15 +312,21 @@ def text(words: str, size: int, colour: Colour, background: Colour, anchor: str 
     whole. Each kind has its own bounded cache, so that the stream of new chip counts never pushes the names
     out (about 6 MB at most in all)."""
     if words and anchor == "la" and NUMBER_CHARACTERS.issuperset(words):
-        return number_piece(words, size, colour, background)
-    return text_piece(words, size, colour, background, anchor)
+        return _number(words, size, colour, background)
+    return _text(words, size, colour, background, anchor)
 
 
 @lru_cache(maxsize=1024)
-def text_piece(words: str, size: int, colour: Colour, background: Colour, anchor: str) -> Piece:
-    """`words` drawn whole by FreeType on a flat `background`, and the piece's offset from the anchor point."""
+def _text(words: str, size: int, colour: Colour, background: Colour, anchor: str) -> Piece:
     sprite, left, top = _text_sprite(words, size, colour, anchor)
     return _flat(sprite.size, background, [(sprite, 0, 0)]), left, top
+
+
+def text_piece(words: str, size: int, colour: Colour, background: Colour, anchor: str) -> tuple[Image.Image, int, int]:
+    """`words` drawn whole by FreeType on a flat `background`, as a palette image, and its offset from the anchor
+    point (the cached piece `text` pastes for a text that is not a number)."""
+    array, left, top = _text(words, size, colour, background, anchor)
+    return as_image(array), left, top
 
 
 #: The characters of the numbers the picture draws (digits, the locales' group separators, signs).
@@ -303,27 +341,30 @@ def _number_band(size: int) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=1024)
-def _digit(ch: str, size: int, colour: Colour, background: Colour) -> Image.Image:
+def _digit(ch: str, size: int, colour: Colour, background: Colour) -> Indices:
     """One number character as wide as its advance (the pen's step), on the rows of `_number_band`."""
     top, bottom = _number_band(size)
     image = Image.new("RGB", (max(1, int(font(size).getlength(ch))), bottom - top), background)
     ImageDraw.Draw(image).text((0, -top), ch, font=font(size), fill=colour, anchor="la")
-    return to_palette(image)
+    return indices(to_palette(image))
 
 
 @lru_cache(maxsize=512)
-def number_piece(words: str, size: int, colour: Colour, background: Colour) -> Piece:
-    """`words` (only `NUMBER_CHARACTERS`) from its characters side by side. The font's number characters have
+def _number(words: str, size: int, colour: Colour, background: Colour) -> Piece:
+    top, _ = _number_band(size)
+    digits = [_digit(ch, size, colour, background) for ch in words]
+    array: Indices = np.hstack(digits) if len(digits) > 1 else digits[0]
+    array.flags.writeable = False
+    return array, 0, top
+
+
+def number_piece(words: str, size: int, colour: Colour, background: Colour) -> tuple[Image.Image, int, int]:
+    """`words` (only `NUMBER_CHARACTERS`) from its characters side by side, as a palette image, and its offset from
+    the "la" anchor point (the cached piece `text` pastes for a number). The font's number characters have
     whole-pixel advances, no kerning between them and no ink outside their advance at the picture's sizes, so
     this is the very image of the whole text (tests/render/test_picture.py checks it)."""
-    top, bottom = _number_band(size)
-    digits = [_digit(ch, size, colour, background) for ch in words]
-    image = digits[0].crop((0, 0, sum(d.width for d in digits), bottom - top))  # the first, widened: its palette
-    x = digits[0].width
-    for digit in digits[1:]:
-        image.paste(digit, (x, 0))
-        x += digit.width
-    return image, 0, top
+    array, left, top = _number(words, size, colour, background)
+    return as_image(array), left, top
 
 
 @cache
@@ -362,7 +403,7 @@ def _card_back(size: tuple[int, int]) -> Image.Image:
 
 
 @lru_cache(maxsize=512)
-def card(face: Card | None, size: tuple[int, int], four_colour: bool, background: Colour) -> Image.Image:
+def card(face: Card | None, size: tuple[int, int], four_colour: bool, background: Colour) -> Indices:
     """A card face (or its back, for None) with rounded corners on a flat `background`."""
     drawn = _card_back(size) if face is None else _card_face(face, size, four_colour)
     sprite = drawn.convert("RGBA")
@@ -371,7 +412,7 @@ def card(face: Card | None, size: tuple[int, int], four_colour: bool, background
 
 
 @cache
-def empty_place(size: tuple[int, int]) -> Image.Image:
+def empty_place(size: tuple[int, int]) -> Indices:
     """A board place with no card yet: its outline on the felt."""
     return _flat(size, FELT, [(rounded(size, 12, None, FELT_LINE, 2), 0, 0)])
 
