@@ -98,8 +98,9 @@ def _place_text(
     colour: Colour,
     background: Colour,
     anchor: str = "la",
+    passing: bool = False,
 ) -> None:
-    piece, left, top = sprites.text(words, size, colour, background, anchor)
+    piece, left, top = sprites.text(words, size, colour, background, anchor, passing)
     _place(into, piece, round(xy[0]) + left, round(xy[1]) + top)
 
 
@@ -226,7 +227,7 @@ def _centre_pieces(scene: TableScene) -> list[Placed]:
         title = f"{title} · {street}" if title else street
     if title:
         words, size = sprites.fit(title, 26, CENTRE_WIDTH, 18)
-        _place_text(placed, (cx, cy - 118), words, size, TEXT, FELT, "mm")
+        _place_text(placed, (cx, cy - 118), words, size, TEXT, FELT, "mm", passing=True)
     words, size = sprites.fit(t("picture.blinds", language, blinds=blinds), 22, CENTRE_WIDTH, 16)
     _place_text(placed, (cx, cy - 88), words, size, BLINDS_TEXT, FELT, "mm")
     # The board: five places, the cards dealt so far.
@@ -256,7 +257,7 @@ def _centre_pieces(scene: TableScene) -> list[Placed]:
         y = top + bh + 24
         for line in lines:
             words, fitted = sprites.fit(line, size, CENTRE_WIDTH + 60, 14)
-            _place_text(placed, (cx, y), words, fitted, TEXT, FELT, "mm")
+            _place_text(placed, (cx, y), words, fitted, TEXT, FELT, "mm", passing=True)
             y += size + 4
     return placed
 
