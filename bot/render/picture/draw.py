@@ -23,7 +23,7 @@ from PIL import Image
 from bot.poker.cards import Card
 from bot.render.events import pot_label, street_name
 from bot.render.i18n import format_number, format_percent, t
-from bot.render.picture import sprites
+from bot.render.picture import shapes, sprites
 from bot.render.picture.layout import (
     ACTOR_BADGE,
     ACTOR_EDGE,
@@ -265,7 +265,7 @@ def _centre_pieces(scene: TableScene) -> list[Placed]:
 def _wrap(parts: Sequence[str], size: int, width: int) -> list[str]:
     lines: list[str] = []
     for part in parts:
-        if lines and sprites.font(size).getlength(lines[-1] + " · " + part) <= width:
+        if lines and shapes.font(size).getlength(lines[-1] + " · " + part) <= width:
             lines[-1] += " · " + part
         else:
             lines.append(part)

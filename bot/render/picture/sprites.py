@@ -19,30 +19,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
-from importlib import resources
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.poker.cards import Card, full_deck
-from bot.render.cards import rank_text
 from bot.render.i18n import format_number
 from bot.render.picture.layout import (
-    BACK,
-    BACK_LINE,
-    BACKGROUND,
     BADGE_HEIGHT,
+    BADGE_OVERLAP,
     BOARD_CARD,
-    CARD_EDGE,
-    CARD_FACE,
     CHIP,
     CHIP_DISC,
     CHIP_EDGE,
     EMPTY_SEAT,
     FELT,
     FELT_LINE,
-    FELT_LINE_INSET,
-    FOUR_COLOUR,
     HEIGHT,
     LAYOUTS,
     MARK_DISC,
@@ -50,19 +42,12 @@ from bot.render.picture.layout import (
     PLATE_EDGE,
     PLATE_RADIUS,
     PLATE_SIZE,
-    RAIL,
-    RAIL_EDGE,
-    RAIL_WIDTH,
     ROBOT,
     ROBOT_BADGE,
     ROBOT_SIZE,
     SEAT_CARD,
-    SUIT_GLYPHS,
-    TABLE_BOX,
-    TABLE_RADIUS,
     TEXT,
     TEXT_DIM,
-    TWO_COLOUR,
     WIDTH,
     Box,
     Colour,
@@ -72,8 +57,16 @@ from bot.render.picture.layout import (
     robot_box,
     seat_centre,
 )
-
-FONT_FILE = "DejaVuSansCondensed-Bold.ttf"
+from bot.render.picture.shapes import (
+    card_back,
+    card_face,
+    card_mask,
+    disc,
+    felt_drawing,
+    font,
+    robot_mask,
+    rounded,
+)
 
 #: Palette indices, one row per pixel row (read-only when cached).
 Indices = np.ndarray[tuple[int, int], np.dtype[np.uint8]]
@@ -84,14 +77,6 @@ Piece = tuple[Indices, int, int]
 Layer = tuple[Image.Image, int, int]
 #: A mark beside a seat: ("mark", text, fill, ink) for the button and blinds, ("bet", amount, fill, ink) for a bet.
 Mark = tuple[str, str, Colour, Colour]
-
-
-@cache
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """The package's font at `size` pixels, laid out the same everywhere (basic layout)."""
-    path = resources.files("bot.render").joinpath("fonts", FONT_FILE)
-    with resources.as_file(path) as file:
-        return ImageFont.truetype(str(file), size, layout_engine=ImageFont.Layout.BASIC)
 
 
 @cache
@@ -167,8 +152,8 @@ DEPENDENT_CACHES: list[Callable[[], None]] = []
 
 def clear_caches() -> None:
     """Forget every pre-drawn piece (after a change of palette), and what other modules keep of them."""
-    caches = (table_scanlines, _rgb_felt, _digit, _number, _text, _passing_text, _coverage, empty_seat, plate, card)
-    for cached in (*caches, badge, marks, robot, empty_place):
+    caches = (table_scanlines, felt_drawing, _digit, _number, _text, _passing_text, _coverage, empty_seat, plate, card)
+    for cached in (*caches, badge, marks, robot, empty_place, disc, _plate_top):
         cached.cache_clear()
     for clear in DEPENDENT_CACHES:
         clear()
@@ -207,22 +192,6 @@ def _coverage(colour: Colour, background: Colour) -> np.ndarray[tuple[int], np.d
     return row
 
 
-def rounded(size: tuple[int, int], radius: int, fill: Colour | None, outline: Colour | None, width: int) -> Image.Image:
-    """A rounded rectangle as a transparent RGBA sprite."""
-    image = Image.new("RGBA", size, (0, 0, 0, 0))
-    ImageDraw.Draw(image).rounded_rectangle(
-        (0, 0, size[0] - 1, size[1] - 1), radius=radius, fill=fill, outline=outline, width=width
-    )
-    return image
-
-
-def disc(diameter: int, fill: Colour | None, outline: Colour, width: int) -> Image.Image:
-    """A disc (button, blinds, chip, empty seat) as a transparent RGBA sprite."""
-    image = Image.new("RGBA", (diameter, diameter), (0, 0, 0, 0))
-    ImageDraw.Draw(image).ellipse((0, 0, diameter - 1, diameter - 1), fill=fill, outline=outline, width=width)
-    return image
-
-
 def text_layer(text: str, size: int, colour: Colour, xy: tuple[float, float], anchor: str = "la") -> Layer:
     """`text` as a layer anchored at canvas point `xy` (Pillow's text anchors)."""
     sprite, left, top = _text_sprite(text, size, colour, anchor)
@@ -232,7 +201,7 @@ def text_layer(text: str, size: int, colour: Colour, xy: tuple[float, float], an
 def compose(layout: int, box: Box, layers: Sequence[Layer], under: Sequence[Layer] = ()) -> Piece:
     """The piece that covers `box` of the empty table of `layout`: the felt there, `under` and `layers` blended
     over it in order (each at its canvas position), turned into palette indices."""
-    region = felt_region(layout, box).convert("RGB")
+    region = _felt_rgb(layout, box)
     for sprite, x, y in (*under, *layers):
         region.paste(sprite, (x - box[0], y - box[1]), sprite)
     return indices(to_palette(region)), box[0], box[1]
@@ -249,42 +218,40 @@ def _flat(size: tuple[int, int], background: Colour, layers: Sequence[tuple[Imag
 
 
 @cache
-def _rgb_felt(layout: int) -> Image.Image:
-    """The empty table (background, rail, felt) in RGB, drawn at twice the size and scaled down so that the
-    curves are smooth. The same for every layout today; keyed by layout so that a layout may differ."""
-    scale = 2
-    image = Image.new("RGB", (WIDTH * scale, HEIGHT * scale), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    sx = [v * scale for v in (TABLE_BOX[0] * WIDTH, TABLE_BOX[1] * HEIGHT, TABLE_BOX[2] * WIDTH, TABLE_BOX[3] * HEIGHT)]
-    draw.rounded_rectangle(sx, radius=TABLE_RADIUS * scale, fill=RAIL, outline=RAIL_EDGE, width=6 * scale)
-    inset = RAIL_WIDTH * scale
-    inner = (sx[0] + inset, sx[1] + inset, sx[2] - inset, sx[3] - inset)
-    draw.rounded_rectangle(inner, radius=TABLE_RADIUS * scale - inset, fill=FELT)
-    line = FELT_LINE_INSET * scale
-    ring = (inner[0] + line, inner[1] + line, inner[2] - line, inner[3] - line)
-    draw.rounded_rectangle(ring, radius=TABLE_RADIUS * scale - inset - line, outline=FELT_LINE, width=2 * scale)
-    return image.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
-
-
-@cache
 def table_scanlines(layout: int) -> Indices:
     """The empty table of `layout` in palette indices, as PNG scanlines: `HEIGHT` rows one column wider than the
     picture, their column 0 (each row's filter type) 0. Every picture starts as a copy of it (`draw.draw_rows`)."""
     rows = np.zeros((HEIGHT, WIDTH + 1), np.uint8)
-    rows[:, 1:] = indices(to_palette(_rgb_felt(layout)))
-    _rgb_felt.cache_clear()  # the RGB one is needed only to make this one
+    rows[:, 1:] = indices(to_palette(felt_drawing(layout)))
+    felt_drawing.cache_clear()  # the RGB one is needed only to make this one
     rows.flags.writeable = False
     return rows
 
 
-def felt_region(layout: int, box: Box) -> Image.Image:
-    """`box` of the empty table of `layout` (canvas coordinates) as a palette image; 0 outside the canvas."""
+def _felt_indices(layout: int, box: Box) -> Indices:
     left, top, right, bottom = box
     region = np.zeros((bottom - top, right - left), np.uint8)
     x0, y0, x1, y1 = max(left, 0), max(top, 0), min(right, WIDTH), min(bottom, HEIGHT)
     if x0 < x1 and y0 < y1:
         region[y0 - top : y1 - top, x0 - left : x1 - left] = table_scanlines(layout)[y0:y1, x0 + 1 : x1 + 1]
-    return as_image(region)
+    return region
+
+
+def felt_region(layout: int, box: Box) -> Image.Image:
+    """`box` of the empty table of `layout` (canvas coordinates) as a palette image; 0 outside the canvas."""
+    return as_image(_felt_indices(layout, box))
+
+
+@cache
+def _palette_rgb() -> np.ndarray[tuple[int, int], np.dtype[np.uint8]]:
+    from bot.render.picture.palette import PALETTE
+
+    return np.frombuffer(PALETTE, np.uint8).reshape(256, 3)
+
+
+def _felt_rgb(layout: int, box: Box) -> Image.Image:
+    """`felt_region(layout, box).convert("RGB")`, by a look-up in the palette's colours (a tenth of the cost)."""
+    return Image.fromarray(_palette_rgb()[_felt_indices(layout, box)], "RGB")
 
 
 @cache
@@ -300,6 +267,18 @@ def empty_seat(layout: int, seat: int) -> Piece:
 def _plate_layer(layout: int, seat: int, fill: Colour, edge: Colour, width: int) -> Layer:
     x0, y0 = plate_origin(layout, seat)
     return rounded(PLATE_SIZE, PLATE_RADIUS, fill, edge, width), x0, y0
+
+
+@lru_cache(maxsize=16)
+def _plate_top(fill: Colour, edge: Colour, width: int) -> Image.Image:
+    """The plate's top `BADGE_OVERLAP` rows (what lies under a badge astride its edge), kept (7 KB each)."""
+    return rounded(PLATE_SIZE, PLATE_RADIUS, fill, edge, width).crop((0, 0, PLATE_SIZE[0], BADGE_OVERLAP))
+
+
+def _under_badge(layout: int, seat: int, plate_look: tuple[Colour, Colour, int]) -> Layer:
+    """The part of seat `seat`'s plate a badge astride its top edge covers (`layout.badge_box`, `robot_box`)."""
+    x0, y0 = plate_origin(layout, seat)
+    return _plate_top(*plate_look), x0, y0
 
 
 @lru_cache(maxsize=256)
@@ -320,7 +299,7 @@ def badge(layout: int, seat: int, plate_look: tuple[Colour, Colour, int], label:
     box = badge_box(layout, seat, width)
     pill = (rounded((width, BADGE_HEIGHT), 10, fill, None, 0), box[0], box[1])
     layer = text_layer(words, size, TEXT, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "mm")
-    return compose(layout, box, [pill, layer], under=[_plate_layer(layout, seat, *plate_look)])
+    return compose(layout, box, [pill, layer], under=[_under_badge(layout, seat, plate_look)])
 
 
 def text(words: str, size: int, colour: Colour, background: Colour, anchor: str = "la", passing: bool = False) -> Piece:
@@ -399,47 +378,12 @@ def number_piece(words: str, size: int, colour: Colour, background: Colour) -> t
     return as_image(array), left, top
 
 
-@cache
-def _card_mask(size: tuple[int, int]) -> Image.Image:
-    w, h = size
-    mask = Image.new("L", (w * 2, h * 2), 0)
-    ImageDraw.Draw(mask).rounded_rectangle((0, 0, w * 2 - 1, h * 2 - 1), radius=max(6, w // 5) * 2, fill=255)
-    return mask.resize(size, Image.Resampling.LANCZOS)
-
-
-def _card_face(card: Card, size: tuple[int, int], four_colour: bool) -> Image.Image:
-    """A card face: large rank at the top left, large suit below it, a small suit at the bottom right."""
-    w, h = size
-    image = Image.new("RGB", size, CARD_FACE)
-    draw = ImageDraw.Draw(image)
-    colour = (FOUR_COLOUR if four_colour else TWO_COLOUR)[card.suit]
-    rank = rank_text(card.rank)
-    rank_font = font(int(h * 0.46))
-    if rank_font.getlength(rank) > w * 0.9:  # "10" on a narrow card
-        rank_font = font(int(h * 0.40))
-    draw.text((w * 0.08, h * 0.02), rank, font=rank_font, fill=colour)
-    suit_font = font(int(h * 0.5))
-    draw.text((w * 0.96, h * 0.99), SUIT_GLYPHS[card.suit], font=suit_font, fill=colour, anchor="rd")
-    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(6, w // 5), outline=CARD_EDGE, width=1)
-    return image
-
-
-def _card_back(size: tuple[int, int]) -> Image.Image:
-    w, h = size
-    image = Image.new("RGB", size, BACK)
-    draw = ImageDraw.Draw(image)
-    for x in range(-h, w, 8):
-        draw.line((x, 0, x + h, h), fill=BACK_LINE, width=2)
-    draw.rounded_rectangle((3, 3, w - 4, h - 4), radius=max(4, w // 6), outline=CARD_FACE, width=2)
-    return image
-
-
 @lru_cache(maxsize=512)
 def card(face: Card | None, size: tuple[int, int], four_colour: bool, background: Colour) -> Indices:
     """A card face (or its back, for None) with rounded corners on a flat `background`."""
-    drawn = _card_back(size) if face is None else _card_face(face, size, four_colour)
+    drawn = card_back(size) if face is None else card_face(face, size, four_colour)
     sprite = drawn.convert("RGBA")
-    sprite.putalpha(_card_mask(size))
+    sprite.putalpha(card_mask(size))
     return _flat(size, background, [(sprite, 0, 0)])
 
 
@@ -476,23 +420,6 @@ def marks(layout: int, seat: int, items: tuple[Mark, ...]) -> Piece:
     return compose(layout, box, layers)
 
 
-def _robot_mask(size: int) -> Image.Image:
-    """A small robot's head (antenna, ears, eyes, mouth) as a mask, drawn at four times the size and scaled down."""
-    s = size * 4
-    mask = Image.new("L", (s, s), 0)
-    draw = ImageDraw.Draw(mask)
-    u = s / 26  # drawn on a 26-unit grid
-    draw.line((13 * u, 2 * u, 13 * u, 6 * u), fill=255, width=round(2 * u))  # antenna
-    draw.ellipse((10.5 * u, 0, 15.5 * u, 5 * u), fill=255)
-    draw.rounded_rectangle((2 * u, 6 * u, 24 * u, 25 * u), radius=round(5 * u), fill=255)  # head
-    draw.rounded_rectangle((0, 12 * u, 3 * u, 19 * u), radius=round(u), fill=255)  # ears
-    draw.rounded_rectangle((23 * u, 12 * u, 26 * u - 1, 19 * u), radius=round(u), fill=255)
-    draw.ellipse((5.5 * u, 10 * u, 11.5 * u, 16 * u), fill=0)  # eyes
-    draw.ellipse((14.5 * u, 10 * u, 20.5 * u, 16 * u), fill=0)
-    draw.rounded_rectangle((8 * u, 19 * u, 18 * u, 21.5 * u), radius=round(u), fill=0)  # mouth
-    return mask.resize((size, size), Image.Resampling.LANCZOS)
-
-
 @lru_cache(maxsize=64)
 def robot(layout: int, seat: int, plate_look: tuple[Colour, Colour, int]) -> Piece:
     """The computer player's mark: a robot's head on a badge astride seat `seat`'s plate top edge, at its left
@@ -502,9 +429,9 @@ def robot(layout: int, seat: int, plate_look: tuple[Colour, Colour, int]) -> Pie
     width, height = box[2] - box[0], box[3] - box[1]
     pill = (rounded((width, height), 10, ROBOT_BADGE, None, 0), box[0], box[1])
     head = Image.new("RGBA", (ROBOT_SIZE, ROBOT_SIZE), (*ROBOT, 0))
-    head.putalpha(_robot_mask(ROBOT_SIZE))
+    head.putalpha(robot_mask(ROBOT_SIZE))
     face = (head, box[0] + (width - ROBOT_SIZE) // 2, box[1] + (height - ROBOT_SIZE) // 2)
-    return compose(layout, box, [pill, face], under=[_plate_layer(layout, seat, *plate_look)])
+    return compose(layout, box, [pill, face], under=[_under_badge(layout, seat, plate_look)])
 
 
 def warm_up(four_colour: bool = False) -> None:
