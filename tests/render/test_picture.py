@@ -17,6 +17,7 @@ from PIL import Image, ImageChops
 
 from bot.poker.cards import parse_cards
 from bot.poker.events import HoleCardsDealt
+from bot.render.events import pot_label, street_name
 from bot.render.i18n import format_number, t
 from bot.render.picture import (
     COMPUTER_MARK,
@@ -35,6 +36,7 @@ from bot.render.picture import (
     encode_rows,
     encode_scanlines,
     layout_for,
+    runs,
     samples,
     scene_from_snapshot,
     sprites,
@@ -406,3 +408,32 @@ def test_a_seat_whose_odds_cannot_be_kept_is_drawn_the_same() -> None:
 def test_the_rows_encode_as_the_scanlines_image_does(name: str) -> None:
     scene = samples.golden_scenes()[name]
     assert encode_rows(draw_rows(scene)) == encode_scanlines(draw_scanlines(scene)) == draw_table(scene)
+
+
+def _centre_texts(language: str) -> list[tuple[str, int]]:
+    """Titles and pots lines as the centre of the picture writes them, over a range of numbers."""
+    texts = []
+    for number in [*range(1, 60), 99, 100, 1234, 99999]:
+        for street in range(5):
+            texts.append(
+                (f"{t('street.announce.hand', language, number=number)} · {street_name(street, language)}", 26)
+            )
+        texts.append((t("result.title", language, number=number), 26))
+    for amount in [*range(0, 400, 7), 1000, 12345, 987654, 1234567]:
+        texts.append((t("pot.item", language, label=t("pot.single", language), amount=amount), 24))
+        main = t("pot.item", language, label=pot_label(0, 3, language, article=False), amount=amount)
+        side = t("pot.item", language, label=pot_label(2, 3, language, article=False), amount=amount * 3 + 1)
+        texts += [(f"{main} · {side}", size) for size in (24, 22, 20, 18)]
+    return texts
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_titles_and_pots_put_together_from_their_parts_are_the_whole_text_drawn(language: str) -> None:
+    """A picture's title and pots (new at nearly every picture) are put together from pre-drawn parts
+    (`runs.assembled`): pixel for pixel FreeType's drawing of the whole text, at the same place."""
+    for words, size in _centre_texts(language):
+        parts = runs.assembled(words, size, "mm")
+        assert parts is not None, words
+        mask, left, top = sprites.text_mask(words, size, "mm")
+        assert (parts[1], parts[2]) == (left, top), words
+        assert parts[0].tobytes() == mask.tobytes() and parts[0].shape == (mask.height, mask.width), words

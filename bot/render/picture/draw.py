@@ -23,7 +23,7 @@ from PIL import Image
 from bot.poker.cards import Card
 from bot.render.events import pot_label, street_name
 from bot.render.i18n import format_number, format_percent, t
-from bot.render.picture import shapes, sprites
+from bot.render.picture import runs, shapes, sprites
 from bot.render.picture.layout import (
     ACTOR_BADGE,
     ACTOR_EDGE,
@@ -100,7 +100,11 @@ def _place_text(
     anchor: str = "la",
     passing: bool = False,
 ) -> None:
-    piece, left, top = sprites.text(words, size, colour, background, anchor, passing)
+    """Place `words` at `xy` (Pillow's anchor); `passing`: a title or pots line (`runs.passing_text`)."""
+    if passing:
+        piece, left, top = runs.passing_text(words, size, colour, background, anchor)
+    else:
+        piece, left, top = sprites.text(words, size, colour, background, anchor)
     _place(into, piece, round(xy[0]) + left, round(xy[1]) + top)
 
 

@@ -152,7 +152,7 @@ DEPENDENT_CACHES: list[Callable[[], None]] = []
 
 def clear_caches() -> None:
     """Forget every pre-drawn piece (after a change of palette), and what other modules keep of them."""
-    caches = (table_scanlines, felt_drawing, _digit, _number, _text, _passing_text, _coverage, empty_seat, plate, card)
+    caches = (table_scanlines, felt_drawing, _digit, _number, _text, coverage, empty_seat, plate, card)
     for cached in (*caches, badge, marks, robot, empty_place, disc, _plate_top):
         cached.cache_clear()
     for clear in DEPENDENT_CACHES:
@@ -162,7 +162,7 @@ def clear_caches() -> None:
 # ------------------------------------------------------------------------------------------------ sprites
 
 
-def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
+def text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
     """`text`'s coverage (mode "L", 255 where fully inked) and the offset of its top left corner from the anchor."""
     f = font(size)
     left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor))
@@ -179,14 +179,14 @@ def _tinted(mask: Image.Image, colour: Colour) -> Image.Image:
 
 def _text_sprite(text: str, size: int, colour: Colour, anchor: str) -> tuple[Image.Image, int, int]:
     """`text` as an RGBA sprite of `colour` and the offset of its top left corner from the anchor point."""
-    mask, left, top = _text_mask(text, size, anchor)
+    mask, left, top = text_mask(text, size, anchor)
     return _tinted(mask, colour), left, top
 
 
 @cache
-def _coverage(colour: Colour, background: Colour) -> np.ndarray[tuple[int], np.dtype[np.uint8]]:
+def coverage(colour: Colour, background: Colour) -> np.ndarray[tuple[int], np.dtype[np.uint8]]:
     """The palette index of `colour` over `background` at each coverage 0..255: a strip of the 256 coverages
-    blended and turned into indices as a text piece is (`_flat`), so that `_coverage(...)[mask]` is that piece."""
+    blended and turned into indices as a text piece is (`_flat`), so that `coverage(...)[mask]` is that piece."""
     strip = Image.frombytes("L", (256, 1), bytes(range(256)))
     row: np.ndarray[tuple[int], np.dtype[np.uint8]] = _flat((256, 1), background, [(_tinted(strip, colour), 0, 0)])[0]
     return row
@@ -302,35 +302,32 @@ def badge(layout: int, seat: int, plate_look: tuple[Colour, Colour, int], label:
     return compose(layout, box, [pill, layer], under=[_under_badge(layout, seat, plate_look)])
 
 
-def text(words: str, size: int, colour: Colour, background: Colour, anchor: str = "la", passing: bool = False) -> Piece:
+def text(words: str, size: int, colour: Colour, background: Colour, anchor: str = "la") -> Piece:
     """`words` in `colour` on a flat `background`, and the offset of the piece from the anchor point.
 
     A number (chip counts: new ones at nearly every picture) is put together from its pre-drawn characters
     (`number_piece`), the same pixels as the whole text drawn at once but four times cheaper; other texts are drawn
     whole: their coverage by FreeType, turned into palette indices through the table of the 256 blends of `colour`
-    over `background` (`_coverage`: the same indices as the blended RGB piece quantized, for a fifth of the cost).
-    Each kind has its own bounded cache, so that the stream of new chip counts never pushes the names out, nor do
-    `passing` texts (a picture's title and pots, new at every street: a small cache of their own); about 6 MB at
-    most in all."""
+    over `background` (`coverage`: the same indices as the blended RGB piece quantized, for a fifth of the cost).
+    Each kind has its own bounded cache, so that the stream of new chip counts never pushes the names out (nor do
+    a picture's title and pots: `bot.render.picture.runs`); about 6 MB at most in all."""
     if words and anchor == "la" and NUMBER_CHARACTERS.issuperset(words):
         return _number(words, size, colour, background)
-    if passing:
-        return _passing_text(words, size, colour, background, anchor)
     return _text(words, size, colour, background, anchor)
 
 
-def _drawn_text(words: str, size: int, colour: Colour, background: Colour, anchor: str) -> Piece:
+def drawn_text(words: str, size: int, colour: Colour, background: Colour, anchor: str) -> Piece:
+    """`words` drawn whole, not kept (`text` keeps it): the piece and its offset from the anchor point."""
     if RECORDER is not None:  # the palette's computation sees the text blended in RGB, as it was drawn before
         sprite, left, top = _text_sprite(words, size, colour, anchor)
         return _flat(sprite.size, background, [(sprite, 0, 0)]), left, top
-    mask, left, top = _text_mask(words, size, anchor)
-    array: Indices = _coverage(colour, background)[np.asarray(mask)]
+    mask, left, top = text_mask(words, size, anchor)
+    array: Indices = coverage(colour, background)[np.asarray(mask)]
     array.flags.writeable = False
     return array, left, top
 
 
-_text = lru_cache(maxsize=1024)(_drawn_text)
-_passing_text = lru_cache(maxsize=64)(_drawn_text)
+_text = lru_cache(maxsize=1024)(drawn_text)
 
 
 def text_piece(words: str, size: int, colour: Colour, background: Colour, anchor: str) -> tuple[Image.Image, int, int]:
