@@ -344,6 +344,7 @@ def test_numbers_put_together_from_their_characters_are_the_whole_text_drawn(lan
                 canvas.paste(piece.convert("RGB"), (40 + left, 10 + top))
                 canvases.append(canvas)
             assert ImageChops.difference(*canvases).getbbox() is None, words
+            assert sprites.text_length(words, size) == sprites.font(size).getlength(words), words
 
 
 def test_a_learning_table_shows_every_hand_face_up() -> None:

@@ -42,23 +42,29 @@ def _part(part: str, size: int) -> tuple[Indices, int, int, float]:
 def assembled(words: str, size: int, anchor: str) -> tuple[Indices, int, int] | None:
     """`words`' coverage put together from its parts and its box's offset from the anchor point, as
     `sprites.text_mask` draws it whole; None when the parts do not fit (see the module's docstring)."""
-    f = shapes.font(size)
-    left, top, right, bottom = (int(v) for v in f.getbbox(words, anchor=anchor))
-    origin_x, origin_y, _, _ = (int(v) for v in f.getbbox(words, anchor="la"))
-    out = np.zeros((max(1, bottom - top), max(1, right - left)), np.uint8)
-    parts = _PARTS.findall(words)
+    left, top, right, bottom = (int(v) for v in shapes.font(size).getbbox(words, anchor=anchor))
+    placed = []
     pen = 0
+    parts = _PARTS.findall(words)
     for i, part in enumerate(parts):
         mask, part_x, part_y, advance = _part(part, size)
-        x, y = pen + part_x - origin_x, part_y - origin_y
-        height, width = mask.shape
-        if x < 0 or y < 0 or x + width > out.shape[1] or y + height > out.shape[0]:
-            return None
         if advance != int(advance) and i < len(parts) - 1:
+            return None
+        if mask.any():  # a part of spaces has no ink to place (nor a box that counts)
+            placed.append((mask, pen + part_x, part_y))
+        pen += int(advance)
+    if not placed:
+        return None
+    # The box of the parts' ink, from the pen's origin: the whole text's box at the "la" anchor.
+    origin_x, origin_y = min(x for _, x, _ in placed), min(y for _, _, y in placed)
+    out = np.zeros((max(1, bottom - top), max(1, right - left)), np.uint8)
+    for mask, x, y in placed:
+        height, width = mask.shape
+        x, y = x - origin_x, y - origin_y
+        if x + width > out.shape[1] or y + height > out.shape[0]:
             return None
         region = out[y : y + height, x : x + width]
         np.maximum(region, mask, out=region)
-        pen += int(advance)
     return out, left, top
 
 
