@@ -14,6 +14,8 @@ pieces are shared with sprites' caches), so the cache costs about 1 MB when full
 
 from __future__ import annotations
 
+import dataclasses
+import operator
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -141,8 +143,18 @@ def seat_pieces(layout: int, language: str, four_colour: bool, seat: SceneSeat) 
     """The pieces that draw `seat` in `layout` and their places (plate, cards, name, stack, third line, badge,
     robot, marks), kept for the last `SEAT_CACHE` seats when the seat's odds are `SeatOdds` (hashable) or None."""
     if seat.odds is None or type(seat.odds) is SeatOdds:
-        return _kept_seat_pieces(layout, language, four_colour, seat)
+        return _kept_seat_pieces(layout, language, four_colour, _seat_fields(seat))
     return _seat_pieces(layout, language, four_colour, seat)
+
+
+#: A seat's fields as a plain tuple: a key hashed and compared in C (a frozen dataclass's own hash and equality
+#: run a generated Python method over its fields, several times slower).
+_seat_fields = operator.attrgetter(*(f.name for f in dataclasses.fields(SceneSeat)))
+
+
+@lru_cache(maxsize=SEAT_CACHE)
+def _kept_seat_pieces(layout: int, language: str, four_colour: bool, fields: tuple[object, ...]) -> tuple[Placed, ...]:
+    return _seat_pieces(layout, language, four_colour, SceneSeat(*fields))  # type: ignore[arg-type]
 
 
 def _seat_pieces(layout: int, language: str, four_colour: bool, seat: SceneSeat) -> tuple[Placed, ...]:
@@ -204,7 +216,6 @@ def _seat_pieces(layout: int, language: str, four_colour: bool, seat: SceneSeat)
     return tuple(placed)
 
 
-_kept_seat_pieces = lru_cache(maxsize=SEAT_CACHE)(_seat_pieces)
 sprites.DEPENDENT_CACHES.append(_kept_seat_pieces.cache_clear)
 #: `seat_pieces`' cache figures (hits, misses, maxsize, currsize), as `functools.lru_cache` counts them.
 seat_cache_info = _kept_seat_pieces.cache_info
