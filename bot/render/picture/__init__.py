@@ -7,9 +7,10 @@ Two steps, so that no hole card that is not public can reach the drawing:
    those shown; a `TableScene` has no field for a card that is not public.
 2. `draw_table(scene)` draws the scene (`draw.py`) and encodes it as PNG bytes (`png.py`).
 
-The modules: `layout.py` (canvas, seat places, sizes, colours), `sprites.py` (the pre-drawn pieces), `runs.py`
-(titles and pots from pre-drawn parts), `draw.py` (a picture from its pieces), `png.py` (the encoder),
-`palette.py` (the shipped 256 colours), `samples.py` (sample tables: goldens, benchmark).
+The modules: `layout.py` (canvas, seat places, sizes, colours), `shapes.py` (the font and the shapes drawn in
+RGB), `sprites.py` (the pre-drawn pieces), `runs.py` (titles and pots from pre-drawn parts), `draw.py` (a picture
+from its pieces), `png.py` (the encoder), `palette.py` (the shipped 256 colours), `samples.py` (sample tables:
+goldens, benchmark).
 
 How it stays cheap (issue 15: draw + encode p99 < 10 ms; issue 14: the picture thread's CPU per action;
 benchmarks/README.md has the figures). The picture is drawn directly in the form it is written in: 8-bit palette
