@@ -21,7 +21,7 @@ from discord.http import Route
 
 from bot.discord_ui.errors import NO_MENTIONS
 from bot.discord_ui.people import People
-from bot.discord_ui.presses import webhook_request
+from bot.discord_ui.rest import RouteCache, interaction_callback
 from bot.discord_ui.shows import offers_show, show_components
 from bot.discord_ui.table_view import buy_in_components, table_payload
 from bot.poker import Card, HandResult, TableKind
@@ -64,16 +64,6 @@ def to_embed(spec: EmbedSpec) -> discord.Embed:
     return discord.Embed.from_dict(spec.to_dict())
 
 
-def _callback_route(carrier: Carrier) -> Route:
-    """The interaction's answer (`POST /interactions/{id}/{token}/callback`), sent by `webhook_request`."""
-    return Route(
-        "POST",
-        "/interactions/{webhook_id}/{webhook_token}/callback",
-        webhook_id=carrier.interaction_id,
-        webhook_token=carrier.token,
-    )
-
-
 class DiscordNotifier:
     """Implements `bot.tables.Notifier` with a discord.py client. `people` gives the players' locales for DMs."""
 
@@ -87,6 +77,9 @@ class DiscordNotifier:
         self._street_pictures: dict[int, list[tuple[StreetAnnouncement, Picture]]] = {}
         # Channel names by id, for table titles when the channel cache misses (after a restart).
         self._channel_names: dict[int, str | None] = {}
+        # The routes of posts (by channel) and edits (by message), read once each (bot/discord_ui/rest.py).
+        self._posts = RouteCache("POST", "/channels/{channel_id}/messages")
+        self._edits = RouteCache("PATCH", "/channels/{channel_id}/messages/{message_id}")
 
     def _channel(self, snapshot: TableSnapshot) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
@@ -149,7 +142,7 @@ class DiscordNotifier:
             payload["content"] = content
         if embed is not None:
             payload["embeds"] = [embed.to_dict()]
-        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
+        route = self._posts.get(self.client.http, channel_id=channel_id)
         if not pictures:
             await self.client.http.request(route, json=payload)
             return
@@ -194,7 +187,7 @@ class DiscordNotifier:
         await self._flush_streets(snapshot)
         title = await self._table_name(snapshot)
         payload = {**table_payload(snapshot, title), "allowed_mentions": NO_MENTIONS.to_dict()}
-        route = Route("POST", "/channels/{channel_id}/messages", channel_id=snapshot.channel_id)
+        route = self._posts.get(self.client.http, channel_id=snapshot.channel_id)
         try:
             message = await self.client.http.request(route, json=payload)
         except discord.HTTPException as exc:
@@ -220,12 +213,7 @@ class DiscordNotifier:
         if carrier is not None:
             if await self._update_message(carrier, payload, snapshot):
                 return
-        route = Route(
-            "PATCH",
-            "/channels/{channel_id}/messages/{message_id}",
-            channel_id=snapshot.channel_id,
-            message_id=snapshot.message_id,
-        )
+        route = self._edits.get(self.client.http, channel_id=snapshot.channel_id, message_id=snapshot.message_id)
         try:
             await self.client.http.request(route, json=payload)
         except discord.NotFound:
@@ -237,7 +225,7 @@ class DiscordNotifier:
         """Answer `carrier` by editing its message into `payload` (interaction response type 7); False when
         Discord refused (the press is then answered, unless it expired: the caller edits the message)."""
         try:
-            await webhook_request(self.client, _callback_route(carrier), {"type": 7, "data": payload})
+            await interaction_callback(self.client, carrier.interaction_id, carrier.token, {"type": 7, "data": payload})
         except discord.NotFound:  # the interaction expired (or is unknown): nothing can answer it now
             log.info("press %s at table %s expired before its edit", carrier.interaction_id, snapshot.table_id)
             return False
@@ -251,7 +239,7 @@ class DiscordNotifier:
         """Answer a press that carries no edit with an acknowledgement that changes nothing (interaction
         response type 6, DEFERRED_UPDATE_MESSAGE); a refusal (the interaction expired) is logged."""
         try:
-            await webhook_request(self.client, _callback_route(carrier), {"type": 6})
+            await interaction_callback(self.client, carrier.interaction_id, carrier.token, {"type": 6})
         except discord.HTTPException as exc:
             log.info("could not acknowledge press %s: %s", carrier.interaction_id, exc)
 
@@ -259,12 +247,7 @@ class DiscordNotifier:
         """Edit an old table message into one line without embed or buttons: its hand's summary, or "moved to a
         newer message" (`render_hand_summary`); a deleted message is left alone."""
         await self._flush_streets(snapshot)
-        route = Route(
-            "PATCH",
-            "/channels/{channel_id}/messages/{message_id}",
-            channel_id=snapshot.channel_id,
-            message_id=message_id,
-        )
+        route = self._edits.get(self.client.http, channel_id=snapshot.channel_id, message_id=message_id)
         content = render_hand_summary(snapshot.hand_number, result, snapshot.language)
         try:
             await self.client.http.request(route, json={"content": content, "embeds": [], "components": []})
@@ -335,7 +318,7 @@ class DiscordNotifier:
         }
         if nonce is not None:
             payload.update(nonce=nonce, enforce_nonce=True)
-        route = Route("POST", "/channels/{channel_id}/messages", channel_id=snapshot.channel_id)
+        route = self._posts.get(self.client.http, channel_id=snapshot.channel_id)
         try:
             await self.client.http.request(route, json=payload)
         except discord.HTTPException as exc:
