@@ -4,8 +4,8 @@ A `gc.callbacks` hook times every collection (`time.thread_time` of the collecti
 waits for a core is not charged the wait) by generation and by thread (the event loop's, or another), from the
 benchmark's SIGUSR1 (its measured window starts) to SIGUSR2 or the end of the process; the totals are written as
 one JSON object to `LOAD_GC_OUT` (default `bot.gc.json`): `{"loop": {"0": [collections, cpu_s], ...}, "other":
-{...}, "thresholds": [...]}`. `LOAD_GC_THRESHOLDS="a,b,c"` sets `gc.set_threshold(a, b, c)` before the bot starts
-(to compare settings A/B; the bot's own are bot/runtime.py's).
+{...}, "thresholds": [...]}`. `LOAD_GC_THRESHOLDS="a,b,c"` replaces the bot's own thresholds
+(`bot.runtime.GC_THRESHOLDS`, which `run_bot` sets) to compare settings A/B.
 
     python benchmarks/load.py --tables 30 --seconds 10 --warmup 5 --bot-entry benchmarks.gc_entry:main
 """
@@ -59,7 +59,10 @@ def main() -> None:
     """Run `tests.e2e.bot_entry:main` with its collections timed (see the module docstring)."""
     thresholds = os.environ.get(THRESHOLDS_ENV)
     if thresholds:
-        gc.set_threshold(*(int(part) for part in thresholds.split(",")))
+        import bot.runtime
+
+        a, b, c = (int(part) for part in thresholds.split(","))
+        bot.runtime.GC_THRESHOLDS = (a, b, c)
 
     def start(_signum: int, _frame: FrameType | None) -> None:
         global _on
