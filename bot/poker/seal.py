@@ -40,6 +40,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from bot.poker.cards import CARDS, Card, parse_cards
 
 __all__ = [
@@ -47,6 +49,7 @@ __all__ = [
     "CardProof",
     "DeckSeal",
     "SealError",
+    "base32",
     "board_positions",
     "dealt_board_positions",
     "hole_positions",
@@ -58,6 +61,8 @@ SALT_BYTES = 16
 DOMAIN = b"poker-seal-v1"
 FINGERPRINT_HEX = 32
 _LEAF, _NODE = b"\x00", b"\x01"
+_BASE32 = np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", dtype=np.uint8)
+_FIVE_BITS = np.array([16, 8, 4, 2, 1], dtype=np.uint8)
 
 
 class SealError(ValueError):
@@ -70,6 +75,14 @@ def _h(data: bytes) -> bytes:
 
 def _leaf(position: int, card: Card, salt: bytes) -> bytes:
     return _h(_LEAF + DOMAIN + bytes((position,)) + str(card).encode("ascii") + salt)
+
+
+def base32(data: bytes) -> str:
+    """RFC 4648 base32 of `data` without its "=" padding: `base64.b32encode(data)` stripped, in a few numpy calls (the
+    standard library's is a Python loop over 5-byte groups: about 20 µs for a proof token, twelve tokens a hand)."""
+    bits = np.unpackbits(np.frombuffer(data + bytes(-len(data) % 5), dtype=np.uint8)).reshape(-1, 5)
+    digits = (bits @ _FIVE_BITS)[: (len(data) * 8 + 4) // 5]
+    return bytes(_BASE32[digits]).decode("ascii")
 
 
 def _split(n: int) -> int:
@@ -171,8 +184,7 @@ class CardProof:
     def token(self) -> str:
         """The proof as one base32 word (capital letters and digits 2-7, about 340 characters for a 52-card deck:
         no lowercase letter, so no part of it ever reads as a card such as "As")."""
-        data = bytes((self.position, self.size, self.card.index)) + self.salt + b"".join(self.path)
-        return base64.b32encode(data).decode("ascii").rstrip("=")
+        return base32(bytes((self.position, self.size, self.card.index)) + self.salt + b"".join(self.path))
 
     @classmethod
     def from_token(cls, token: str) -> CardProof:
@@ -219,10 +231,6 @@ def verify_proof(root: bytes, proof: CardProof) -> bool:
     return sn == 0 and secrets.compare_digest(r, root)
 
 
-def _random_salt() -> bytes:
-    return secrets.token_bytes(SALT_BYTES)
-
-
 @dataclass(frozen=True)
 class DeckSeal:
     """A hand's deck order with one salt per position, and the Merkle tree over them (see the module docstring).
@@ -250,8 +258,12 @@ class DeckSeal:
         object.__setattr__(self, "_fingerprint", self.root.hex().upper()[:FINGERPRINT_HEX])
 
     @classmethod
-    def seal(cls, deck: Sequence[Card], salt: Callable[[], bytes] = _random_salt) -> DeckSeal:
-        """Seal `deck` with a fresh random salt per position (`salt`: a seam for tests)."""
+    def seal(cls, deck: Sequence[Card], salt: Callable[[], bytes] | None = None) -> DeckSeal:
+        """Seal `deck` with a fresh random salt per position: `SALT_BYTES` each, cut from one `secrets.token_bytes`
+        (`salt`: a seam for tests, called once per position)."""
+        if salt is None:
+            raw = secrets.token_bytes(SALT_BYTES * len(deck))
+            return cls(tuple(deck), tuple(raw[i : i + SALT_BYTES] for i in range(0, len(raw), SALT_BYTES)))
         return cls(tuple(deck), tuple(salt() for _ in deck))
 
     def fingerprint(self) -> str:
