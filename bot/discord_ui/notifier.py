@@ -90,7 +90,10 @@ class DiscordNotifier:
         name remembered, so that the first edit after a restart is titled right. None (render's default, "Poker
         table") only when the channel cannot be read."""
         channel_id = snapshot.channel_id
-        name = getattr(self.client.get_channel(channel_id), "name", None)
+        # Through the table's guild: `Client.get_channel` walks every guild of the process, at every edit.
+        guild = self.client.get_guild(snapshot.guild_id) if snapshot.guild_id else None
+        channel = guild.get_channel_or_thread(channel_id) if guild is not None else self.client.get_channel(channel_id)
+        name = getattr(channel, "name", None)
         if name:
             self._channel_names[channel_id] = name
         elif channel_id in self._channel_names:
