@@ -21,7 +21,8 @@ from discord.http import Route
 
 from bot.discord_ui.errors import NO_MENTIONS
 from bot.discord_ui.people import People
-from bot.discord_ui.rest import RouteCache, interaction_callback
+from bot.discord_ui.presses import webhook_request
+from bot.discord_ui.rest import RouteCache
 from bot.discord_ui.shows import offers_show, show_components
 from bot.discord_ui.table_view import buy_in_components, table_payload
 from bot.poker import Card, HandResult, TableKind
@@ -62,6 +63,16 @@ DM_CHANNELS_KEPT = 10_000
 def to_embed(spec: EmbedSpec) -> discord.Embed:
     """A discord.Embed from render's plain-data embed (already within Discord's limits)."""
     return discord.Embed.from_dict(spec.to_dict())
+
+
+def _callback_route(carrier: Carrier) -> Route:
+    """The interaction's answer (`POST /interactions/{id}/{token}/callback`), sent by `webhook_request`."""
+    return Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=carrier.interaction_id,
+        webhook_token=carrier.token,
+    )
 
 
 class DiscordNotifier:
@@ -228,7 +239,7 @@ class DiscordNotifier:
         """Answer `carrier` by editing its message into `payload` (interaction response type 7); False when
         Discord refused (the press is then answered, unless it expired: the caller edits the message)."""
         try:
-            await interaction_callback(self.client, carrier.interaction_id, carrier.token, {"type": 7, "data": payload})
+            await webhook_request(self.client, _callback_route(carrier), {"type": 7, "data": payload})
         except discord.NotFound:  # the interaction expired (or is unknown): nothing can answer it now
             log.info("press %s at table %s expired before its edit", carrier.interaction_id, snapshot.table_id)
             return False
@@ -242,7 +253,7 @@ class DiscordNotifier:
         """Answer a press that carries no edit with an acknowledgement that changes nothing (interaction
         response type 6, DEFERRED_UPDATE_MESSAGE); a refusal (the interaction expired) is logged."""
         try:
-            await interaction_callback(self.client, carrier.interaction_id, carrier.token, {"type": 6})
+            await webhook_request(self.client, _callback_route(carrier), {"type": 6})
         except discord.HTTPException as exc:
             log.info("could not acknowledge press %s: %s", carrier.interaction_id, exc)
 

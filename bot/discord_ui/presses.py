@@ -35,6 +35,7 @@ from typing import Any
 
 import discord
 from discord.http import Route
+from discord.webhook.async_ import async_context
 
 from bot.discord_ui.components import at_table
 from bot.discord_ui.errors import (
@@ -45,7 +46,6 @@ from bot.discord_ui.errors import (
     where_text,
 )
 from bot.discord_ui.parts import has_parts, parts, table_service
-from bot.discord_ui.rest import interaction_callback, webhook_request
 from bot.discord_ui.table_view import ACTION_ID, KINDS, AmountModal, hole_cards_answer
 from bot.discord_ui.turns import ensure_turn, explain
 from bot.poker import PokerError
@@ -85,6 +85,22 @@ class TableButton:
         return cls(match["action"], int(match["channel"]), int(match["hand"]), None if amount is None else int(amount))
 
 
+async def webhook_request(
+    client: discord.Client, route: Route, payload: dict[str, Any], params: dict[str, Any] | None = None
+) -> Any:
+    """One request on an interaction's webhook (its callback, followups): through discord.py's webhook adapter and
+    the client's HTTP session, as discord.py's own `Interaction` sends its responses (`interactions.py`:
+    `state.http`'s `__session`). Not `client.http.request`: its rate limiter keeps one bucket per webhook token
+    and, past 256 of them, scans them all at each new one (0.8 s of 5.5 s of loop CPU in a profile at 30
+    tables). Raises discord.HTTPException when Discord refuses (an expired interaction: NotFound, 10062)."""
+    http = client.http
+    session = getattr(http, "_HTTPClient__session")  # noqa: B009  # name-mangled: discord.py reads it so too
+    adapter = async_context.get()
+    return await adapter.request(
+        route, session, payload=payload, proxy=http.proxy, proxy_auth=http.proxy_auth, params=params
+    )
+
+
 @dataclass(slots=True)
 class Press:
     """One press of a table button, from the raw INTERACTION_CREATE payload (`Press.read`): who (`user_id`, the
@@ -94,8 +110,8 @@ class Press:
 
     Its answers (at most one response, then followups; `answered` says whether the response was sent): `defer`
     (type 6), `open_form` (type 9), `send_private` (ephemeral: the response, or a followup once answered). Each is
-    one REST call on the interaction's webhook (the response: `rest.interaction_callback`; a followup: `_send`) and
-    raises discord.HTTPException when Discord refuses it (an expired interaction: 10062)."""
+    one REST call on the interaction's webhook (`_send`) and raises discord.HTTPException when Discord refuses it
+    (an expired interaction: 10062)."""
 
     client: discord.Client
     id: int
@@ -160,7 +176,10 @@ class Press:
 
     async def _respond(self, kind: int, data: dict[str, Any] | None = None) -> None:
         body: dict[str, Any] = {"type": kind} if data is None else {"type": kind, "data": data}
-        await interaction_callback(self.client, self.id, self.token, body)
+        route = Route(
+            "POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=self.id, webhook_token=self.token
+        )
+        await self._send(route, body)
         self.answered = True
 
     async def defer(self) -> None:

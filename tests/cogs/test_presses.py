@@ -234,7 +234,7 @@ def test_what_is_not_a_table_buttons_press_is_left_to_discord_py(data: dict[str,
 
 
 class Transport:
-    """The client and webhook adapter as the fast path uses them (`rest.webhook_request`): every request
+    """The client and webhook adapter as the fast path uses them (`presses.webhook_request`): every request
     recorded (route path, body) and answered at once."""
 
     def __init__(self) -> None:

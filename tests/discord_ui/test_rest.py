@@ -1,7 +1,6 @@
 """bot/discord_ui/rest.py against the Discord stand-in (tests/discord_stub), in this process: a discord.py client
 connected to it sends the table's requests through `cached_route` / `RouteCache` (discord.py's request, its rate
-limit handling) and answers interactions through `interaction_callback` (discord.py's webhook adapter's answers to
-each status, without the adapter)."""
+limit handling)."""
 
 from __future__ import annotations
 
@@ -18,16 +17,14 @@ import yarl
 from discord.http import Route
 from simcord.http.client import FakeHTTPClient
 
-from bot.discord_ui.rest import RouteCache, cached_route, callback_url, interaction_callback, passes_url_through
+from bot.discord_ui.rest import RouteCache, cached_route, passes_url_through
 from tests.discord_stub import DiscordStub
-from tests.discord_stub.model import Channel, Message, User
+from tests.discord_stub.model import Channel, Message
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-CALLBACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 POST = "POST /channels/{channel_id}/messages"
-BUTTON = {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go"}]}
 
 
 @dataclass
@@ -35,14 +32,12 @@ class World:
     stub: DiscordStub
     client: discord.Client
     channel: Channel
-    alice: User
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def world() -> AsyncIterator[World]:
     stub = await DiscordStub().start()
     guild = stub.add_guild(name="Casino", channels=["table-1"], locale="en-US")
-    alice = stub.add_member(1001, "alice")
     base, gateway = Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
     Route.BASE = stub.api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(stub.gateway_url)
@@ -50,7 +45,7 @@ async def world() -> AsyncIterator[World]:
     task = asyncio.create_task(client.start(stub.token or "stub-token"))
     try:
         await stub.wait_connected()
-        yield World(stub, client, guild.channel("table-1"), alice)
+        yield World(stub, client, guild.channel("table-1"))
     finally:
         await client.close()
         with contextlib.suppress(asyncio.CancelledError):
@@ -68,7 +63,7 @@ async def w(world: World) -> AsyncIterator[World]:
 
 async def post(w: World, content: str) -> Message:
     route = cached_route("POST", "/channels/{channel_id}/messages", channel_id=w.channel.id)
-    data = await w.client.http.request(route, json={"content": content, "components": [BUTTON]})
+    data = await w.client.http.request(route, json={"content": content})
     return w.stub.messages[int(data["id"])]
 
 
@@ -110,38 +105,3 @@ async def test_cached_routes_keep_discord_py_rate_limit_retries_global_ones_incl
     assert message.content == "b"
     assert statuses(w, EDIT, since) == [429, 429, 200, 200]
     assert statuses(w, POST, since) == [429, 200]
-
-
-async def test_an_interaction_callback_acknowledges_once_and_waits_out_429s(w: World) -> None:
-    message = await post(w, "press me")
-    press = w.stub.press_button(w.alice, message, "go")
-    since = len(w.stub.requests)
-    w.stub.faults.rate_limit(CALLBACK, count=2, retry_after=0.05)
-    await interaction_callback(w.client, press.id, press.token, {"type": 6})
-    assert press.acked and press.ack_type == 6
-    assert statuses(w, CALLBACK, since) == [429, 429, 200]
-    with pytest.raises(discord.HTTPException) as refused:  # Discord refuses a second answer (40060)
-        await interaction_callback(w.client, press.id, press.token, {"type": 6})
-    assert refused.value.status == 400 and refused.value.code == 40060
-    w.stub.take_violations("double_ack")
-
-
-async def test_an_unknown_interaction_raises_not_found_and_a_server_error_is_tried_again(w: World) -> None:
-    with pytest.raises(discord.NotFound) as unknown:
-        await interaction_callback(w.client, 123, "no-such-token", {"type": 6})
-    assert unknown.value.code == 10062
-    w.stub.take_violations("unknown_interaction")
-    message = await post(w, "press me too")
-    press = w.stub.press_button(w.alice, message, "go")
-    w.stub.faults.server_error(CALLBACK, status=502, count=1)
-    await interaction_callback(
-        w.client, press.id, press.token, {"type": 7, "data": {"content": "answered", "components": []}}
-    )
-    assert press.acked and press.ack_type == 7 and message.content == "answered"
-
-
-@pytest.mark.filterwarnings("ignore::pytest.PytestWarning")  # a plain function under the module's asyncio mark
-def test_a_token_that_needs_quoting_is_quoted_as_discord_py_quotes_it() -> None:
-    for token in ("plain-token_1.2~x", "with/slash and space+"):
-        url = callback_url(42, token)
-        assert str(url) == Route("POST", "/interactions/{id}/{token}/callback", id=42, token=token).url
