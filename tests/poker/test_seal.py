@@ -7,8 +7,6 @@ import json
 import random
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from bot.poker import ActionKind, Hand, HandSettings, StreetDealt
 from bot.poker.__main__ import main
@@ -19,7 +17,6 @@ from bot.poker.seal import (
     CardProof,
     DeckSeal,
     SealError,
-    base32,
     board_positions,
     hole_positions,
     phh_fields,
@@ -41,11 +38,6 @@ def test_every_position_has_a_proof_that_leads_to_the_root(size: int) -> None:
         assert proof.card == seal.deck[position]
         assert verify_proof(seal.root, proof)
         assert CardProof.from_token(proof.token()) == proof
-
-
-@given(st.binary(max_size=300))
-def test_base32_is_rfc_4648_without_padding(data: bytes) -> None:
-    assert base32(data) == base64.b32encode(data).decode("ascii").rstrip("=")
 
 
 def test_a_fresh_seal_uses_random_salts_and_a_short_fingerprint() -> None:
