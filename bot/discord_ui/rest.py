@@ -12,7 +12,7 @@ passing a Route's `url` to aiohttp as it is.
 The interaction's answers (its callback, followups) are not here: they go through discord.py's webhook adapter
 (`presses.webhook_request`).
 
-Measured in one run (benchmarks/rest.py, the event loop's CPU per request against a local server): 13-16 % less
+Measured in one run (benchmarks/rest.py, the event loop's CPU per request against a local server): 10-16 % less
 per table edit (benchmarks/README.md).
 """
 
