@@ -37,8 +37,8 @@ from bot.render import (
     render_action_buttons,
     render_my_cards,
     render_raise_modal,
-    render_table,
     t,
+    table_embed,
 )
 from bot.render.coach import coach_lines
 from bot.render.i18n import derived_cache
@@ -254,14 +254,14 @@ def hole_cards_answer(
 
 
 def table_payload(snapshot: TableSnapshot, table_name: str | None = None) -> dict[str, Any]:
-    """The table message as Discord's JSON message body: ``{"embeds": [render_table], "components": [one action
+    """The table message as Discord's JSON message body: ``{"embeds": [table_embed], "components": [one action
     row of buttons]}`` in the table's language; no buttons (``[]``) between hands. Buttons carry
     `custom_id`s (`ACTION_ID`, at most 5, one row), labels from `snapshot.legal`.
 
     Plain JSON rather than discord.py's Embed and View: the table message is posted once per hand but edited
     at every action, and building those objects (and parsing the edited message back) was about 8 % of the
     bot's time at 100 busy tables."""
-    embed = render_table(snapshot, snapshot.language, table_name).to_dict()
+    embed = table_embed(snapshot, snapshot.language, table_name)
     components: list[dict[str, Any]] = []
     if is_playing(snapshot):
         row = _action_row(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeAlias
 
 from bot.poker import (
     ActionKind,
@@ -298,8 +299,87 @@ def render_event_line(
     return _line(event, names, locale, _Context(pot_count, tuple(shown)))
 
 
+#: What `render_event_lines` drew last for one table message (`EventLineMemo.drawn`): the events, names, language,
+#: `last` and `pot_after` it was drawn from, how many events it read from the end, whether they held all the lines
+#: it wanted, and the line of each item it kept (in the hand's order).
+_Drawn: TypeAlias = tuple[Sequence[Event], Names, str, int | None, int | None, int, bool, tuple[str | None, ...]]
+
+
+class EventLineMemo:
+    """One table message's last actions as last drawn (`render_event_lines(memo=...)`): events are immutable and a
+    hand's are only ever added to, so at the next action the lines are those of the last drawing and the new events'.
+
+    `extend` draws only the new events' lines when nothing else can have changed: the same names, language and
+    `last`; the events read last time the same objects at the end of the ones before the new (also when the oldest
+    events left the snapshot's window); the new events' chips are what `pot_after` grew by (so every old line shows
+    the pot it showed); and no line names a pot count or the other hands shown (awards, shown hands: drawn in full).
+    """
+
+    __slots__ = ("drawn",)
+
+    def __init__(self) -> None:
+        self.drawn: _Drawn | None = None  # set by `render_event_lines`
+
+    def extend(
+        self, events: Sequence[Event], names: Names, language: str, last: int, pot_after: int | None
+    ) -> list[str] | None:
+        """The lines `render_event_lines` would draw, from the last drawing and the new events; None when they
+        cannot be had this way (then the caller draws them in full)."""
+        drawn = self.drawn
+        if drawn is None or last <= 0 or not events:
+            return None
+        old, old_names, old_language, old_last, old_pot, read, complete, kept = drawn
+        if language != old_language or last != old_last or names != old_names:
+            return None
+        count, tip = len(events), old[-1]
+        for new in range(min(count, 4)):  # how many events are new: at most a few per action
+            if events[count - 1 - new] is tip:
+                break
+        else:
+            return None
+        start = count - new
+        if complete:  # the lines were within the last `read` events: those must be the same
+            if start < read or events[start - read : start] != old[len(old) - read :]:
+                return None
+        elif start != len(old) or events[:start] != old:
+            return None
+        fresh: list[tuple[Event, int]] = []
+        for event in events[start:]:
+            kind = _KINDS.get(event.__class__)
+            if kind is None:
+                kind = _kind_of(event.__class__)
+            if kind == _POT_LINE or kind == _LINE:
+                fresh.append((event, kind))
+            elif kind != _NO_LINE:
+                return None  # an award or a shown hand: its line reads the whole hand
+        pots: list[int | None] = []
+        running = pot_after
+        for event, kind in reversed(fresh):
+            if kind == _POT_LINE and running is not None:
+                pots.append(running)
+                running -= chips_into_pot(event)
+            else:
+                pots.append(None)
+        if running != old_pot:
+            return None
+        pots.reverse()
+        added = tuple(
+            _item_line(event, _name_in(names, event), language, None, pot)
+            for (event, _kind), pot in zip(fresh, pots, strict=True)
+        )
+        items = (kept + added)[-last:]
+        self.drawn = (events, names, language, last, pot_after, read + new, complete or len(items) == last, items)
+        return [line for line in items if line is not None]
+
+
 def render_event_lines(
-    events: Iterable[Event], names: Names, locale: Locale, *, last: int | None = None, pot_after: int | None = None
+    events: Iterable[Event],
+    names: Names,
+    locale: Locale,
+    *,
+    last: int | None = None,
+    pot_after: int | None = None,
+    memo: EventLineMemo | None = None,
 ) -> list[str]:
     """The public lines of a sequence of events (those without a line skipped), pots named knowing how many
     the hand paid, shown hands with the kickers that decide, the pots paid together grouped (`render_awards`);
@@ -310,14 +390,24 @@ def render_event_lines(
     each blind, action and returned bet ends with the pot it left ("Bob calls 18 · pot 45").
 
     The events are read from the last one back, and only as far as the `last` lines need (a hand's table message
-    is drawn at every action: its cost stays that of six lines however long the hand)."""
+    is drawn at every action: its cost stays that of six lines however long the hand). memo: the lines of the
+    same table's last drawing (`EventLineMemo`, updated): when only events were added since, only their lines are
+    drawn (`EventLineMemo.extend`)."""
     events = events if isinstance(events, tuple | list) else list(events)
     language = normalize_locale(locale)  # a hashable key for the lines' cache
+    if not (isinstance(events, tuple) and isinstance(names, tuple)):
+        memo = None  # a list may change under the memo: only immutable inputs are remembered
+    if memo is not None and last is not None:
+        extended = memo.extend(events, names, language, last, pot_after)
+        if extended is not None:
+            return extended
     # Items, from the last back: (first event, its kind, the run of PotAwarded events that make one line with it);
     # only events with a line count.
     items: list[tuple[Event, int, list[PotAwarded] | None]] = []
     wanted = None if last is None else max(last, 0)
+    read = 0
     for event in reversed(events):
+        read += 1
         kind = _KINDS.get(event.__class__)
         if kind is None:
             kind = _kind_of(event.__class__)
@@ -344,6 +434,7 @@ def render_event_lines(
     pot_count = pot_count_of(events) if _AWARD in kinds else None
     shown = shown_values(events) if _SHOWN in kinds else None
     lines: list[str] = []
+    kept: list[str | None] = []  # each item's line, for the memo
     for index in range(len(items) - 1, -1, -1):
         event, kind, awards = items[index]
         if awards is not None:
@@ -351,8 +442,14 @@ def render_event_lines(
             lines.extend(render_awards([_award_of(e, names, locale) for e in awards], locale, pot_count))
             continue
         line = _item_line(event, _name_in(names, event), language, shown if kind == _SHOWN else None, pots[index])
+        kept.append(line)
         if line is not None:
             lines.append(line)
+    if memo is not None:  # a later drawing may extend this one, unless a line read the whole hand
+        plain = last is not None and _AWARD not in kinds and _SHOWN not in kinds
+        memo.drawn = (
+            (events, names, language, last, pot_after, read, len(items) == last, tuple(kept)) if plain else None
+        )
     return lines if last is None else lines[-last:]
 
 

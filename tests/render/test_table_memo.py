@@ -1,0 +1,83 @@
+"""The table message drawn with a table's memo (`table_embed`: the parts of its last drawing, the last actions
+extended by the new events' lines) is byte for byte the message drawn from nothing (`render_table`), whatever was
+drawn before in the same channel: in the hand's order, in any order, in the other language, with names changed."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from bot.poker import ActionKind, PlayerActed
+from bot.render import i18n
+from bot.render.events import EventLineMemo, render_event_lines
+from bot.render.table_message import MEMO_TABLES, render_table, table_embed, table_memo
+from tests.render.table_cases import cases
+
+
+def _fresh(snapshot, name):  # type: ignore[no-untyped-def]
+    return render_table(snapshot, snapshot.language, name).to_dict()
+
+
+def test_every_case_drawn_with_its_tables_memo_is_the_message_drawn_from_nothing() -> None:
+    i18n.clear_render_cache()
+    for case in cases():
+        assert table_embed(case.snapshot, case.snapshot.language, case.table_name) == _fresh(
+            case.snapshot, case.table_name
+        ), case.name
+
+
+def test_one_channel_drawn_in_any_order_in_both_languages_gives_the_same_messages() -> None:
+    rng = random.Random(14)
+    picked = rng.sample(cases(), 600)
+    for case in picked:  # every snapshot drawn in the same channel, one after another, most of them unrelated
+        snapshot = replace(case.snapshot, channel_id=1)
+        assert table_embed(snapshot, snapshot.language, case.table_name) == _fresh(snapshot, case.table_name)
+        other = replace(snapshot, language="fr" if snapshot.language == "en" else "en", names=snapshot.names[::-1])
+        assert table_embed(other, other.language, case.table_name) == _fresh(other, case.table_name)
+
+
+def _acted(player: int, added: int) -> PlayerActed:
+    return PlayerActed(player=player, action=ActionKind.CALL, amount=added, added=added, all_in=False)
+
+
+def _lines(events, names, language, pot, memo=None):  # type: ignore[no-untyped-def]
+    return render_event_lines(events, names, language, last=6, pot_after=pot, memo=memo)
+
+
+def test_the_last_actions_are_extended_by_the_new_events_lines_also_when_old_ones_leave_the_window() -> None:
+    names = ("Alice", "Bob", "Chloé")
+    events = tuple(_acted(i % 3, 1 + i % 4) for i in range(60))
+    for first in range(0, 50, 7):
+        memo = EventLineMemo()
+        for step in range(first + 1, 60):  # one event more at each step, the oldest leaving a window of 40
+            shown = events[max(0, step - 40) : step]
+            pot = 100 + sum(e.added for e in shown)
+            assert _lines(shown, names, "en", pot, memo) == _lines(shown, names, "en", pot)
+        assert memo.drawn is not None
+
+
+def test_the_last_actions_are_drawn_in_full_when_anything_but_new_events_changed() -> None:
+    names = ("Alice", "Bob", "Chloé")
+    events = tuple(_acted(i % 3, 2) for i in range(12))
+    other = tuple(_acted((i + 1) % 3, 4) for i in range(11))
+    changes = [
+        (events, names, "en", 25),  # the pot is not what the new events explain
+        (events, ("Zoé", "Bob", "Chloé"), "en", 24),  # a name changed
+        (events, names, "fr", 24),  # the table's language changed
+        (events, names, "en", None),  # no pots shown
+        ((*other, events[-1]), names, "en", 24),  # the same last event after other ones
+        ((*events, _acted(0, 2), _acted(1, 2), _acted(2, 2), _acted(0, 2), _acted(1, 2)), names, "en", 34),  # many new
+    ]
+    for shown, new_names, language, pot in changes:
+        memo = EventLineMemo()
+        assert _lines(events, names, "en", 24, memo) == _lines(events, names, "en", 24)
+        assert memo.drawn is not None
+        assert _lines(shown, new_names, language, pot, memo) == _lines(shown, new_names, language, pot), (pot, language)
+
+
+def test_the_memos_are_bounded() -> None:
+    for channel in range(MEMO_TABLES + 50):
+        table_memo(10**9 + channel)
+    from bot.render.table_message import _MEMOS
+
+    assert len(_MEMOS) == MEMO_TABLES
