@@ -260,27 +260,31 @@ def table_payload(snapshot: TableSnapshot, table_name: str | None = None) -> dic
 
     Plain JSON rather than discord.py's Embed and View: the table message is posted once per hand but edited
     at every action, and building those objects (and parsing the edited message back) was about 8 % of the
-    bot's time at 100 busy tables."""
+    bot's time at 100 busy tables. Fresh dicts every time: the payload is the caller's to change."""
     embed = table_embed(snapshot, snapshot.language, table_name)
     components: list[dict[str, Any]] = []
     if is_playing(snapshot):
-        row = _action_row(
-            snapshot.legal, normalize_locale(snapshot.language), snapshot.channel_id, snapshot.hand_number
-        )
-        buttons = [dict(button) for button in row]  # fresh dicts: the payload is the caller's to change
-        components.append({"type": discord.ComponentType.action_row.value, "components": buttons})
+        language = normalize_locale(snapshot.language)
+        row = _action_row(snapshot.legal, language, snapshot.channel_id, snapshot.hand_number)
+        components.append({"type": _ROW, "components": [dict(button) for button in row]})
         question = run_twice_row(snapshot)
         if question is not None:
             components.append(question)
         if snapshot.time_bank:  # the actor's time bank, a second row (the first holds five buttons at most)
             time_button = {
-                "type": discord.ComponentType.button.value,
-                "style": discord.ButtonStyle.secondary.value,
-                "label": t("button.time", snapshot.language, seconds=int(snapshot.time_bank)),
+                "type": _BUTTON,
+                "style": _SECONDARY,
+                "label": t("button.time", language, seconds=int(snapshot.time_bank)),
                 "custom_id": custom_id("time", snapshot.channel_id, snapshot.hand_number),
             }
-            components.append({"type": discord.ComponentType.action_row.value, "components": [time_button]})
+            components.append({"type": _ROW, "components": [time_button]})
     return {"embeds": [embed], "components": components}
+
+
+#: Discord's numbers for an action row, a button and the secondary style (read once: discord.py's enums are slow).
+_ROW = discord.ComponentType.action_row.value
+_BUTTON = discord.ComponentType.button.value
+_SECONDARY = discord.ButtonStyle.secondary.value
 
 
 #: How many rows of action buttons `table_payload` remembers (a table's options change at each action, and come

@@ -7,7 +7,7 @@ here: `HoleCardsDealt` gives no line (only `HandShown`, the showdown, puts cards
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeAlias
@@ -30,9 +30,11 @@ from bot.poker.events import RunCountChosen, RunTwiceAnswered, ShownByChoice
 from bot.render.cards import cards_text
 from bot.render.embeds import escape_name
 from bot.render.hands import hand_name
-from bot.render.i18n import Locale, derived_cache, format_names, normalize_locale, t
+from bot.render.i18n import Locale, derived_cache, format_names, normalize_locale, t, t_uncached
 
 Names = Mapping[int, str] | Sequence[str]
+#: How a line's text is rendered from the catalogue: `t`, or `t_uncached`.
+Text: TypeAlias = Callable[..., str]
 
 STREET_KEYS: dict[Street, str] = {
     Street.PREFLOP: "preflop",
@@ -118,44 +120,48 @@ class _Context:
     shown: tuple[HandValue, ...] = ()
 
 
-def _acted(event: PlayerActed, name: str, locale: Locale) -> str:
+_NO_CONTEXT = _Context()
+
+
+def _acted(event: PlayerActed, name: str, locale: Locale, tr: Text) -> str:
     match event.action:
         case ActionKind.FOLD | ActionKind.CHECK:
-            return t(f"event.{event.action.value}", locale, name=name)
+            return tr(f"event.{event.action.value}", locale, name=name)
         case ActionKind.CALL:
-            return t("event.call_all_in" if event.all_in else "event.call", locale, name=name, amount=event.added)
+            return tr("event.call_all_in" if event.all_in else "event.call", locale, name=name, amount=event.added)
         case ActionKind.BET | ActionKind.RAISE:
             key = f"event.{event.action.value}_all_in" if event.all_in else f"event.{event.action.value}"
-            return t(key, locale, name=name, amount=event.amount)
+            return tr(key, locale, name=name, amount=event.amount)
         case ActionKind.ALL_IN:
-            return t("event.all_in", locale, name=name, amount=event.amount)
+            return tr("event.all_in", locale, name=name, amount=event.amount)
 
 
-def _line(event: Event, names: Names, locale: Locale, ctx: _Context) -> str | None:
-    """The public line of one event, None for those without one (hole cards, the hand's end)."""
+def _line(event: Event, names: Names, locale: Locale, ctx: _Context, tr: Text = t) -> str | None:
+    """The public line of one event, None for those without one (hole cards, the hand's end); its text rendered
+    with `tr` (`t`, or `t_uncached` for a line remembered by its caller)."""
     match event:
         case BlindPosted(player=player, kind=kind, amount=amount):
-            return t(f"event.blind.{kind}", locale, name=player_name(names, player, locale), amount=amount)
+            return tr(f"event.blind.{kind}", locale, name=player_name(names, player, locale), amount=amount)
         case PlayerActed(player=player):
-            return _acted(event, player_name(names, player, locale), locale)
+            return _acted(event, player_name(names, player, locale), locale, tr)
         case StreetDealt(street=street, cards=cards):
-            return t(f"event.street.{street_key(street)}", locale, cards=cards_text(cards))
+            return tr(f"event.street.{street_key(street)}", locale, cards=cards_text(cards))
         case UncalledBetReturned(player=player, amount=amount):
-            return t("event.uncalled", locale, name=player_name(names, player, locale), amount=amount)
+            return tr("event.uncalled", locale, name=player_name(names, player, locale), amount=amount)
         case HandShown(player=player, cards=cards, value=value):
             name, hand = player_name(names, player, locale), hand_name(value, locale, ctx.shown)
-            return t("event.shows", locale, name=name, cards=cards_text(cards), hand=hand)
+            return tr("event.shows", locale, name=name, cards=cards_text(cards), hand=hand)
         case HandMucked(player=player):
-            return t("event.mucks", locale, name=player_name(names, player, locale))
+            return tr("event.mucks", locale, name=player_name(names, player, locale))
         case PotAwarded():
             return render_awards([_award_of(event, names, locale)], locale, ctx.pot_count)[0]
         case ShownByChoice(player=player, cards=cards):
-            return t("event.shows_by_choice", locale, name=player_name(names, player, locale), cards=cards_text(cards))
+            return tr("event.shows_by_choice", locale, name=player_name(names, player, locale), cards=cards_text(cards))
         case RunTwiceAnswered(player=player, yes=yes):
             key = "event.run_twice_yes" if yes else "event.run_twice_no"
-            return t(key, locale, name=player_name(names, player, locale))
+            return tr(key, locale, name=player_name(names, player, locale))
         case RunCountChosen(runs=runs):
-            return t("event.runs_twice" if runs == 2 else "event.runs_once", locale)
+            return tr("event.runs_twice" if runs == 2 else "event.runs_once", locale)
         case _:
             return None
 
@@ -503,10 +509,10 @@ def _item_line(
     the next table, is the same line. `shown`: the hands shown, for a shown hand's line only (else None)."""
     player = getattr(event, "player", None)
     names: dict[int, str] = {player: name} if player is not None and name is not None else {}
-    line = _line(event, names, language, _Context(None, shown or ()))
+    line = _line(event, names, language, _Context(None, shown) if shown else _NO_CONTEXT, t_uncached)
     if line is None or pot is None:
         return line
-    return t("event.with_pot", language, line=line, amount=pot)
+    return t_uncached("event.with_pot", language, line=line, amount=pot)
 
 
 derived_cache(_item_line.cache_clear)

@@ -33,7 +33,7 @@ from bot.render.embeds import (
     make_embed,
 )
 from bot.render.events import EventLineMemo, pot_amount, pot_amounts, pots_summary, render_event_lines
-from bot.render.i18n import Locale, derived_cache, normalize_locale, t
+from bot.render.i18n import Locale, derived_cache, normalize_locale, t, t_uncached
 from bot.render.table import (
     RECENT_ACTIONS,
     WAITING_KEYS,
@@ -199,10 +199,26 @@ def _parts(
             memo=memo.events,
         )
         if recent:
-            fields.append((t("table.recent", language), clamp_lines(recent, FIELD_VALUE_MAX, language, keep="last")))
+            fields.append((_fixed(language)[1], clamp_lines(recent, FIELD_VALUE_MAX, language, keep="last")))
     if in_hand:
-        return title, description, fields, t("table.footer", language), COLOR_TABLE
+        return title, description, fields, _fixed(language)[0], COLOR_TABLE
     return title, description, fields, "", COLOR_IDLE
+
+
+#: The texts of the table message that depend only on the language, by language: the footer, the last actions'
+#: field name.
+_FIXED: dict[str, tuple[str, str]] = {}
+
+
+def _fixed(language: str) -> tuple[str, str]:
+    try:
+        return _FIXED[language]
+    except KeyError:
+        fixed = _FIXED[language] = (t("table.footer", language), t("table.recent", language))
+        return fixed
+
+
+derived_cache(_FIXED.clear)
 
 
 def _board_line(view: TableSnapshot, language: str, memo: TableMemo) -> str:
@@ -265,10 +281,10 @@ def _turn_line(view: TableSnapshot, language: str, memo: TableMemo) -> str | Non
     params: dict[str, object] = {"name": escape_name(actor.name), "amount": to_call}
     if view.deadline is not None:
         params["when"] = discord_timestamp(view.deadline)
-        line = t("table.turn_to_call" if to_call else "table.turn", language, **params)
+        line = t_uncached("table.turn_to_call" if to_call else "table.turn", language, **params)
         if view.time_bank_running:  # the deadline is the time bank's (issue 16)
             line += " · " + t("table.time_bank", language)
     else:
-        line = t("table.turn_to_call_no_timer" if to_call else "table.turn_no_timer", language, **params)
+        line = t_uncached("table.turn_to_call_no_timer" if to_call else "table.turn_no_timer", language, **params)
     memo.turn = key, line
     return line
