@@ -64,7 +64,7 @@ class TableMemo:
         self.board: tuple[tuple[Any, ...], str] | None = None
         self.pots: tuple[tuple[Any, ...], str] | None = None
         self.seal: tuple[tuple[Any, ...], str] | None = None
-        self.seats: tuple[tuple[Any, ...], tuple[SeatView, ...], tuple[str, ...]] | None = None
+        self.seats: tuple[str, bool, tuple[SeatView, ...], tuple[str, ...], dict[tuple[Any, ...], str]] | None = None
         self.turn: tuple[tuple[Any, ...], str | None] | None = None
         self.events = EventLineMemo()
 
@@ -244,24 +244,43 @@ def _pots_line(pots: Sequence[Any], language: str, bets: int, memo: TableMemo) -
     return line
 
 
-def _seat_lines(seats: tuple[SeatView, ...], language: str, in_hand: bool, memo: TableMemo) -> tuple[str, ...]:
-    """The seat lines in seat order: those of the seats equal to the last drawing's at the same place (the same
-    objects, from the snapshot service) taken from it, the others from `seat_line`."""
-    ordered = tuple(sorted(seats, key=_BY_SEAT))
-    key = (language, in_hand)
+#: How many seat lines a table's memo keeps (those of its current hand, mostly: each seat with each stack, bet and
+#: mark it had); past that they are forgotten and the hand goes on with a new set.
+SEAT_LINES_PER_TABLE = 64
+
+
+def _seat_lines(seats: tuple[SeatView, ...], language: str, in_hand: bool, memo: TableMemo) -> list[str]:
+    """The seat lines in seat order: a seat that is the same object as the last drawing's at its place (the
+    snapshot service hands out unchanged seat views again) has the same line; the others are looked up by what
+    their line shows (`seat_line` reads nothing else of a seat), among this table's lines, else drawn."""
     last = memo.seats
-    if last is not None and last[0] == key:
-        if last[1] == ordered:
-            return last[2]
-        before, drawn = last[1], last[2]
-        kept = len(before)
-        lines = tuple(
-            drawn[i] if i < kept and (before[i] is seat or before[i] == seat) else seat_line(seat, language, in_hand)
-            for i, seat in enumerate(ordered)
+    if last is None or last[0] != language or last[1] != in_hand or len(last[4]) > SEAT_LINES_PER_TABLE:
+        last = language, in_hand, (), (), {}
+    _language, _in_hand, before, drawn, known = last
+    kept = len(before)
+    ordered = sorted(seats, key=_BY_SEAT)
+    lines = []
+    for index, seat in enumerate(ordered):
+        if index < kept and before[index] is seat:
+            lines.append(drawn[index])
+            continue
+        key = (
+            seat.seat,
+            seat.name,
+            seat.stack,
+            seat.bet,
+            seat.state,
+            seat.is_button,
+            seat.is_actor,
+            seat.leaving,
+            seat.blind,
+            getattr(seat, "cards", ()),
         )
-    else:
-        lines = tuple(seat_line(seat, language, in_hand) for seat in ordered)
-    memo.seats = key, ordered, lines
+        line = known.get(key)
+        if line is None:
+            line = known[key] = seat_line(seat, language, in_hand)
+        lines.append(line)
+    memo.seats = language, in_hand, tuple(ordered), tuple(lines), known
     return lines
 
 
