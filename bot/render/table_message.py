@@ -159,7 +159,7 @@ def _parts(
         return title, clamp_lines(lines, DESCRIPTION_MAX, language), [], "", COLOR_IDLE
 
     seats = view.seats
-    bets = sum(seat.bet for seat in seats)
+    seat_lines, bets = _seat_lines(seats, language, in_hand, memo)
     if in_hand:
         lines.append(_board_line(view, language, memo))
         lines.append(_pots_line(view.pots, language, bets, memo))
@@ -170,7 +170,7 @@ def _parts(
                 sealed = memo.seal = (seal, language), t("table.sealed", language, fingerprint=seal)
             lines.append(sealed[1])
     lines.append("")
-    lines += _seat_lines(seats, language, in_hand, memo)
+    lines += seat_lines
     if not seats:
         lines.append(t("table.no_seats", language))
     lines.append("")
@@ -249,10 +249,11 @@ def _pots_line(pots: Sequence[Any], language: str, bets: int, memo: TableMemo) -
 SEAT_LINES_PER_TABLE = 64
 
 
-def _seat_lines(seats: tuple[SeatView, ...], language: str, in_hand: bool, memo: TableMemo) -> list[str]:
-    """The seat lines in seat order: a seat that is the same object as the last drawing's at its place (the
-    snapshot service hands out unchanged seat views again) has the same line; the others are looked up by what
-    their line shows (`seat_line` reads nothing else of a seat), among this table's lines, else drawn."""
+def _seat_lines(seats: tuple[SeatView, ...], language: str, in_hand: bool, memo: TableMemo) -> tuple[list[str], int]:
+    """The seat lines in seat order, and the chips bet on this street (all seats). A seat that is the same object
+    as the last drawing's at its place (the snapshot service hands out unchanged seat views again) has the same
+    line; the others are looked up by what their line shows (`seat_line` reads nothing else of a seat), among this
+    table's lines, else drawn."""
     last = memo.seats
     if last is None or last[0] != language or last[1] != in_hand or len(last[4]) > SEAT_LINES_PER_TABLE:
         last = language, in_hand, (), (), {}
@@ -260,7 +261,9 @@ def _seat_lines(seats: tuple[SeatView, ...], language: str, in_hand: bool, memo:
     kept = len(before)
     ordered = sorted(seats, key=_BY_SEAT)
     lines = []
+    bets = 0
     for index, seat in enumerate(ordered):
+        bets += seat.bet
         if index < kept and before[index] is seat:
             lines.append(drawn[index])
             continue
@@ -274,14 +277,14 @@ def _seat_lines(seats: tuple[SeatView, ...], language: str, in_hand: bool, memo:
             seat.is_actor,
             seat.leaving,
             seat.blind,
-            getattr(seat, "cards", ()),
+            seat.cards,
         )
         line = known.get(key)
         if line is None:
             line = known[key] = seat_line(seat, language, in_hand)
         lines.append(line)
     memo.seats = language, in_hand, tuple(ordered), tuple(lines), known
-    return lines
+    return lines, bets
 
 
 def _turn_line(view: TableSnapshot, language: str, memo: TableMemo) -> str | None:
