@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from bot.poker import (
     ActionKind,
@@ -31,6 +31,9 @@ from bot.render.cards import cards_text
 from bot.render.embeds import escape_name
 from bot.render.hands import hand_name
 from bot.render.i18n import Locale, derived_cache, format_names, normalize_locale, t, t_uncached
+
+if TYPE_CHECKING:
+    from bot.render.recent import EventLineMemo
 
 Names = Mapping[int, str] | Sequence[str]
 #: How a line's text is rendered from the catalogue: `t`, or `t_uncached`.
@@ -154,7 +157,7 @@ def _line(event: Event, names: Names, locale: Locale, ctx: _Context, tr: Text = 
         case HandMucked(player=player):
             return tr("event.mucks", locale, name=player_name(names, player, locale))
         case PotAwarded():
-            return render_awards([_award_of(event, names, locale)], locale, ctx.pot_count)[0]
+            return render_awards([award_of(event, names, locale)], locale, ctx.pot_count)[0]
         case ShownByChoice(player=player, cards=cards):
             return tr("event.shows_by_choice", locale, name=player_name(names, player, locale), cards=cards_text(cards))
         case RunTwiceAnswered(player=player, yes=yes):
@@ -253,7 +256,8 @@ def _award_words(group: Sequence[Award], locale: Locale, pot_count: int | None) 
     return t(base + key, locale, names=names, **params)
 
 
-def _award_of(event: PotAwarded, names: Names, locale: Locale) -> Award:
+def award_of(event: PotAwarded, names: Names, locale: Locale) -> Award:
+    """The `Award` of a pot paid, its winners named from `names` (escaped; "Player N" when unknown)."""
     winners = tuple((player_name(names, player, locale), chips) for player, chips in event.winners)
     return Award(event.pot_index, event.amount, winners, event.value, event.beaten, event.run)
 
@@ -305,79 +309,6 @@ def render_event_line(
     return _line(event, names, locale, _Context(pot_count, tuple(shown)))
 
 
-#: What `render_event_lines` drew last for one table message (`EventLineMemo.drawn`): the events, names, language,
-#: `last` and `pot_after` it was drawn from, how many events it read from the end, whether they held all the lines
-#: it wanted, and the line of each item it kept (in the hand's order).
-_Drawn: TypeAlias = tuple[Sequence[Event], Names, str, int | None, int | None, int, bool, tuple[str | None, ...]]
-
-
-class EventLineMemo:
-    """One table message's last actions as last drawn (`render_event_lines(memo=...)`): events are immutable and a
-    hand's are only ever added to, so at the next action the lines are those of the last drawing and the new events'.
-
-    `extend` draws only the new events' lines when nothing else can have changed: the same names, language and
-    `last`; the events read last time the same objects at the end of the ones before the new (also when the oldest
-    events left the snapshot's window); the new events' chips are what `pot_after` grew by (so every old line shows
-    the pot it showed); and no line names a pot count or the other hands shown (awards, shown hands: drawn in full).
-    """
-
-    __slots__ = ("drawn",)
-
-    def __init__(self) -> None:
-        self.drawn: _Drawn | None = None  # set by `render_event_lines`
-
-    def extend(
-        self, events: Sequence[Event], names: Names, language: str, last: int, pot_after: int | None
-    ) -> list[str] | None:
-        """The lines `render_event_lines` would draw, from the last drawing and the new events; None when they
-        cannot be had this way (then the caller draws them in full)."""
-        drawn = self.drawn
-        if drawn is None or last <= 0 or not events:
-            return None
-        old, old_names, old_language, old_last, old_pot, read, complete, kept = drawn
-        if language != old_language or last != old_last or names != old_names:
-            return None
-        count, tip = len(events), old[-1]
-        for new in range(min(count, 4)):  # how many events are new: at most a few per action
-            if events[count - 1 - new] is tip:
-                break
-        else:
-            return None
-        start = count - new
-        if complete:  # the lines were within the last `read` events: those must be the same
-            if start < read or events[start - read : start] != old[len(old) - read :]:
-                return None
-        elif start != len(old) or events[:start] != old:
-            return None
-        fresh: list[tuple[Event, int]] = []
-        for event in events[start:]:
-            kind = _KINDS.get(event.__class__)
-            if kind is None:
-                kind = _kind_of(event.__class__)
-            if kind == _POT_LINE or kind == _LINE:
-                fresh.append((event, kind))
-            elif kind != _NO_LINE:
-                return None  # an award or a shown hand: its line reads the whole hand
-        pots: list[int | None] = []
-        running = pot_after
-        for event, kind in reversed(fresh):
-            if kind == _POT_LINE and running is not None:
-                pots.append(running)
-                running -= chips_into_pot(event)
-            else:
-                pots.append(None)
-        if running != old_pot:
-            return None
-        pots.reverse()
-        added = tuple(
-            _item_line(event, _name_in(names, event), language, None, pot)
-            for (event, _kind), pot in zip(fresh, pots, strict=True)
-        )
-        items = (kept + added)[-last:]
-        self.drawn = (events, names, language, last, pot_after, read + new, complete or len(items) == last, items)
-        return [line for line in items if line is not None]
-
-
 def render_event_lines(
     events: Iterable[Event],
     names: Names,
@@ -414,12 +345,12 @@ def render_event_lines(
     read = 0
     for event in reversed(events):
         read += 1
-        kind = _KINDS.get(event.__class__)
+        kind = LINE_KINDS.get(event.__class__)
         if kind is None:
-            kind = _kind_of(event.__class__)
-        if kind == _NO_LINE:
+            kind = line_kind(event.__class__)
+        if kind == NO_LINE:
             continue
-        run = items[-1][2] if kind == _AWARD and items else None
+        run = items[-1][2] if kind == AWARD_LINE and items else None
         if run is not None and isinstance(event, PotAwarded):
             run.append(event)
             continue
@@ -431,28 +362,28 @@ def render_event_lines(
     if pot_after is not None:
         running = pot_after
         for index, (event, kind, _awards) in enumerate(items):
-            if kind == _POT_LINE:
+            if kind == POT_LINE:
                 pots[index] = running
                 running -= chips_into_pot(event)
     # What only some lines need, from every event of the hand: how many pots it pays (the awards), the hands shown
     # at its showdown (a shown hand's kickers). The other lines are remembered without them.
     kinds = {kind for _event, kind, _awards in items}
-    pot_count = pot_count_of(events) if _AWARD in kinds else None
-    shown = shown_values(events) if _SHOWN in kinds else None
+    pot_count = pot_count_of(events) if AWARD_LINE in kinds else None
+    shown = shown_values(events) if SHOWN_LINE in kinds else None
     lines: list[str] = []
     kept: list[str | None] = []  # each item's line, for the memo
     for index in range(len(items) - 1, -1, -1):
         event, kind, awards = items[index]
         if awards is not None:
             awards.reverse()
-            lines.extend(render_awards([_award_of(e, names, locale) for e in awards], locale, pot_count))
+            lines.extend(render_awards([award_of(e, names, locale) for e in awards], locale, pot_count))
             continue
-        line = _item_line(event, _name_in(names, event), language, shown if kind == _SHOWN else None, pots[index])
+        line = item_line(event, name_in(names, event), language, shown if kind == SHOWN_LINE else None, pots[index])
         kept.append(line)
         if line is not None:
             lines.append(line)
     if memo is not None:  # a later drawing may extend this one, unless a line read the whole hand
-        plain = last is not None and _AWARD not in kinds and _SHOWN not in kinds
+        plain = last is not None and AWARD_LINE not in kinds and SHOWN_LINE not in kinds
         memo.drawn = (
             (events, names, language, last, pot_after, read, len(items) == last, tuple(kept)) if plain else None
         )
@@ -462,28 +393,28 @@ def render_event_lines(
 #: How `render_event_lines` reads each kind of event: no line, a line ending with the pot it left (`POT_LINE_EVENTS`),
 #: a shown hand (its line names kickers against the others shown), a pot paid (a run of them makes one line), another
 #: line.
-_NO_LINE, _POT_LINE, _SHOWN, _AWARD, _LINE = range(5)
+NO_LINE, POT_LINE, SHOWN_LINE, AWARD_LINE, PLAIN_LINE = range(5)
 #: The kind of each event class met (subclasses included, as `isinstance` reads them), by class.
-_KINDS: dict[type, int] = {}
+LINE_KINDS: dict[type, int] = {}
 
 
-def _kind_of(cls: type) -> int:
-    """The `render_event_lines` kind of an event class (remembered in `_KINDS`)."""
+def line_kind(cls: type) -> int:
+    """The `render_event_lines` kind of an event class (remembered in `LINE_KINDS`)."""
     if not issubclass(cls, LINE_EVENTS):
-        kind = _NO_LINE
+        kind = NO_LINE
     elif issubclass(cls, PotAwarded):
-        kind = _AWARD
+        kind = AWARD_LINE
     elif issubclass(cls, POT_LINE_EVENTS):
-        kind = _POT_LINE
+        kind = POT_LINE
     elif issubclass(cls, HandShown):
-        kind = _SHOWN
+        kind = SHOWN_LINE
     else:
-        kind = _LINE
-    _KINDS[cls] = kind
+        kind = PLAIN_LINE
+    LINE_KINDS[cls] = kind
     return kind
 
 
-def _name_in(names: Names, event: Event) -> str | None:
+def name_in(names: Names, event: Event) -> str | None:
     """The raw name of the player `event` is about (None: no player, or not among `names`)."""
     player = getattr(event, "player", None)
     if player is None:
@@ -501,7 +432,7 @@ EVENT_LINE_CACHE_SIZE = 2048
 
 
 @lru_cache(maxsize=EVENT_LINE_CACHE_SIZE)
-def _item_line(
+def item_line(
     event: Event, name: str | None, language: str, shown: tuple[HandValue, ...] | None, pot: int | None
 ) -> str | None:
     """`_line` of one event whose player (if any) is called `name`, with the pot it left (`pot`, when given);
@@ -515,4 +446,4 @@ def _item_line(
     return t_uncached("event.with_pot", language, line=line, amount=pot)
 
 
-derived_cache(_item_line.cache_clear)
+derived_cache(item_line.cache_clear)

@@ -32,8 +32,9 @@ from bot.render.embeds import (
     escape_name,
     make_embed,
 )
-from bot.render.events import EventLineMemo, pot_amount, pot_amounts, pots_summary, render_event_lines
+from bot.render.events import pot_amount, pot_amounts, pots_summary, render_event_lines
 from bot.render.i18n import Locale, derived_cache, normalize_locale, t, t_uncached
+from bot.render.recent import EventLineMemo
 from bot.render.table import (
     RECENT_ACTIONS,
     WAITING_KEYS,

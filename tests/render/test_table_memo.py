@@ -9,7 +9,8 @@ from dataclasses import replace
 
 from bot.poker import ActionKind, PlayerActed
 from bot.render import i18n
-from bot.render.events import EventLineMemo, render_event_lines
+from bot.render.events import render_event_lines
+from bot.render.recent import EventLineMemo
 from bot.render.table_message import MEMO_TABLES, render_table, table_embed, table_memo
 from tests.render.table_cases import cases
 
@@ -19,11 +20,20 @@ def _fresh(snapshot, name):  # type: ignore[no-untyped-def]
 
 
 def test_every_case_drawn_with_its_tables_memo_is_the_message_drawn_from_nothing() -> None:
+    """Each hand's messages in its order, one language after the other (as a table draws them: the last actions
+    extended at each action, the showdown's awards and shown hands among them)."""
     i18n.clear_render_cache()
-    for case in cases():
-        assert table_embed(case.snapshot, case.snapshot.language, case.table_name) == _fresh(
-            case.snapshot, case.table_name
-        ), case.name
+    extended = 0
+    for language in ("en", "fr"):
+        for case in cases():
+            if case.snapshot.language != language:
+                continue
+            memo = table_memo(case.snapshot.channel_id)
+            before = memo.events.drawn
+            got = table_embed(case.snapshot, language, case.table_name)
+            assert got == _fresh(case.snapshot, case.table_name), case.name
+            extended += before is not None and memo.events.drawn is not before
+    assert extended > 1000
 
 
 def test_one_channel_drawn_in_any_order_in_both_languages_gives_the_same_messages() -> None:
@@ -81,3 +91,55 @@ def test_the_memos_are_bounded() -> None:
     from bot.render.table_message import _MEMOS
 
     assert len(_MEMOS) == MEMO_TABLES
+
+
+def _changes(snapshot):  # type: ignore[no-untyped-def]
+    """The snapshot with one input of the message changed at a time (each part's inputs, and a seat's)."""
+    from bot.poker import Card, LevelBy, TableKind
+
+    seat = snapshot.seats[0]
+    seats = [
+        replace(seat, stack=seat.stack + 1),
+        replace(seat, bet=seat.bet + 2),
+        replace(seat, is_actor=not seat.is_actor),
+        replace(seat, is_button=not seat.is_button),
+        replace(seat, leaving=not seat.leaving),
+        replace(seat, blind=None if seat.blind else "big_blind"),
+        replace(seat, name=seat.name + "x"),
+        replace(seat, cards=() if seat.cards else (Card(14, "s"), Card(13, "h"))),
+        replace(seat, state=type(seat.state)("all_in" if seat.state != "all_in" else "folded")),
+    ]
+    for changed in seats:
+        yield replace(snapshot, seats=(changed, *snapshot.seats[1:]))
+    yield replace(snapshot, time_bank_running=not snapshot.time_bank_running)
+    yield replace(snapshot, deadline=(snapshot.deadline or 1_790_000_000.0) + 60)
+    yield replace(snapshot, deadline=None)
+    yield replace(snapshot, seal=None if snapshot.seal else "ab12")
+    yield replace(snapshot, board=snapshot.board[:-1])
+    yield replace(snapshot, pots=(*snapshot.pots, 7))
+    yield replace(snapshot, names=tuple(name + "y" for name in snapshot.names))
+    yield replace(snapshot, ante=snapshot.ante + 1)
+    yield replace(snapshot, small_blind=snapshot.small_blind + 1)
+    yield replace(snapshot, betting="pot-limit" if snapshot.betting != "pot-limit" else "fixed-limit")
+    yield replace(snapshot, kind=TableKind.TOURNAMENT if snapshot.kind != TableKind.TOURNAMENT else TableKind.CASH)
+    yield replace(snapshot, level=(snapshot.level or 0) + 1, next_level=(10, 20, 0), next_level_in=3)
+    yield replace(snapshot, level_by=LevelBy.HANDS if snapshot.level_by == LevelBy.MINUTES else LevelBy.MINUTES)
+    yield replace(snapshot, next_level_in=(snapshot.next_level_in or 0) + 1)
+    yield replace(snapshot, players_left=(snapshot.players_left or 0) + 2, average_stack=1234)
+    yield replace(snapshot, hand_number=snapshot.hand_number + 1)
+    yield replace(snapshot, street=None)
+    yield replace(snapshot, closed=True)
+    yield replace(snapshot, legal=None)
+    yield replace(snapshot, run_twice_pending=(snapshot.seats[0].user_id,))
+    yield replace(snapshot, events=snapshot.events[:-1])
+
+
+def test_a_message_drawn_after_any_one_input_changed_is_drawn_from_that_input() -> None:
+    rng = random.Random(7)
+    playing = [case for case in cases() if case.snapshot.in_hand and case.snapshot.seats]
+    for case in rng.sample(playing, 150):
+        for changed in _changes(case.snapshot):
+            table_embed(case.snapshot, case.snapshot.language, case.table_name)  # the memo primed by the original
+            got = table_embed(changed, changed.language, case.table_name)
+            assert got == _fresh(changed, case.table_name), case.name
+            assert table_embed(changed, changed.language, "Other name") == _fresh(changed, "Other name")
