@@ -285,6 +285,7 @@ def table_payload(snapshot: TableSnapshot, table_name: str | None = None) -> dic
 _ROW = discord.ComponentType.action_row.value
 _BUTTON = discord.ComponentType.button.value
 _SECONDARY = discord.ButtonStyle.secondary.value
+_STYLE_VALUES = {name: style.value for name, style in STYLES.items()}
 
 
 #: How many rows of action buttons `table_payload` remembers (a table's options change at each action, and come
@@ -300,8 +301,8 @@ def _action_row(
     same options come back at every action of a hand (`table_payload` copies each button)."""
     return tuple(
         {
-            "type": discord.ComponentType.button.value,
-            "style": STYLES.get(spec.style, discord.ButtonStyle.secondary).value,
+            "type": _BUTTON,
+            "style": _STYLE_VALUES.get(spec.style, _SECONDARY),
             "label": spec.label,
             "custom_id": custom_id(spec.action, channel_id, hand_number, button_amount(spec.action, legal)),
         }
