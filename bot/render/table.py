@@ -22,7 +22,7 @@ from bot.render.embeds import (
     clamp,
     escape_name,
 )
-from bot.render.i18n import Locale, derived_cache, normalize_locale, t
+from bot.render.i18n import Locale, derived_cache, normalize_locale, t, t_uncached
 
 RECENT_ACTIONS = 6
 BUTTON_MARK = "Ⓓ"
@@ -170,17 +170,11 @@ class TableSnapshot:
         return self.street is not None and self.street != Street.COMPLETE
 
 
-#: How many seat lines `seat_line` remembers: at each action one or two seats of a table change (the one who
-#: acted, the next to act); the others' lines are the same as in the last edit.
-SEAT_LINE_CACHE_SIZE = 2048
-
-
-@lru_cache(maxsize=SEAT_LINE_CACHE_SIZE)
 def seat_line(seat: SeatView, locale: str, in_hand: bool) -> str:
     """One seat's line of the table message: "▶ ` 3` **Alice** Ⓓ SB — 198 · bet 2" (▶ the actor while `in_hand`,
     Ⓓ the button, the blinds while `in_hand`, stack, bet this street, folded / all-in / sitting out / waiting /
-    leaving, face-up cards at a learning table). locale: a catalogue language ("en"/"fr"). Remembered by value
-    (`SEAT_LINE_CACHE_SIZE` lines)."""
+    leaving, face-up cards at a learning table). locale: a catalogue language ("en"/"fr"). Not remembered here:
+    the table message's memo keeps each table's seat lines (bot/render/table_message.py), by what they show."""
     name = escape_name(seat.name)
     actor = in_hand and seat.is_actor
     if actor:
@@ -204,9 +198,6 @@ def seat_line(seat: SeatView, locale: str, in_hand: bool) -> str:
     if blind_key:
         button += " " + t(blind_key, locale)
     return f"{mark} `{seat.seat:>2}` {name}{button} — " + " · ".join(parts)
-
-
-derived_cache(seat_line.cache_clear)
 
 
 def info_line(view: TableSnapshot, locale: Locale) -> str:
@@ -309,28 +300,29 @@ BUTTONS_CACHE_SIZE = 1024
 
 @lru_cache(maxsize=BUTTONS_CACHE_SIZE)
 def _action_buttons(legal: LegalActions | None, locale: str) -> tuple[ButtonSpec, ...]:
-    buttons: list[ButtonSpec] = []
+    # (action, label, style); the labels with an amount rendered without t's memory (this cache keeps them).
+    buttons: list[tuple[str, str, str]] = []
     if legal is not None:
         merged_call = call_is_all_in(legal)
         if legal.can_fold:
-            buttons.append(ButtonSpec("fold", t("button.fold", locale), "danger"))
+            buttons.append(("fold", t("button.fold", locale), "danger"))
         if legal.can_check:
-            buttons.append(ButtonSpec("check", t("button.check", locale), "secondary"))
+            buttons.append(("check", t("button.check", locale), "secondary"))
         elif legal.can_call:
             key = "button.call_all_in" if merged_call else "button.call"
-            buttons.append(ButtonSpec("call", t(key, locale, amount=legal.call_amount), "primary"))
+            buttons.append(("call", t_uncached(key, locale, amount=legal.call_amount), "primary"))
         if raise_is_one_amount(legal):  # fixed-limit: "Bet 2" / "Raise to 4", played at once
             kind = "bet" if legal.can_bet else "raise"
-            buttons.append(ButtonSpec(kind, t(f"button.{kind}_amount", locale, amount=legal.min_raise_to), "success"))
+            buttons.append((kind, t_uncached(f"button.{kind}_amount", locale, amount=legal.min_raise_to), "success"))
         elif not raise_is_only_all_in(legal):
             if legal.can_bet:
-                buttons.append(ButtonSpec("bet", t("button.bet", locale), "success"))
+                buttons.append(("bet", t("button.bet", locale), "success"))
             elif legal.can_raise:
-                buttons.append(ButtonSpec("raise", t("button.raise", locale), "success"))
+                buttons.append(("raise", t("button.raise", locale), "success"))
         if legal.can_all_in and not merged_call:
-            buttons.append(ButtonSpec("all_in", t("button.all_in", locale, amount=legal.all_in_to), "danger"))
-    buttons.append(ButtonSpec("cards", t("button.my_cards", locale), "secondary"))
-    return tuple(ButtonSpec(b.action, clamp(b.label, BUTTON_LABEL_MAX), b.style, b.disabled) for b in buttons)
+            buttons.append(("all_in", t_uncached("button.all_in", locale, amount=legal.all_in_to), "danger"))
+    buttons.append(("cards", t("button.my_cards", locale), "secondary"))
+    return tuple(ButtonSpec(action, clamp(label, BUTTON_LABEL_MAX), style) for action, label, style in buttons)
 
 
 derived_cache(_action_buttons.cache_clear)
