@@ -45,8 +45,8 @@ from bot.render.table import (
     seat_line,
 )
 
-#: How many tables' memos `table_embed` keeps (the most recently drawn; about 4 KiB each: the last drawing's texts,
-#: most of them shared with the snapshot and the text caches).
+#: How many tables' memos `table_embed` keeps (the most recently drawn; about 10 KiB each mid-hand: the last
+#: drawing's texts and the hand's seat lines, the rest shared with the snapshot).
 MEMO_TABLES = 1024
 
 _BY_SEAT = attrgetter("seat")
@@ -54,8 +54,9 @@ _BY_SEAT = attrgetter("seat")
 
 class TableMemo:
     """The parts of one table message's last drawing, each with the inputs it was drawn from (see the module
-    docstring). Each slot is one tuple ((inputs...), part), replaced whole, so that a drawing reads a consistent
-    part even if another drawing of the same table ran at the same time (it would at worst miss)."""
+    docstring). Each slot is one tuple ((inputs...), part), replaced whole (only the seat lines' dict grows in
+    place, each line under the fields it shows), so that a drawing reads a consistent part even if another drawing
+    of the same table ran at the same time (it would at worst miss)."""
 
     __slots__ = ("board", "events", "header", "pots", "seal", "seats", "title", "turn")
 
