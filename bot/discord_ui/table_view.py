@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -42,6 +42,7 @@ from bot.render import (
 )
 from bot.render.coach import coach_lines
 from bot.render.i18n import derived_cache
+from bot.render.table_message import table_memo
 from bot.tables import TableService, TableSnapshot
 
 log = logging.getLogger(__name__)
@@ -262,23 +263,37 @@ def table_payload(snapshot: TableSnapshot, table_name: str | None = None) -> dic
     at every action, and building those objects (and parsing the edited message back) was about 8 % of the
     bot's time at 100 busy tables. Fresh dicts every time: the payload is the caller's to change."""
     embed = table_embed(snapshot, snapshot.language, table_name)
-    components: list[dict[str, Any]] = []
-    if is_playing(snapshot):
-        language = normalize_locale(snapshot.language)
-        row = _action_row(snapshot.legal, language, snapshot.channel_id, snapshot.hand_number)
-        components.append({"type": _ROW, "components": [dict(button) for button in row]})
-        question = run_twice_row(snapshot)
-        if question is not None:
-            components.append(question)
-        if snapshot.time_bank:  # the actor's time bank, a second row (the first holds five buttons at most)
-            time_button = {
-                "type": _BUTTON,
-                "style": _SECONDARY,
-                "label": t("button.time", language, seconds=int(snapshot.time_bank)),
-                "custom_id": custom_id("time", snapshot.channel_id, snapshot.hand_number),
-            }
-            components.append({"type": _ROW, "components": [time_button]})
+    if not is_playing(snapshot):
+        return {"embeds": [embed], "components": []}
+    rows = _rows(snapshot)
+    components = [{"type": _ROW, "components": [dict(button) for button in row]} for row in rows]
     return {"embeds": [embed], "components": components}
+
+
+def _rows(snapshot: TableSnapshot) -> tuple[tuple[dict[str, Any], ...], ...]:
+    """The rows of buttons of a table message during a hand (each button a dict, to be copied), remembered for the
+    table's next message (`TableMemo.buttons`): the same options, question and time bank give the same rows."""
+    language = normalize_locale(snapshot.language)
+    seconds = int(snapshot.time_bank) if snapshot.time_bank else None
+    key = (snapshot.legal, language, snapshot.channel_id, snapshot.hand_number, snapshot.run_twice_pending, seconds)
+    memo = table_memo(snapshot.channel_id)
+    last = memo.buttons
+    if last is not None and last[0] == key:
+        return cast(tuple[tuple[dict[str, Any], ...], ...], last[1])
+    rows = [_action_row(snapshot.legal, language, snapshot.channel_id, snapshot.hand_number)]
+    question = run_twice_row(snapshot)
+    if question is not None:
+        rows.append(tuple(question["components"]))
+    if seconds is not None:  # the actor's time bank, a second row (the first holds five buttons at most)
+        time_button = {
+            "type": _BUTTON,
+            "style": _SECONDARY,
+            "label": t("button.time", language, seconds=seconds),
+            "custom_id": custom_id("time", snapshot.channel_id, snapshot.hand_number),
+        }
+        rows.append((time_button,))
+    memo.buttons = key, tuple(rows)
+    return tuple(rows)
 
 
 #: Discord's numbers for an action row, a button and the secondary style (read once: discord.py's enums are slow).

@@ -58,7 +58,7 @@ class TableMemo:
     place, each line under the fields it shows), so that a drawing reads a consistent part even if another drawing
     of the same table ran at the same time (it would at worst miss)."""
 
-    __slots__ = ("board", "events", "header", "pots", "seal", "seats", "title", "turn")
+    __slots__ = ("board", "buttons", "events", "header", "pots", "seal", "seats", "title", "turn")
 
     def __init__(self) -> None:
         self.title: tuple[tuple[Any, ...], str] | None = None
@@ -69,6 +69,8 @@ class TableMemo:
         self.seats: tuple[str, bool, tuple[SeatView, ...], tuple[str, ...], dict[tuple[Any, ...], str]] | None = None
         self.turn: tuple[tuple[Any, ...], str | None] | None = None
         self.events = EventLineMemo()
+        #: The Discord layer's part of the same message (bot/discord_ui/table_view.py: its rows of buttons).
+        self.buttons: tuple[tuple[Any, ...], Any] | None = None
 
 
 #: The memos of the tables drawn last, by channel id (`MEMO_TABLES` at most, the least recently drawn dropped).

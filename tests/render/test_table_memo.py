@@ -7,12 +7,14 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from bot.discord_ui.table_view import table_payload
 from bot.poker import ActionKind, PlayerActed
 from bot.render import i18n
 from bot.render.events import render_event_lines
 from bot.render.recent import EventLineMemo
-from bot.render.table_message import MEMO_TABLES, render_table, table_embed, table_memo
+from bot.render.table_message import _MEMOS, MEMO_TABLES, render_table, table_embed, table_memo
 from tests.render.table_cases import cases
+from tests.render.test_table_goldens import GOLDENS, digest
 
 
 def _fresh(snapshot, name):  # type: ignore[no-untyped-def]
@@ -34,6 +36,22 @@ def test_every_case_drawn_with_its_tables_memo_is_the_message_drawn_from_nothing
             assert got == _fresh(case.snapshot, case.table_name), case.name
             extended += before is not None and memo.events.drawn is not before
     assert extended > 1000
+
+
+def test_every_payload_drawn_in_each_hands_order_is_its_golden() -> None:
+    """The whole payload (embed and buttons, both remembered per table) as the bot draws it, hand after hand."""
+    import json
+
+    expected = json.loads(GOLDENS.read_text(encoding="utf-8"))
+    for language in ("en", "fr"):
+        for case in cases():
+            if case.snapshot.language == language:
+                assert digest(table_payload(case.snapshot, case.table_name)) == expected[case.name], case.name
+
+
+def _fresh_payload(snapshot, name):  # type: ignore[no-untyped-def]
+    _MEMOS.pop(snapshot.channel_id, None)
+    return table_payload(snapshot, name)
 
 
 def test_one_channel_drawn_in_any_order_in_both_languages_gives_the_same_messages() -> None:
@@ -88,8 +106,6 @@ def test_the_last_actions_are_drawn_in_full_when_anything_but_new_events_changed
 def test_the_memos_are_bounded() -> None:
     for channel in range(MEMO_TABLES + 50):
         table_memo(10**9 + channel)
-    from bot.render.table_message import _MEMOS
-
     assert len(_MEMOS) == MEMO_TABLES
 
 
@@ -132,6 +148,8 @@ def _changes(snapshot):  # type: ignore[no-untyped-def]
     yield replace(snapshot, legal=None)
     yield replace(snapshot, run_twice_pending=(snapshot.seats[0].user_id,))
     yield replace(snapshot, events=snapshot.events[:-1])
+    yield replace(snapshot, time_bank=None if snapshot.time_bank else 31.5)
+    yield replace(snapshot, time_bank=(snapshot.time_bank or 0) + 1)
 
 
 def test_a_message_drawn_after_any_one_input_changed_is_drawn_from_that_input() -> None:
@@ -139,7 +157,9 @@ def test_a_message_drawn_after_any_one_input_changed_is_drawn_from_that_input() 
     playing = [case for case in cases() if case.snapshot.in_hand and case.snapshot.seats]
     for case in rng.sample(playing, 150):
         for changed in _changes(case.snapshot):
-            table_embed(case.snapshot, case.snapshot.language, case.table_name)  # the memo primed by the original
-            got = table_embed(changed, changed.language, case.table_name)
-            assert got == _fresh(changed, case.table_name), case.name
+            table_payload(case.snapshot, case.table_name)  # the memo primed by the original
+            got = table_payload(changed, case.table_name)
+            assert got == _fresh_payload(changed, case.table_name), case.name
+            table_embed(case.snapshot, case.snapshot.language, case.table_name)
+            assert table_embed(changed, changed.language, case.table_name) == _fresh(changed, case.table_name)
             assert table_embed(changed, changed.language, "Other name") == _fresh(changed, "Other name")
