@@ -253,8 +253,10 @@ class Hand:
         "_hole",
         "_hole_known",
         "_last_aggressor",
+        "_legal_memo",
         "_min_bet",
         "_n",
+        "_pots_memo",
         "_preflop_last_blind",
         "_raise_inc",
         "_rit_answers",
@@ -300,6 +302,8 @@ class Hand:
         self._actions: list[Action] = []
         self._decisions: dict[int, bool] = {}
         self._final_pots: tuple[Pot, ...] | None = None
+        self._pots_memo: tuple[int, tuple[Pot, ...]] | None = None
+        self._legal_memo: tuple[int, int, LegalActions] | None = None
         self._street = Street.PREFLOP
         self._actor: int | None = None
         self._awaiting_street: Street | None = None
@@ -435,7 +439,7 @@ class Hand:
     @property
     def all_in(self) -> tuple[bool, ...]:
         """Per player: still in the hand with no chips behind."""
-        return tuple(not f and s == 0 for f, s in zip(self._folded, self._stacks, strict=True))
+        return tuple([not f and s == 0 for f, s in zip(self._folded, self._stacks, strict=True)])
 
     @property
     def hole_cards(self) -> tuple[tuple[Card, ...], ...]:
@@ -532,8 +536,14 @@ class Hand:
         """
         if self._final_pots is not None:
             return self._final_pots
+        count = len(self._events)
+        memo = self._pots_memo
+        if memo is not None and memo[0] == count:
+            return memo[1]  # asked several times per action: every change of the hand appends an event
         live = [c - b - d for c, b, d in zip(self._contrib, self._bets, self._dead, strict=True)]
-        return tuple(build_pots(live, self._folded, sum(self._dead)))
+        pots = tuple(build_pots(live, self._folded, sum(self._dead)))
+        self._pots_memo = (count, pots)
+        return pots
 
     # ------------------------------------------------------------------ legal actions
 
@@ -549,6 +559,16 @@ class Hand:
             if self._street is Street.COMPLETE:
                 raise HandOverError("hand_over")
             raise IllegalActionError("no_player_to_act")
+        count = len(self._events)
+        memo = self._legal_memo
+        if memo is not None and memo[0] == count and memo[1] == i:
+            return memo[2]  # asked several times per turn (the picture, the turn checks): a change appends an event
+        legal = self._legal_actions(i)
+        self._legal_memo = (count, i, legal)
+        return legal
+
+    def _legal_actions(self, i: int) -> LegalActions:
+        """`legal_actions` worked out for player `i`, the player to act."""
         bet = self._bets[i]
         stack = self._stacks[i]
         current = self._current_bet

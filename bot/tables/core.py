@@ -96,10 +96,12 @@ class TableCore:
 
     # ------------------------------------------------------------------ owing
 
-    def announce(self, announcement: Announcement) -> None:
+    def announce(self, announcement: Announcement, picture: TableSnapshot | None = None) -> TableSnapshot:
         """Owe the channel a message (told once the change is stored, see `commit`). Player and table-closed
         notices are stored as such; a hand's result by its number (built again from the stored hand if need be);
-        a street line is not stored (the table message shows the board)."""
+        a street line is not stored (the table message shows the board). It goes with `picture`, a picture of
+        the table the change took already with nothing changed since (the streets of one action), else with a
+        picture taken now; returns the picture."""
         payload: dict[str, Any] | None
         if isinstance(announcement, PlayerAnnouncement | TableClosedAnnouncement | LevelAnnouncement):
             payload = {"type": "announce", "announcement": encode_announcement(announcement)}
@@ -107,7 +109,10 @@ class TableCore:
             payload = None
         else:
             payload = {"type": "hand_result", "hand_number": announcement.hand_number}
-        self._owed.append(Owed(new_key(), payload, self.snapshot(), announcement))
+        if picture is None:
+            picture = self.snapshot()
+        self._owed.append(Owed(new_key(), payload, picture, announcement))
+        return picture
 
     def owe(self, owed: Owed) -> None:
         """Owe a message built by the caller (a reply, the closed table's edit), stored with the next commit."""
@@ -148,7 +153,12 @@ class TableCore:
         which stores neither: what it owes is only what can be derived again: street lines, notices). On
         success what was owed is queued for delivery and memory is the new committed state; on failure memory
         goes back to the last committed state and the failure is raised. A write that takes longer than
-        `write_timeout_s` raises TimeoutError and marks the table `stale` (the write may still land)."""
+        `write_timeout_s` raises TimeoutError and marks the table `stale` (the write may still land).
+
+        A write with `carries=False` stores none of the table's state, so the committed copy stays the one
+        taken before it (what storage holds of the table is the same; the engine's hand, the one thing such a
+        write stores, is shared by the copy, and changes only once its action is stored): no second copy per
+        action."""
         owed, self._owed = self._owed, []
         state = self.state.to_json() if carries else {}
         rows = [o.row() for o in owed if o.payload is not None] if carries else []
@@ -160,7 +170,8 @@ class TableCore:
                 self.stale = True  # the write may still land: nothing may change until storage is read again
             self.roll_back()
             raise
-        self.mark_committed()
+        if carries:
+            self.mark_committed()
         for item in owed:
             self.delivery.queue(item, durable=carries and item.payload is not None)
         return result

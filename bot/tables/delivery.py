@@ -307,17 +307,21 @@ class Delivery:
 
         self.worker.put(edit)
 
-    def retire_message(self, result: HandResult | None, *, showed_hand: bool = True) -> None:
+    def retire_message(
+        self, result: HandResult | None, *, showed_hand: bool = True, picture: TableSnapshot | None = None
+    ) -> None:
         """Queue the end of the live table message as a table (issue 11 items 1, 11): it becomes one line without
         buttons — `result`, the summary of its hand, or None: "moved to a newer message" (naming the hand
         being played unless `showed_hand` is False: the message showed the table between hands) — and is never
         edited again (edits still queued for it are dropped); the table has no message until the next is
-        posted. Once per hand at most (the hand's end), so an action still costs one table edit."""
+        posted. Once per hand at most (the hand's end), so an action still costs one table edit. `picture`: a
+        picture the change took already of the same table and hand (a retired message shows only its channel,
+        language and hand number: docs/architecture.md, "The table's snapshots"), else one is taken now."""
         self._pending_edit = False
         self._generation += 1
         self._acknowledge(self._carriers)  # their message is retired: no edit of it will come
         self._carriers = []
-        snap = self._picture()
+        snap = picture if picture is not None else self._picture()
         if not showed_hand:
             snap = dataclasses.replace(snap, hand_number=0)
         state = self._state
@@ -333,12 +337,13 @@ class Delivery:
 
         self.worker.put(retire)
 
-    def post_table(self, *, replaces_hand: bool) -> None:
+    def post_table(self, *, replaces_hand: bool, picture: TableSnapshot | None = None) -> None:
         """Queue a new table message (a new hand, or /poker table); later edits go to it. The message it replaces,
-        if any, is retired first (`retire_message`), so no edit meant for it lands on the new one and no old
-        message keeps live buttons. replaces_hand: the replaced message showed the hand being played (a
-        /poker table during a hand), not the table between hands (a new deal replaces only such a message)."""
-        self.retire_message(None, showed_hand=replaces_hand)
+        if any, is retired first (`retire_message`, with `picture`), so no edit meant for it lands on the new
+        one and no old message keeps live buttons. replaces_hand: the replaced message showed the hand being
+        played (a /poker table during a hand), not the table between hands (a new deal replaces only such a
+        message)."""
+        self.retire_message(None, showed_hand=replaces_hand, picture=picture)
         generation = self._generation
 
         async def post() -> None:

@@ -134,7 +134,8 @@ class Hands:
         )
         state.hand_id = hand_id
         core.mark_committed()
-        core.delivery.post_table(replaces_hand=False)
+        # The message replaced showed the table between hands: its retirement needs only what `snap` shows too.
+        core.delivery.post_table(replaces_hand=False, picture=snap)
         for dm in dms:
             core.delivery.queue(dm, durable=True)
         self._scheduler.start_turn()
@@ -291,8 +292,9 @@ class Hands:
         def names() -> list[str]:
             return [state.name(user) for user in state.hand_users]
 
+        picture = None  # the streets of one action (a run-out's) share one picture: nothing changes between them
         for street in street_announcements(hand, new, state.hand_number, names):
-            core.announce(street)  # a street is dealt (with the odds of an all-in run-out)
+            picture = core.announce(street, picture)  # a street is dealt (with the odds of an all-in run-out)
         core.release_derived()
         if hand.is_complete:
             await self.finish_hand()
@@ -387,12 +389,12 @@ class Hands:
         stats = outcomes(hand, users)
         hand_id = state.hand_id
         busted = state.table.end_hand(hand)
-        core.announce(result.announcement)
+        picture = core.announce(result.announcement)
         state.clear_hand()
         await core.commit(
             lambda data, rows: core.storage.finish_hand(hand_id, result.stored, stacks, stats, state=data, outbox=rows)
         )
-        core.delivery.retire_message(result.announcement)
+        core.delivery.retire_message(result.announcement, picture=picture)  # the same table and hand number
         await self.after_hand(busted, users, seats, hand)
 
     async def after_hand(

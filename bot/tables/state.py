@@ -246,7 +246,7 @@ class TableState:
     # ------------------------------------------------------------------ committed state
 
     def committed(self) -> Committed:
-        """A copy of what storage holds once the change being computed is stored (once or twice per action: cheap
+        """A copy of what storage holds once the change being computed is stored (once per action, when it starts: cheap
         copies of the containers, no text)."""
         return Committed(
             table=self.table.copy(),

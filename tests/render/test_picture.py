@@ -17,6 +17,7 @@ from PIL import Image, ImageChops
 
 from bot.poker.cards import parse_cards
 from bot.poker.events import HoleCardsDealt
+from bot.render.events import pot_label, street_name
 from bot.render.i18n import format_number, t
 from bot.render.picture import (
     COMPUTER_MARK,
@@ -26,10 +27,16 @@ from bot.render.picture import (
     SeatOdds,
     TableScene,
     clean_name,
+    draw,
     draw_image,
+    draw_rows,
+    draw_scanlines,
     draw_table,
     encode_png,
+    encode_rows,
+    encode_scanlines,
     layout_for,
+    runs,
     samples,
     scene_from_snapshot,
     sprites,
@@ -337,6 +344,7 @@ def test_numbers_put_together_from_their_characters_are_the_whole_text_drawn(lan
                 canvas.paste(piece.convert("RGB"), (40 + left, 10 + top))
                 canvases.append(canvas)
             assert ImageChops.difference(*canvases).getbbox() is None, words
+            assert sprites.text_length(words, size) == sprites.font(size).getlength(words), words
 
 
 def test_a_learning_table_shows_every_hand_face_up() -> None:
@@ -359,3 +367,74 @@ def test_warm_up_draws_the_tables_and_every_card_ahead() -> None:
     assert sprites.table_scanlines.cache_info().currsize == 3
     assert sprites.card.cache_info().currsize == 2 * 53  # 52 faces and the back, on the board and on a plate
     assert sprites.empty_seat.cache_info().currsize == 2 + 6 + 10
+
+
+def test_a_picture_drawn_from_kept_seats_is_the_picture_drawn_afresh() -> None:
+    """A seat's pieces are kept between pictures (`draw.seat_pieces`): drawing every sample again, once the seats
+    are kept, in any order and in both languages, gives the very bytes of a first drawing with nothing kept."""
+    scenes = samples.golden_scenes()
+    fresh = {}
+    for name, scene in scenes.items():
+        sprites.clear_caches()
+        fresh[name] = draw_table(scene)
+    sprites.clear_caches()
+    for name in [*scenes, *reversed(scenes)]:
+        assert draw_table(scenes[name]) == fresh[name], name
+    assert draw.seat_cache_info().hits >= sum(len(s.seats) for s in scenes.values())
+
+
+def test_a_seat_whose_odds_cannot_be_kept_is_drawn_the_same() -> None:
+    """Odds of any `OddsLike` kind (here an unhashable one) are drawn as `SeatOdds` with the same figures are."""
+
+    class Odds:
+        __hash__ = None  # type: ignore[assignment]
+
+        def __init__(self, win: float, tie: float, exact: bool) -> None:
+            self.win, self.tie, self.exact = win, tie, exact
+
+    scene = samples.golden_scenes()["all_in_odds"]
+    other = dataclasses.replace(
+        scene,
+        seats=tuple(
+            dataclasses.replace(s, odds=Odds(s.odds.win, s.odds.tie, s.odds.exact))
+            if isinstance(s.odds, SeatOdds)
+            else s
+            for s in scene.seats
+        ),
+    )
+    assert draw_table(other) == draw_table(scene)
+
+
+@pytest.mark.parametrize("name", ["hand_2_seats", "showdown_10_seats_fr"])
+def test_the_rows_encode_as_the_scanlines_image_does(name: str) -> None:
+    scene = samples.golden_scenes()[name]
+    assert encode_rows(draw_rows(scene)) == encode_scanlines(draw_scanlines(scene)) == draw_table(scene)
+
+
+def _centre_texts(language: str) -> list[tuple[str, int]]:
+    """Titles and pots lines as the centre of the picture writes them, over a range of numbers."""
+    texts = []
+    for number in [*range(1, 60), 99, 100, 1234, 99999]:
+        for street in range(5):
+            texts.append(
+                (f"{t('street.announce.hand', language, number=number)} · {street_name(street, language)}", 26)
+            )
+        texts.append((t("result.title", language, number=number), 26))
+    for amount in [*range(0, 400, 7), 1000, 12345, 987654, 1234567]:
+        texts.append((t("pot.item", language, label=t("pot.single", language), amount=amount), 24))
+        main = t("pot.item", language, label=pot_label(0, 3, language, article=False), amount=amount)
+        side = t("pot.item", language, label=pot_label(2, 3, language, article=False), amount=amount * 3 + 1)
+        texts += [(f"{main} · {side}", size) for size in (24, 22, 20, 18)]
+    return texts
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_titles_and_pots_put_together_from_their_parts_are_the_whole_text_drawn(language: str) -> None:
+    """A picture's title and pots (new at nearly every picture) are put together from pre-drawn parts
+    (`runs.assembled`): pixel for pixel FreeType's drawing of the whole text, at the same place."""
+    for words, size in _centre_texts(language):
+        parts = runs.assembled(words, size, "mm")
+        assert parts is not None, words
+        mask, left, top = sprites.text_mask(words, size, "mm")
+        assert (parts[1], parts[2]) == (left, top), words
+        assert parts[0].tobytes() == mask.tobytes() and parts[0].shape == (mask.height, mask.width), words

@@ -10,13 +10,17 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot.poker import ActionKind, LevelBy, TableKind
-from bot.render.table import TableSnapshot
+from bot.poker.players import Level
+from bot.render.table import SeatView, TableSnapshot
 from bot.storage import Storage
 from bot.tables import ManualClock, RecordingNotifier, TableOptions, TableService
 from bot.tables.clock import settle
-from bot.tables.snapshot import Snapshots, new_snapshot, snapshot
+from bot.tables.computer_names import computer_id
+from bot.tables.snapshot import Snapshots, new_seat_view, new_snapshot, snapshot
 from bot.tables.state import TableIds, TableState
 
 from .conftest import ALICE, BOB, CHANNEL, CHLOE, GUILD, HOST, NAMES, Decks, actor
@@ -68,6 +72,21 @@ def test_a_built_picture_is_the_constructors_picture() -> None:
     assert new_snapshot({}) == TableSnapshot()
     with pytest.raises(AssertionError):
         new_snapshot({"no_such_field": 1})
+    assert snapshot(state, NOW).__dict__.keys() == {f.name for f in dataclasses.fields(TableSnapshot)}
+
+
+def test_a_built_seat_view_is_the_constructors_seat_view() -> None:
+    # `new_seat_view` sets the fields of a frozen dataclass without its __init__, as `new_snapshot` does.
+    assert dataclasses.is_dataclass(SeatView) and SeatView.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    assert not hasattr(SeatView, "__slots__") and not hasattr(SeatView, "__post_init__")
+    state = seated_state()
+    with state.changing():
+        deal(state)
+    for view in snapshot(state, NOW).seats:
+        fields = {f.name: getattr(view, f.name) for f in dataclasses.fields(SeatView)}
+        assert view.__dict__ == fields and new_seat_view(dict(fields)) == SeatView(**fields) == view
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            view.stack = 9  # type: ignore[misc]
 
 
 def changes() -> list[tuple[str, Callable[[TableState], None], bool]]:
@@ -209,3 +228,64 @@ async def test_a_picture_read_while_an_action_is_stored_is_not_served_after_it(
     finally:
         gated.gate.set()
         await service.close()
+
+
+#: What `test_pictures_reused_from_build_to_build_are_always_a_fresh_builds` does to the table, at random.
+_STEPS = ("act", "act", "act", "act", "fold", "all_in", "away", "back", "leave", "rename", "message", "language")
+
+
+def _step(state: TableState, step: str, turn: int) -> None:
+    """One change of `step`'s kind (inside a change block): the engine's hand and table, the sets and the names
+    changed in place, as the service's collaborators change them."""
+    hand = state.hand
+    users = [o.player_id for o in state.table.seats.values()]
+    user = users[turn % len(users)]
+    if step in ("act", "fold", "all_in") and (hand is None or hand.is_complete):
+        if hand is not None:
+            state.table.end_hand(hand)
+            state.clear_hand()
+        elif state.table.can_start_hand():
+            deal(state)
+    elif step in ("fold", "all_in") and hand is not None and hand.actor is not None:
+        kind = ActionKind.FOLD if step == "fold" and hand.can_fold() else ActionKind.ALL_IN
+        hand.act(kind)
+    elif step == "act" and hand is not None and hand.actor is not None:
+        act(state)
+    elif step == "away":
+        state.away.add(user)
+    elif step == "back":
+        state.away.discard(user)
+    elif step == "leave":
+        state.leaving.add(user)
+    elif step == "rename":
+        state.names[user] = f"{state.names.get(user, user)}'"
+    elif step == "message":
+        state.message_id = turn
+    elif step == "language":
+        state.language = "fr" if state.language == "en" else "en"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    steps=st.lists(st.sampled_from(_STEPS), min_size=1, max_size=80),
+    learning=st.booleans(),
+    mid_change=st.lists(st.booleans(), min_size=80, max_size=80),
+)
+def test_pictures_reused_from_build_to_build_are_always_a_fresh_builds(
+    steps: list[str], learning: bool, mid_change: list[bool]
+) -> None:
+    # A build reuses the last build's parts (the hand's, the names, the seat views): whatever the table went
+    # through, the picture is the one a build from nothing makes, mid-change or settled.
+    kind = TableKind.TOURNAMENT if learning else TableKind.CASH
+    state = seated_state(TableOptions.for_blinds(1, 2, kind=kind, learning=learning))
+    with state.changing():
+        state.table.sit(4, computer_id(Level.SOLID, 4), 100)  # its name is the table language's
+    pictures = Snapshots(state)
+    for turn, step in enumerate(steps):
+        with state.changing():
+            _step(state, step, turn)
+            if mid_change[turn]:
+                assert pictures.current(NOW) == snapshot(state, NOW), (turn, step)
+        served = pictures.current(NOW)
+        assert served == snapshot(state, NOW), (turn, step)
+        assert served.seats == snapshot(state, NOW).seats and pictures.current(NOW) is served

@@ -7,20 +7,26 @@ Two steps, so that no hole card that is not public can reach the drawing:
    those shown; a `TableScene` has no field for a card that is not public.
 2. `draw_table(scene)` draws the scene (`draw.py`) and encodes it as PNG bytes (`png.py`).
 
-The modules: `layout.py` (canvas, seat places, sizes, colours), `sprites.py` (the pre-drawn pieces),
-`draw.py` (a picture from its pieces), `png.py` (the encoder), `palette.py` (the shipped 256 colours),
-`samples.py` (sample tables: goldens, benchmark).
+The modules: `layout.py` (canvas, seat places, sizes, colours), `shapes.py` (the font and the shapes drawn in
+RGB), `sprites.py` (the pre-drawn pieces), `runs.py` (titles and pots from pre-drawn parts), `draw.py` (a picture
+from its pieces), `png.py` (the encoder), `palette.py` (the shipped 256 colours), `samples.py` (sample tables:
+goldens, benchmark).
 
-How it stays cheap (issue 15: draw + encode p99 < 10 ms; benchmarks/README.md has the figures). The picture is
-drawn directly in the mode it is written in, an 8-bit palette image, laid out as the PNG's scanlines (a first
-column for each row's filter byte): every piece that a picture is made of (the felt per layout, empty seats,
-plates, cards, texts, badges, marks) is drawn once in RGB with its anti-aliasing blended over what lies under
-it, turned into palette indices once and cached; a chip count not drawn yet is put together from its
-pre-drawn characters. A picture is then one copy of the empty table and a few dozen rectangle pastes without
-masks: no alpha blending, no RGB to palette conversion, no full-size RGB image, no copy to build the PNG rows.
-The rows are compressed with ISA-L (`isal`), about six times faster than zlib (level 1) at the same size. The 10-seat
-showdown of `benchmarks/render.py`: 1.1-1.2 ms of CPU per picture (p50; 1.9 ms with every stack new), against
-7-9 ms before (alpha pastes 2.6 ms, quantization to the palette 1.4 ms, zlib 2.7 ms).
+How it stays cheap (issue 15: draw + encode p99 < 10 ms; issue 14: the picture thread's CPU per action;
+benchmarks/README.md has the figures). The picture is drawn directly in the form it is written in: 8-bit palette
+indices in a numpy array laid out as the PNG's scanlines (a first column for each row's filter byte). Every piece
+that a picture is made of (the felt per layout, empty seats, plates, cards, texts, badges, marks) is drawn once in
+RGB with its anti-aliasing blended over what lies under it, turned into palette indices once and cached as a
+read-only array; a text is FreeType's coverage looked up in the indices of its colour's 256 blends over its
+background; a chip count not drawn yet is put together from its pre-drawn characters, a title or pots line ("Hand
+#35 · Flop") from its pre-drawn parts, the very pixels of the whole text. A picture is then one copy of the empty
+table and a few dozen slice copies (the pieces of a seat that looks as it did at an earlier picture are taken as
+they were placed then): no alpha blending, no RGB to palette conversion, no Pillow call once the pieces are drawn.
+The rows are compressed where they lie with ISA-L (`isal`), about six times faster than zlib (level 1) at the same
+size, now most of a picture's cost (~0.45 ms). The caches, all bounded: pieces about 6 MB at most (texts 1,024,
+numbers 512, badges 512, marks 1,024, cards 512, plates 256...), seats' placed pieces 1,024 entries of references
+(~1 MB), title/pots parts 512 (~0.5 MB) and texts 64, names 2,048 (~0.2 MB); 4,800 pictures of 100 busy tables grow
+a process by 5 MiB (main before issue 14's change: 10 MiB).
 
 The drawing is the same on every machine: the font ships with the package (DejaVu Sans Condensed Bold,
 `bot/render/fonts`, its licence beside it), laid out with Pillow's basic layout (never the optional libraqm).
@@ -32,9 +38,9 @@ readable on a phone where Discord shows it about 400 px wide.
 
 from __future__ import annotations
 
-from bot.render.picture.draw import draw_image, draw_scanlines
+from bot.render.picture.draw import draw_image, draw_rows, draw_scanlines
 from bot.render.picture.layout import HEIGHT, WIDTH, layout_for
-from bot.render.picture.png import compute_palette, encode_png, encode_scanlines
+from bot.render.picture.png import compute_palette, encode_png, encode_rows, encode_scanlines
 from bot.render.picture.scene import (
     COMPUTER_MARK,
     OddsLike,
@@ -57,8 +63,12 @@ __all__ = [
     "clean_name",
     "compute_palette",
     "draw_image",
+    "draw_rows",
+    "draw_scanlines",
     "draw_table",
     "encode_png",
+    "encode_rows",
+    "encode_scanlines",
     "layout_for",
     "scene_from_snapshot",
     "warm_up",
@@ -67,5 +77,5 @@ __all__ = [
 
 def draw_table(scene: TableScene) -> bytes:
     """The picture of `scene` as PNG bytes (`WIDTH` × `HEIGHT`, 8-bit palette), drawn as the PNG's scanlines
-    and compressed as they are (`draw_scanlines`, `encode_scanlines`)."""
-    return encode_scanlines(draw_scanlines(scene))
+    and compressed as they are (`draw_rows`, `encode_rows`)."""
+    return encode_rows(draw_rows(scene))

@@ -1,21 +1,31 @@
-"""The table picture drawn: a copy of the pre-drawn empty table and a few dozen pre-drawn pieces pasted as plain
-rectangles (`bot.render.picture.sprites`), in the palette mode the PNG is written in (`bot.render.picture.png`).
+"""The table picture drawn: a copy of the pre-drawn empty table and a few dozen pre-drawn pieces copied in as
+plain rectangles (`bot.render.picture.sprites`), as indices of the palette the PNG is written with
+(`bot.render.picture.png`), into rows laid out as the PNG's scanlines.
 
 Each piece already carries what lies under it (the felt, a plate's colour), so the order of the pastes is the
 order of the layers: empty seats, the centre (title, blinds, board, pots), then each seat (plate, cards, name,
 stack, third line, badge) and its marks (button, blind, bet).
+
+A seat's pieces and their places depend only on the seat as drawn (`SceneSeat`), the layout, the language and
+the deck: they are worked out once and kept (`seat_pieces`, the last `SEAT_CACHE` seats), since most seats look
+the same from one street's picture to the next. An entry holds references to pieces only (about 1 KB; the
+pieces are shared with sprites' caches), so the cache costs about 1 MB when full.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import operator
 from collections.abc import Sequence
+from functools import lru_cache
 
+import numpy as np
 from PIL import Image
 
 from bot.poker.cards import Card
 from bot.render.events import pot_label, street_name
 from bot.render.i18n import format_number, format_percent, t
-from bot.render.picture import sprites
+from bot.render.picture import runs, shapes, sprites
 from bot.render.picture.layout import (
     ACTOR_BADGE,
     ACTOR_EDGE,
@@ -49,28 +59,61 @@ from bot.render.picture.layout import (
     layout_for,
     plate_origin,
 )
-from bot.render.picture.scene import OddsLike, SceneSeat, TableScene
+from bot.render.picture.scene import OddsLike, SceneSeat, SeatOdds, TableScene
+from bot.render.picture.sprites import Indices
 
-__all__ = ["badge_label", "draw_image", "draw_scanlines", "odds_label"]
+__all__ = [
+    "SEAT_CACHE",
+    "badge_label",
+    "draw_image",
+    "draw_rows",
+    "draw_scanlines",
+    "odds_label",
+    "seat_cache_info",
+    "seat_pieces",
+]
+
+#: A piece placed on the scanlines: its indices (cut to the rows' bounds), the column and the row of its top left
+#: corner in the rows (one column to the right of the picture's: column 0 holds each PNG row's filter type).
+Placed = tuple[Indices, int, int]
+#: How many seats' pieces `seat_pieces` keeps (each entry about 1 KB of references).
+SEAT_CACHE = 1024
 
 
-def _put(canvas: Image.Image, piece: Image.Image, x: int, y: int) -> None:
-    """Paste `piece` with its top left corner at canvas point (x, y) of the picture: one column to the right on
-    the scanlines canvas (column 0 holds each PNG row's filter type)."""
-    canvas.paste(piece, (x + 1, y))
+def _place(into: list[Placed], piece: Indices, x: int, y: int) -> None:
+    """Add `piece` with its top left corner at canvas point (x, y) of the picture, cut to the rows' bounds."""
+    x += 1
+    height, width = piece.shape
+    if x < 0 or y < 0 or x + width > WIDTH + 1 or y + height > HEIGHT:
+        piece = piece[max(0, -y) : HEIGHT - y, max(0, -x) : WIDTH + 1 - x]
+        x, y = max(0, x), max(0, y)
+        if not piece.size:
+            return
+    into.append((piece, x, y))
 
 
-def _paste_text(
-    image: Image.Image,
+def _place_text(
+    into: list[Placed],
     xy: tuple[float, float],
     words: str,
     size: int,
     colour: Colour,
     background: Colour,
     anchor: str = "la",
+    passing: bool = False,
 ) -> None:
-    piece, left, top = sprites.text(words, size, colour, background, anchor)
-    _put(image, piece, round(xy[0]) + left, round(xy[1]) + top)
+    """Place `words` at `xy` (Pillow's anchor); `passing`: a title or pots line (`runs.passing_text`)."""
+    if passing:
+        piece, left, top = runs.passing_text(words, size, colour, background, anchor)
+    else:
+        piece, left, top = sprites.text(words, size, colour, background, anchor)
+    _place(into, piece, round(xy[0]) + left, round(xy[1]) + top)
+
+
+def _paste(rows: np.ndarray, placed: Sequence[Placed]) -> None:
+    for piece, x, y in placed:
+        height, width = piece.shape
+        rows[y : y + height, x : x + width] = piece
 
 
 def odds_label(odds: OddsLike, language: str) -> str:
@@ -96,9 +139,26 @@ def badge_label(seat: SceneSeat, language: str) -> tuple[str, Colour] | None:
     return None
 
 
-def _draw_seat(image: Image.Image, scene: TableScene, seat: SceneSeat) -> None:
-    layout = layout_for(scene.max_seats)
-    language = scene.language
+def seat_pieces(layout: int, language: str, four_colour: bool, seat: SceneSeat) -> tuple[Placed, ...]:
+    """The pieces that draw `seat` in `layout` and their places (plate, cards, name, stack, third line, badge,
+    robot, marks), kept for the last `SEAT_CACHE` seats when the seat's odds are `SeatOdds` (hashable) or None."""
+    if seat.odds is None or type(seat.odds) is SeatOdds:
+        return _kept_seat_pieces(layout, language, four_colour, _seat_fields(seat))
+    return _seat_pieces(layout, language, four_colour, seat)
+
+
+#: A seat's fields as a plain tuple: a key hashed and compared in C (a frozen dataclass's own hash and equality
+#: run a generated Python method over its fields, several times slower).
+_seat_fields = operator.attrgetter(*(f.name for f in dataclasses.fields(SceneSeat)))
+
+
+@lru_cache(maxsize=SEAT_CACHE)
+def _kept_seat_pieces(layout: int, language: str, four_colour: bool, fields: tuple[object, ...]) -> tuple[Placed, ...]:
+    return _seat_pieces(layout, language, four_colour, SceneSeat(*fields))  # type: ignore[arg-type]
+
+
+def _seat_pieces(layout: int, language: str, four_colour: bool, seat: SceneSeat) -> tuple[Placed, ...]:
+    placed: list[Placed] = []
     pw, ph = PLATE_SIZE
     x0, y0 = plate_origin(layout, seat.seat)
     dim = seat.state in DIM_STATES
@@ -106,19 +166,19 @@ def _draw_seat(image: Image.Image, scene: TableScene, seat: SceneSeat) -> None:
     edge = WINNER_EDGE if seat.won else ACTOR_EDGE if seat.is_actor else PLATE_EDGE
     look = (fill, edge, 4 if (seat.won or seat.is_actor) else 2)
     piece, px, py = sprites.plate(layout, seat.seat, *look)
-    _put(image, piece, px, py)
+    _place(placed, piece, px, py)
     # Cards on the left: the shown ones face up, a seat still in the hand face down.
     cw = SEAT_CARD[0]
     text_x = x0 + 10
     if seat.shown or seat.dealt:
         cards: Sequence[Card | None] = seat.shown if seat.shown else (None, None)
         for i, card in enumerate(cards[:2]):
-            _put(image, sprites.card(card, SEAT_CARD, scene.four_colour, fill), x0 + 8 + i * (cw + 4), y0 + 8)
+            _place(placed, sprites.card(card, SEAT_CARD, four_colour, fill), x0 + 8 + i * (cw + 4), y0 + 8)
         text_x = x0 + 8 + 2 * (cw + 4) + 4
     name, size = sprites.fit(seat.name or t("picture.seat", language, n=seat.seat), 28, x0 + pw - 8 - text_x, 20)
-    _paste_text(image, (text_x, y0 + 6), name, size, TEXT_DIM if dim else TEXT, fill)
+    _place_text(placed, (text_x, y0 + 6), name, size, TEXT_DIM if dim else TEXT, fill)
     stack, size = sprites.fit(format_number(seat.stack, language), 28, x0 + pw - 8 - text_x, 20)
-    _paste_text(image, (text_x, y0 + 40), stack, size, STACK, fill)
+    _place_text(placed, (text_x, y0 + 40), stack, size, STACK, fill)
     # Third line: the odds at an all-in, the shown hand's name, or the state.
     third: str | None = None
     if seat.odds is not None:
@@ -132,15 +192,15 @@ def _draw_seat(image: Image.Image, scene: TableScene, seat: SceneSeat) -> None:
         # rather than lose a figure to "…".
         inset, smallest = (6, 14) if seat.odds is not None else (8, 16)
         line, size = sprites.fit(third, 22, pw - 2 * inset, smallest)
-        _paste_text(image, (x0 + inset, y0 + ph - 6), line, size, ODDS if seat.odds else TEXT_DIM, fill, "ld")
+        _place_text(placed, (x0 + inset, y0 + ph - 6), line, size, ODDS if seat.odds else TEXT_DIM, fill, "ld")
     label = badge_label(seat, language)
     if label is not None:
         room = pw - 20 - (ROBOT_BADGE_WIDTH + 6 if seat.computer else 0)  # clear of the robot's badge
         piece, bx, by = sprites.badge(layout, seat.seat, look, *label, room)
-        _put(image, piece, bx, by)
+        _place(placed, piece, bx, by)
     if seat.computer:
         piece, rx, ry = sprites.robot(layout, seat.seat, look)
-        _put(image, piece, rx, ry)
+        _place(placed, piece, rx, ry)
     # Beside the plate, towards the centre: the button, the blind, the bet.
     items: list[sprites.Mark] = []
     if seat.is_button:
@@ -152,10 +212,17 @@ def _draw_seat(image: Image.Image, scene: TableScene, seat: SceneSeat) -> None:
         items.append(("bet", format_number(seat.bet, language), TEXT, TEXT))
     if items:
         piece, mx, my = sprites.marks(layout, seat.seat, tuple(items))
-        _put(image, piece, mx, my)
+        _place(placed, piece, mx, my)
+    return tuple(placed)
 
 
-def _draw_centre(image: Image.Image, scene: TableScene) -> None:
+sprites.DEPENDENT_CACHES.append(_kept_seat_pieces.cache_clear)
+#: `seat_pieces`' cache figures (hits, misses, maxsize, currsize), as `functools.lru_cache` counts them.
+seat_cache_info = _kept_seat_pieces.cache_info
+
+
+def _centre_pieces(scene: TableScene) -> list[Placed]:
+    placed: list[Placed] = []
     language = scene.language
     cx, cy = WIDTH / 2, HEIGHT / 2
     blinds = (
@@ -175,9 +242,9 @@ def _draw_centre(image: Image.Image, scene: TableScene) -> None:
         title = f"{title} · {street}" if title else street
     if title:
         words, size = sprites.fit(title, 26, CENTRE_WIDTH, 18)
-        _paste_text(image, (cx, cy - 118), words, size, TEXT, FELT, "mm")
+        _place_text(placed, (cx, cy - 118), words, size, TEXT, FELT, "mm", passing=True)
     words, size = sprites.fit(t("picture.blinds", language, blinds=blinds), 22, CENTRE_WIDTH, 16)
-    _paste_text(image, (cx, cy - 88), words, size, BLINDS_TEXT, FELT, "mm")
+    _place_text(placed, (cx, cy - 88), words, size, BLINDS_TEXT, FELT, "mm")
     # The board: five places, the cards dealt so far.
     bw, bh = BOARD_CARD
     left = cx - (5 * bw + 4 * BOARD_GAP) / 2
@@ -185,9 +252,9 @@ def _draw_centre(image: Image.Image, scene: TableScene) -> None:
     for i in range(5):
         x = int(left + i * (bw + BOARD_GAP))
         if i < len(scene.board):
-            _put(image, sprites.card(scene.board[i], BOARD_CARD, scene.four_colour, FELT), x, top)
+            _place(placed, sprites.card(scene.board[i], BOARD_CARD, scene.four_colour, FELT), x, top)
         elif scene.street is not None:
-            _put(image, sprites.empty_place(BOARD_CARD), x, top)
+            _place(placed, sprites.empty_place(BOARD_CARD), x, top)
     # The pots under the board: every pot named, on up to three lines (smaller when there are many side pots).
     pots = [p for p in scene.pots if p]
     if pots:
@@ -205,37 +272,46 @@ def _draw_centre(image: Image.Image, scene: TableScene) -> None:
         y = top + bh + 24
         for line in lines:
             words, fitted = sprites.fit(line, size, CENTRE_WIDTH + 60, 14)
-            _paste_text(image, (cx, y), words, fitted, TEXT, FELT, "mm")
+            _place_text(placed, (cx, y), words, fitted, TEXT, FELT, "mm", passing=True)
             y += size + 4
+    return placed
 
 
 def _wrap(parts: Sequence[str], size: int, width: int) -> list[str]:
     lines: list[str] = []
     for part in parts:
-        if lines and sprites.font(size).getlength(lines[-1] + " · " + part) <= width:
+        if lines and shapes.font(size).getlength(lines[-1] + " · " + part) <= width:
             lines[-1] += " · " + part
         else:
             lines.append(part)
     return lines
 
 
-def draw_scanlines(scene: TableScene) -> Image.Image:
-    """The picture of `scene` as PNG scanlines: a palette image one column wider than the picture, whose column 0
-    holds each row's filter type (0, none) and columns 1..`WIDTH` the picture (`png.encode_scanlines`)."""
+def draw_rows(scene: TableScene) -> np.ndarray:
+    """The picture of `scene` as PNG scanlines: `HEIGHT` rows of `WIDTH` + 1 palette indices (uint8), whose
+    column 0 holds each row's filter type (0, none) and columns 1..`WIDTH` the picture (`png.encode_rows`)."""
     layout = layout_for(scene.max_seats)
-    image = sprites.table_scanlines(layout).copy()
+    rows = sprites.table_scanlines(layout).copy()
     taken = {s.seat for s in scene.seats}
+    placed: list[Placed] = []
     for number in range(1, min(scene.max_seats, layout) + 1):
         if number not in taken:
             piece, x, y = sprites.empty_seat(layout, number)
-            _put(image, piece, x, y)
-    _draw_centre(image, scene)
+            _place(placed, piece, x, y)
+    _paste(rows, placed)
+    _paste(rows, _centre_pieces(scene))
+    language, four_colour = scene.language, scene.four_colour
     for seat in scene.seats:
-        _draw_seat(image, scene, seat)
-    image.paste(0, (0, 0, 1, HEIGHT))  # a piece cut by the picture's left edge must not change a filter type
-    return image
+        _paste(rows, seat_pieces(layout, language, four_colour, seat))
+    rows[:, 0] = 0  # a piece cut by the picture's left edge must not change a filter type
+    return rows
+
+
+def draw_scanlines(scene: TableScene) -> Image.Image:
+    """The picture of `scene` as PNG scanlines in a palette image (`draw_rows`, as a Pillow image)."""
+    return sprites.as_image(draw_rows(scene))
 
 
 def draw_image(scene: TableScene) -> Image.Image:
     """The picture of `scene` as a Pillow image: `WIDTH` × `HEIGHT`, mode "P" (the shipped palette)."""
-    return draw_scanlines(scene).crop((1, 0, WIDTH + 1, HEIGHT))
+    return sprites.as_image(draw_rows(scene)[:, 1:])

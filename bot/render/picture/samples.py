@@ -1,6 +1,6 @@
 """Sample tables for the picture: the golden-file tests, `scripts/picture_goldens.py` and `benchmarks/render.py`
 draw these (2, 6 and 10 seats in a hand, a 10-seat showdown with side pots, an all-in with odds, a split pot
-with a computer player).
+with a computer player; and `table_series`, the streets and results of many busy tables in turn).
 
 Each sample is a public snapshot (the service's own `bot.render.table.TableSnapshot`, with engine events and
 pots) and, at a showdown, the hand's `HandResult`, as the table service hands them to the Discord layer.
@@ -9,8 +9,9 @@ pots) and, at a showdown, the hand's `HandResult`, as the table service hands th
 from __future__ import annotations
 
 import dataclasses
+import random
 
-from bot.poker.cards import Card, parse_cards
+from bot.poker.cards import Card, full_deck, parse_cards
 from bot.poker.evaluation import evaluate
 from bot.poker.events import Event, HandShown, HoleCardsDealt, Street
 from bot.poker.pots import Pot
@@ -170,3 +171,71 @@ def golden_scenes() -> dict[str, TableScene]:
         "split_pot_computer": scene_from_snapshot(split, split_result),
         "split_pot_computer_fr": scene_from_snapshot(split_fr, split_result_fr),
     }
+
+
+def _series_seats(
+    names: list[str], users: list[int], stacks: list[int], in_hand: set[int], button: int, actor: int | None
+) -> tuple[SeatView, ...]:
+    blinds = {(button + 1) % 6: "small_blind", (button + 2) % 6: "big_blind"}
+    return tuple(
+        SeatView(
+            seat=k + 1,
+            user_id=users[k],
+            name=names[k],
+            stack=stacks[k],
+            state=SeatState.ACTIVE if k in in_hand else SeatState.FOLDED,
+            is_button=k == button,
+            is_actor=k == actor,
+            player=k,
+            blind=blinds.get(k),
+        )
+        for k in range(6)
+    )
+
+
+def table_series(
+    tables: int = 100, hands: int = 1, seed: int = 15, first_hand: int = 1
+) -> list[tuple[TableSnapshot, HandResult | None]]:
+    """What a busy process's picture thread draws, in order: `tables` tables of six players at ten seats (as
+    benchmarks/load.py opens them), `hands` hands each, the flop, turn, river and result of every table in
+    turn. Each table has its own names (the same for every `seed`) and hand numbers (from `first_hand`, apart by
+    table); every street each player still in puts chips in and one folds, the result shows the last hands and
+    pays the best. A pair (snapshot, None) is a street's picture, (snapshot, result) a result's."""
+    rng = random.Random(seed)
+    deck = full_deck()
+    per_table: list[list[tuple[TableSnapshot, HandResult | None]]] = []
+    for table in range(tables):
+        language = "fr" if table % 4 == 3 else "en"
+        names = [f"{NAMES[(table + k) % len(NAMES)]} {table}" for k in range(6)]
+        users = [1000 * (table + 1) + k for k in range(6)]
+        stacks = [rng.randrange(200, 5000) for _ in range(6)]
+        pictures: list[tuple[TableSnapshot, HandResult | None]] = []
+        for h in range(hands):
+            number = first_hand + 17 * table + h
+            cards = rng.sample(deck, 17)
+            board, holes = tuple(cards[:5]), [tuple(cards[5 + 2 * k : 7 + 2 * k]) for k in range(6)]
+            button, in_hand, pot = h % 6, set(range(6)), 0
+            for street, dealt in ((Street.FLOP, 3), (Street.TURN, 4), (Street.RIVER, 5)):
+                bet = rng.choice((2, 4, 10, 20, 40, 100))
+                for k in in_hand:
+                    paid = min(bet, stacks[k])
+                    stacks[k] -= paid
+                    pot += paid
+                if len(in_hand) > 2:
+                    in_hand.discard(rng.choice(sorted(in_hand)))
+                actor = min(in_hand, key=lambda k: (k - button - 1) % 6)
+                seats = _series_seats(names, users, stacks, in_hand, button, actor)
+                pots = (Pot(pot, tuple(sorted(in_hand))),)
+                pictures.append(
+                    (_snapshot(language, number, 1, 2, 10, seats, board[:dealt], pots, street, ante=0), None)
+                )
+            shown = tuple(ShownHand(users[k], names[k], holes[k], evaluate(holes[k] + board)) for k in sorted(in_hand))
+            best = max(shown, key=lambda hand: hand.value)
+            beaten = max((hand.value for hand in shown if hand is not best), default=None)
+            stacks[users.index(best.user_id)] += pot
+            awarded = (PotResult(0, pot, ((best.user_id, best.name, pot),), best.value, beaten),)
+            result = HandResult(number, board, shown, (), awarded, (), True)
+            seats = _series_seats(names, users, stacks, in_hand, button, None)
+            pictures.append((_snapshot(language, number, 1, 2, 10, seats, board, (), Street.COMPLETE, ante=0), result))
+        per_table.append(pictures)
+    return [picture for turn in zip(*per_table, strict=True) for picture in turn]

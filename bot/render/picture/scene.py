@@ -14,6 +14,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol
 
 from bot.poker.cards import Card
@@ -104,12 +105,14 @@ class TableScene:
     four_colour: bool = False
 
 
+@lru_cache(maxsize=2048)
 def clean_name(name: str) -> str:
     """A display name as the picture can draw it: a computer player's `COMPUTER_MARK` taken off (the picture
     draws a robot badge instead, for computer players' seats only: `is_computer_player`). Control and format
     characters (bidirectional overrides, zero-width joiners), every character the font has no glyph for (emoji,
     CJK...: they would be empty boxes) and right-to-left letters (Hebrew, Arabic: Pillow's basic layout would
-    draw them backwards and unjoined) are left out; "" when nothing is left (the seat's number is drawn instead)."""
+    draw them backwards and unjoined) are left out; "" when nothing is left (the seat's number is drawn instead).
+    The last 2,048 names are kept (a name is cleaned again at every picture of its table otherwise)."""
     stripped = name.strip().removeprefix(COMPUTER_MARK)
     kept = "".join(ch for ch in stripped if _keep(ch))
     return " ".join(kept.split())
