@@ -67,6 +67,8 @@ GOAL_TABLES = 100
 GOAL_RATIO = 2.0
 FLOOR_ENTRY = "benchmarks.floor_bot:main"
 PROFILE_ENTRY = "benchmarks.profile_entry:main"
+#: Entries told when the measured window starts (SIGUSR1) and ends (SIGUSR2).
+WINDOW_ENTRIES = (PROFILE_ENTRY, "benchmarks.gc_entry:main")
 CLUSTER_ENTRY = "tests.e2e.bot_entry:cluster_main"
 ACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
@@ -435,9 +437,9 @@ async def measure(
         gc.disable()
         await asyncio.sleep(args.warmup)
 
-        profiled = entry == PROFILE_ENTRY
+        profiled = entry in WINDOW_ENTRIES
         if profiled:
-            os.kill(bot.pid, signal.SIGUSR1)  # benchmarks/profile_entry.py: the event loop's profile starts
+            os.kill(bot.pid, signal.SIGUSR1)  # profile_entry.py: the loop's profile starts (gc_entry.py: the timing)
         t0, cpu0, own0, threads0 = time.monotonic(), probe.cpu(), own.cpu_times(), probe.threads()
         db0 = server.cpu() if server is not None else 0.0
         hands0, first, edits0 = len(stats.hands), len(stats.samples), len(stub.edit_bytes)

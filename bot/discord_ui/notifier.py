@@ -22,6 +22,7 @@ from discord.http import Route
 from bot.discord_ui.errors import NO_MENTIONS
 from bot.discord_ui.people import People
 from bot.discord_ui.presses import webhook_request
+from bot.discord_ui.rest import RouteCache
 from bot.discord_ui.shows import offers_show, show_components
 from bot.discord_ui.table_view import buy_in_components, table_payload
 from bot.poker import Card, HandResult, TableKind
@@ -87,6 +88,9 @@ class DiscordNotifier:
         self._street_pictures: dict[int, list[tuple[StreetAnnouncement, Picture]]] = {}
         # Channel names by id, for table titles when the channel cache misses (after a restart).
         self._channel_names: dict[int, str | None] = {}
+        # The routes of posts (by channel) and edits (by message), read once each (bot/discord_ui/rest.py).
+        self._posts = RouteCache("POST", "/channels/{channel_id}/messages")
+        self._edits = RouteCache("PATCH", "/channels/{channel_id}/messages/{message_id}")
 
     def _channel(self, snapshot: TableSnapshot) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
@@ -97,7 +101,10 @@ class DiscordNotifier:
         name remembered, so that the first edit after a restart is titled right. None (render's default, "Poker
         table") only when the channel cannot be read."""
         channel_id = snapshot.channel_id
-        name = getattr(self.client.get_channel(channel_id), "name", None)
+        # Through the table's guild: `Client.get_channel` walks every guild of the process, at every edit.
+        guild = self.client.get_guild(snapshot.guild_id) if snapshot.guild_id else None
+        channel = guild.get_channel_or_thread(channel_id) if guild is not None else self.client.get_channel(channel_id)
+        name = getattr(channel, "name", None)
         if name:
             self._channel_names[channel_id] = name
         elif channel_id in self._channel_names:
@@ -149,7 +156,7 @@ class DiscordNotifier:
             payload["content"] = content
         if embed is not None:
             payload["embeds"] = [embed.to_dict()]
-        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
+        route = self._posts.get(self.client.http, channel_id=channel_id)
         if not pictures:
             await self.client.http.request(route, json=payload)
             return
@@ -194,7 +201,7 @@ class DiscordNotifier:
         await self._flush_streets(snapshot)
         title = await self._table_name(snapshot)
         payload = {**table_payload(snapshot, title), "allowed_mentions": NO_MENTIONS.to_dict()}
-        route = Route("POST", "/channels/{channel_id}/messages", channel_id=snapshot.channel_id)
+        route = self._posts.get(self.client.http, channel_id=snapshot.channel_id)
         try:
             message = await self.client.http.request(route, json=payload)
         except discord.HTTPException as exc:
@@ -220,12 +227,7 @@ class DiscordNotifier:
         if carrier is not None:
             if await self._update_message(carrier, payload, snapshot):
                 return
-        route = Route(
-            "PATCH",
-            "/channels/{channel_id}/messages/{message_id}",
-            channel_id=snapshot.channel_id,
-            message_id=snapshot.message_id,
-        )
+        route = self._edits.get(self.client.http, channel_id=snapshot.channel_id, message_id=snapshot.message_id)
         try:
             await self.client.http.request(route, json=payload)
         except discord.NotFound:
@@ -259,12 +261,7 @@ class DiscordNotifier:
         """Edit an old table message into one line without embed or buttons: its hand's summary, or "moved to a
         newer message" (`render_hand_summary`); a deleted message is left alone."""
         await self._flush_streets(snapshot)
-        route = Route(
-            "PATCH",
-            "/channels/{channel_id}/messages/{message_id}",
-            channel_id=snapshot.channel_id,
-            message_id=message_id,
-        )
+        route = self._edits.get(self.client.http, channel_id=snapshot.channel_id, message_id=message_id)
         content = render_hand_summary(snapshot.hand_number, result, snapshot.language)
         try:
             await self.client.http.request(route, json={"content": content, "embeds": [], "components": []})
@@ -335,7 +332,7 @@ class DiscordNotifier:
         }
         if nonce is not None:
             payload.update(nonce=nonce, enforce_nonce=True)
-        route = Route("POST", "/channels/{channel_id}/messages", channel_id=snapshot.channel_id)
+        route = self._posts.get(self.client.http, channel_id=snapshot.channel_id)
         try:
             await self.client.http.request(route, json=payload)
         except discord.HTTPException as exc:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -37,11 +37,12 @@ from bot.render import (
     render_action_buttons,
     render_my_cards,
     render_raise_modal,
-    render_table,
     t,
+    table_embed,
 )
 from bot.render.coach import coach_lines
 from bot.render.i18n import derived_cache
+from bot.render.table_message import table_memo
 from bot.tables import TableService, TableSnapshot
 
 log = logging.getLogger(__name__)
@@ -254,33 +255,52 @@ def hole_cards_answer(
 
 
 def table_payload(snapshot: TableSnapshot, table_name: str | None = None) -> dict[str, Any]:
-    """The table message as Discord's JSON message body: ``{"embeds": [render_table], "components": [one action
+    """The table message as Discord's JSON message body: ``{"embeds": [table_embed], "components": [one action
     row of buttons]}`` in the table's language; no buttons (``[]``) between hands. Buttons carry
     `custom_id`s (`ACTION_ID`, at most 5, one row), labels from `snapshot.legal`.
 
     Plain JSON rather than discord.py's Embed and View: the table message is posted once per hand but edited
     at every action, and building those objects (and parsing the edited message back) was about 8 % of the
-    bot's time at 100 busy tables."""
-    embed = render_table(snapshot, snapshot.language, table_name).to_dict()
-    components: list[dict[str, Any]] = []
-    if is_playing(snapshot):
-        row = _action_row(
-            snapshot.legal, normalize_locale(snapshot.language), snapshot.channel_id, snapshot.hand_number
-        )
-        buttons = [dict(button) for button in row]  # fresh dicts: the payload is the caller's to change
-        components.append({"type": discord.ComponentType.action_row.value, "components": buttons})
-        question = run_twice_row(snapshot)
-        if question is not None:
-            components.append(question)
-        if snapshot.time_bank:  # the actor's time bank, a second row (the first holds five buttons at most)
-            time_button = {
-                "type": discord.ComponentType.button.value,
-                "style": discord.ButtonStyle.secondary.value,
-                "label": t("button.time", snapshot.language, seconds=int(snapshot.time_bank)),
-                "custom_id": custom_id("time", snapshot.channel_id, snapshot.hand_number),
-            }
-            components.append({"type": discord.ComponentType.action_row.value, "components": [time_button]})
+    bot's time at 100 busy tables. Fresh dicts every time: the payload is the caller's to change."""
+    embed = table_embed(snapshot, snapshot.language, table_name)
+    if not is_playing(snapshot):
+        return {"embeds": [embed], "components": []}
+    rows = _rows(snapshot)
+    components = [{"type": _ROW, "components": [dict(button) for button in row]} for row in rows]
     return {"embeds": [embed], "components": components}
+
+
+def _rows(snapshot: TableSnapshot) -> tuple[tuple[dict[str, Any], ...], ...]:
+    """The rows of buttons of a table message during a hand (each button a dict, to be copied), remembered for the
+    table's next message (`TableMemo.buttons`): the same options, question and time bank give the same rows."""
+    language = normalize_locale(snapshot.language)
+    seconds = int(snapshot.time_bank) if snapshot.time_bank else None
+    key = (snapshot.legal, language, snapshot.channel_id, snapshot.hand_number, snapshot.run_twice_pending, seconds)
+    memo = table_memo(snapshot.channel_id)
+    last = memo.buttons
+    if last is not None and last[0] == key:
+        return cast(tuple[tuple[dict[str, Any], ...], ...], last[1])
+    rows = [_action_row(snapshot.legal, language, snapshot.channel_id, snapshot.hand_number)]
+    question = run_twice_row(snapshot)
+    if question is not None:
+        rows.append(tuple(question["components"]))
+    if seconds is not None:  # the actor's time bank, a second row (the first holds five buttons at most)
+        time_button = {
+            "type": _BUTTON,
+            "style": _SECONDARY,
+            "label": t("button.time", language, seconds=seconds),
+            "custom_id": custom_id("time", snapshot.channel_id, snapshot.hand_number),
+        }
+        rows.append((time_button,))
+    memo.buttons = key, tuple(rows)
+    return tuple(rows)
+
+
+#: Discord's numbers for an action row, a button and the secondary style (read once: discord.py's enums are slow).
+_ROW = discord.ComponentType.action_row.value
+_BUTTON = discord.ComponentType.button.value
+_SECONDARY = discord.ButtonStyle.secondary.value
+_STYLE_VALUES = {name: style.value for name, style in STYLES.items()}
 
 
 #: How many rows of action buttons `table_payload` remembers (a table's options change at each action, and come
@@ -296,8 +316,8 @@ def _action_row(
     same options come back at every action of a hand (`table_payload` copies each button)."""
     return tuple(
         {
-            "type": discord.ComponentType.button.value,
-            "style": STYLES.get(spec.style, discord.ButtonStyle.secondary).value,
+            "type": _BUTTON,
+            "style": _STYLE_VALUES.get(spec.style, _SECONDARY),
             "label": spec.label,
             "custom_id": custom_id(spec.action, channel_id, hand_number, button_amount(spec.action, legal)),
         }

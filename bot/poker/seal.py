@@ -219,10 +219,6 @@ def verify_proof(root: bytes, proof: CardProof) -> bool:
     return sn == 0 and secrets.compare_digest(r, root)
 
 
-def _random_salt() -> bytes:
-    return secrets.token_bytes(SALT_BYTES)
-
-
 @dataclass(frozen=True)
 class DeckSeal:
     """A hand's deck order with one salt per position, and the Merkle tree over them (see the module docstring).
@@ -250,8 +246,12 @@ class DeckSeal:
         object.__setattr__(self, "_fingerprint", self.root.hex().upper()[:FINGERPRINT_HEX])
 
     @classmethod
-    def seal(cls, deck: Sequence[Card], salt: Callable[[], bytes] = _random_salt) -> DeckSeal:
-        """Seal `deck` with a fresh random salt per position (`salt`: a seam for tests)."""
+    def seal(cls, deck: Sequence[Card], salt: Callable[[], bytes] | None = None) -> DeckSeal:
+        """Seal `deck` with a fresh random salt per position: `SALT_BYTES` each, cut from one `secrets.token_bytes`
+        (`salt`: a seam for tests, called once per position)."""
+        if salt is None:
+            raw = secrets.token_bytes(SALT_BYTES * len(deck))
+            return cls(tuple(deck), tuple(raw[i : i + SALT_BYTES] for i in range(0, len(raw), SALT_BYTES)))
         return cls(tuple(deck), tuple(salt() for _ in deck))
 
     def fingerprint(self) -> str:

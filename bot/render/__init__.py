@@ -64,8 +64,8 @@ from bot.render.table import (
     raise_is_one_amount,
     render_action_buttons,
     render_raise_modal,
-    render_table,
 )
+from bot.render.table_message import render_table, table_embed
 
 __all__ = [
     "AMOUNT_TEXT_MAX",
@@ -137,4 +137,5 @@ __all__ = [
     "render_tournament_result",
     "street_name",
     "t",
+    "table_embed",
 ]

@@ -90,6 +90,9 @@ def clamp(text: str, limit: int) -> str:
 def clamp_lines(lines: Sequence[str], limit: int, locale: Locale, *, keep: str = "first") -> str:
     """Join `lines` with newlines within `limit` characters. Lines that do not fit are dropped (the last ones
     with keep="first", the first ones with keep="last") and replaced by "… and N more lines"."""
+    text = "\n".join(lines)
+    if len(text) <= limit:  # then every line fits too: nothing to cut
+        return text
     lines = [clamp(line, limit) for line in lines]
     text = "\n".join(lines)
     if len(text) <= limit:
@@ -130,6 +133,35 @@ def make_embed(
     if excess > 0:
         spec = EmbedSpec(title, clamp(description, max(0, len(description) - excess)), (), footer, color)
     return spec
+
+
+def embed_dict(
+    title: str,
+    description: str = "",
+    fields: Sequence[tuple[str, str]] = (),
+    footer: str = "",
+    color: int | None = None,
+) -> dict[str, Any]:
+    """`make_embed(title, description, fields, footer, color).to_dict()` (fields: (name, value) pairs, not inline),
+    built directly when every part is already within Discord's limits (what a table message always is: nothing
+    to cut, no spec to build), else by `make_embed`. A fresh dict every time: the caller's to change."""
+    total = len(title) + len(description) + len(footer)
+    fits = 0 < len(title) <= TITLE_MAX and len(description) <= DESCRIPTION_MAX and len(footer) <= FOOTER_MAX
+    for name, value in fields:
+        total += len(name) + len(value)
+        fits = fits and 0 < len(name) <= FIELD_NAME_MAX and 0 < len(value) <= FIELD_VALUE_MAX
+    if not fits or total > EMBED_TOTAL_MAX or len(fields) > FIELDS_MAX:
+        return make_embed(title, description, [EmbedField(n, v) for n, v in fields], footer, color).to_dict()
+    data: dict[str, Any] = {"type": "rich", "title": title}
+    if description:
+        data["description"] = description
+    if fields:
+        data["fields"] = [{"name": name, "value": value, "inline": False} for name, value in fields]
+    if footer:
+        data["footer"] = {"text": footer}
+    if color is not None:
+        data["color"] = color
+    return data
 
 
 _MARKDOWN = re.compile(r"([\\*_~`|>\[\]#])")

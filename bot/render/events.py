@@ -7,9 +7,10 @@ here: `HoleCardsDealt` gives no line (only `HandShown`, the showdown, puts cards
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING, TypeAlias
 
 from bot.poker import (
     ActionKind,
@@ -29,9 +30,14 @@ from bot.poker.events import RunCountChosen, RunTwiceAnswered, ShownByChoice
 from bot.render.cards import cards_text
 from bot.render.embeds import escape_name
 from bot.render.hands import hand_name
-from bot.render.i18n import Locale, derived_cache, format_names, normalize_locale, t
+from bot.render.i18n import Locale, derived_cache, format_names, normalize_locale, t, t_uncached
+
+if TYPE_CHECKING:
+    from bot.render.recent import EventLineMemo
 
 Names = Mapping[int, str] | Sequence[str]
+#: How a line's text is rendered from the catalogue: `t`, or `t_uncached`.
+Text: TypeAlias = Callable[..., str]
 
 STREET_KEYS: dict[Street, str] = {
     Street.PREFLOP: "preflop",
@@ -117,44 +123,48 @@ class _Context:
     shown: tuple[HandValue, ...] = ()
 
 
-def _acted(event: PlayerActed, name: str, locale: Locale) -> str:
+_NO_CONTEXT = _Context()
+
+
+def _acted(event: PlayerActed, name: str, locale: Locale, tr: Text) -> str:
     match event.action:
         case ActionKind.FOLD | ActionKind.CHECK:
-            return t(f"event.{event.action.value}", locale, name=name)
+            return tr(f"event.{event.action.value}", locale, name=name)
         case ActionKind.CALL:
-            return t("event.call_all_in" if event.all_in else "event.call", locale, name=name, amount=event.added)
+            return tr("event.call_all_in" if event.all_in else "event.call", locale, name=name, amount=event.added)
         case ActionKind.BET | ActionKind.RAISE:
             key = f"event.{event.action.value}_all_in" if event.all_in else f"event.{event.action.value}"
-            return t(key, locale, name=name, amount=event.amount)
+            return tr(key, locale, name=name, amount=event.amount)
         case ActionKind.ALL_IN:
-            return t("event.all_in", locale, name=name, amount=event.amount)
+            return tr("event.all_in", locale, name=name, amount=event.amount)
 
 
-def _line(event: Event, names: Names, locale: Locale, ctx: _Context) -> str | None:
-    """The public line of one event, None for those without one (hole cards, the hand's end)."""
+def _line(event: Event, names: Names, locale: Locale, ctx: _Context, tr: Text = t) -> str | None:
+    """The public line of one event, None for those without one (hole cards, the hand's end); its text rendered
+    with `tr` (`t`, or `t_uncached` for a line remembered by its caller)."""
     match event:
         case BlindPosted(player=player, kind=kind, amount=amount):
-            return t(f"event.blind.{kind}", locale, name=player_name(names, player, locale), amount=amount)
+            return tr(f"event.blind.{kind}", locale, name=player_name(names, player, locale), amount=amount)
         case PlayerActed(player=player):
-            return _acted(event, player_name(names, player, locale), locale)
+            return _acted(event, player_name(names, player, locale), locale, tr)
         case StreetDealt(street=street, cards=cards):
-            return t(f"event.street.{street_key(street)}", locale, cards=cards_text(cards))
+            return tr(f"event.street.{street_key(street)}", locale, cards=cards_text(cards))
         case UncalledBetReturned(player=player, amount=amount):
-            return t("event.uncalled", locale, name=player_name(names, player, locale), amount=amount)
+            return tr("event.uncalled", locale, name=player_name(names, player, locale), amount=amount)
         case HandShown(player=player, cards=cards, value=value):
             name, hand = player_name(names, player, locale), hand_name(value, locale, ctx.shown)
-            return t("event.shows", locale, name=name, cards=cards_text(cards), hand=hand)
+            return tr("event.shows", locale, name=name, cards=cards_text(cards), hand=hand)
         case HandMucked(player=player):
-            return t("event.mucks", locale, name=player_name(names, player, locale))
+            return tr("event.mucks", locale, name=player_name(names, player, locale))
         case PotAwarded():
-            return render_awards([_award_of(event, names, locale)], locale, ctx.pot_count)[0]
+            return render_awards([award_of(event, names, locale)], locale, ctx.pot_count)[0]
         case ShownByChoice(player=player, cards=cards):
-            return t("event.shows_by_choice", locale, name=player_name(names, player, locale), cards=cards_text(cards))
+            return tr("event.shows_by_choice", locale, name=player_name(names, player, locale), cards=cards_text(cards))
         case RunTwiceAnswered(player=player, yes=yes):
             key = "event.run_twice_yes" if yes else "event.run_twice_no"
-            return t(key, locale, name=player_name(names, player, locale))
+            return tr(key, locale, name=player_name(names, player, locale))
         case RunCountChosen(runs=runs):
-            return t("event.runs_twice" if runs == 2 else "event.runs_once", locale)
+            return tr("event.runs_twice" if runs == 2 else "event.runs_once", locale)
         case _:
             return None
 
@@ -246,7 +256,8 @@ def _award_words(group: Sequence[Award], locale: Locale, pot_count: int | None) 
     return t(base + key, locale, names=names, **params)
 
 
-def _award_of(event: PotAwarded, names: Names, locale: Locale) -> Award:
+def award_of(event: PotAwarded, names: Names, locale: Locale) -> Award:
+    """The `Award` of a pot paid, its winners named from `names` (escaped; "Player N" when unknown)."""
     winners = tuple((player_name(names, player, locale), chips) for player, chips in event.winners)
     return Award(event.pot_index, event.amount, winners, event.value, event.beaten, event.run)
 
@@ -299,7 +310,13 @@ def render_event_line(
 
 
 def render_event_lines(
-    events: Iterable[Event], names: Names, locale: Locale, *, last: int | None = None, pot_after: int | None = None
+    events: Iterable[Event],
+    names: Names,
+    locale: Locale,
+    *,
+    last: int | None = None,
+    pot_after: int | None = None,
+    memo: EventLineMemo | None = None,
 ) -> list[str]:
     """The public lines of a sequence of events (those without a line skipped), pots named knowing how many
     the hand paid, shown hands with the kickers that decide, the pots paid together grouped (`render_awards`);
@@ -310,20 +327,30 @@ def render_event_lines(
     each blind, action and returned bet ends with the pot it left ("Bob calls 18 · pot 45").
 
     The events are read from the last one back, and only as far as the `last` lines need (a hand's table message
-    is drawn at every action: its cost stays that of six lines however long the hand)."""
+    is drawn at every action: its cost stays that of six lines however long the hand). memo: the lines of the
+    same table's last drawing (`EventLineMemo`, updated): when only events were added since, only their lines are
+    drawn (`EventLineMemo.extend`)."""
     events = events if isinstance(events, tuple | list) else list(events)
     language = normalize_locale(locale)  # a hashable key for the lines' cache
+    if not (isinstance(events, tuple) and isinstance(names, tuple)):
+        memo = None  # a list may change under the memo: only immutable inputs are remembered
+    if memo is not None and last is not None:
+        extended = memo.extend(events, names, language, last, pot_after)
+        if extended is not None:
+            return extended
     # Items, from the last back: (first event, its kind, the run of PotAwarded events that make one line with it);
     # only events with a line count.
     items: list[tuple[Event, int, list[PotAwarded] | None]] = []
     wanted = None if last is None else max(last, 0)
+    read = 0
     for event in reversed(events):
-        kind = _KINDS.get(event.__class__)
+        read += 1
+        kind = LINE_KINDS.get(event.__class__)
         if kind is None:
-            kind = _kind_of(event.__class__)
-        if kind == _NO_LINE:
+            kind = line_kind(event.__class__)
+        if kind == NO_LINE:
             continue
-        run = items[-1][2] if kind == _AWARD and items else None
+        run = items[-1][2] if kind == AWARD_LINE and items else None
         if run is not None and isinstance(event, PotAwarded):
             run.append(event)
             continue
@@ -335,52 +362,59 @@ def render_event_lines(
     if pot_after is not None:
         running = pot_after
         for index, (event, kind, _awards) in enumerate(items):
-            if kind == _POT_LINE:
+            if kind == POT_LINE:
                 pots[index] = running
                 running -= chips_into_pot(event)
     # What only some lines need, from every event of the hand: how many pots it pays (the awards), the hands shown
     # at its showdown (a shown hand's kickers). The other lines are remembered without them.
     kinds = {kind for _event, kind, _awards in items}
-    pot_count = pot_count_of(events) if _AWARD in kinds else None
-    shown = shown_values(events) if _SHOWN in kinds else None
+    pot_count = pot_count_of(events) if AWARD_LINE in kinds else None
+    shown = shown_values(events) if SHOWN_LINE in kinds else None
     lines: list[str] = []
+    kept: list[str | None] = []  # each item's line, for the memo
     for index in range(len(items) - 1, -1, -1):
         event, kind, awards = items[index]
         if awards is not None:
             awards.reverse()
-            lines.extend(render_awards([_award_of(e, names, locale) for e in awards], locale, pot_count))
+            lines.extend(render_awards([award_of(e, names, locale) for e in awards], locale, pot_count))
             continue
-        line = _item_line(event, _name_in(names, event), language, shown if kind == _SHOWN else None, pots[index])
+        line = item_line(event, name_in(names, event), language, shown if kind == SHOWN_LINE else None, pots[index])
+        kept.append(line)
         if line is not None:
             lines.append(line)
+    if memo is not None:  # a later drawing may extend this one, unless a line read the whole hand
+        plain = last is not None and AWARD_LINE not in kinds and SHOWN_LINE not in kinds
+        memo.drawn = (
+            (events, names, language, last, pot_after, read, len(items) == last, tuple(kept)) if plain else None
+        )
     return lines if last is None else lines[-last:]
 
 
 #: How `render_event_lines` reads each kind of event: no line, a line ending with the pot it left (`POT_LINE_EVENTS`),
 #: a shown hand (its line names kickers against the others shown), a pot paid (a run of them makes one line), another
 #: line.
-_NO_LINE, _POT_LINE, _SHOWN, _AWARD, _LINE = range(5)
+NO_LINE, POT_LINE, SHOWN_LINE, AWARD_LINE, PLAIN_LINE = range(5)
 #: The kind of each event class met (subclasses included, as `isinstance` reads them), by class.
-_KINDS: dict[type, int] = {}
+LINE_KINDS: dict[type, int] = {}
 
 
-def _kind_of(cls: type) -> int:
-    """The `render_event_lines` kind of an event class (remembered in `_KINDS`)."""
+def line_kind(cls: type) -> int:
+    """The `render_event_lines` kind of an event class (remembered in `LINE_KINDS`)."""
     if not issubclass(cls, LINE_EVENTS):
-        kind = _NO_LINE
+        kind = NO_LINE
     elif issubclass(cls, PotAwarded):
-        kind = _AWARD
+        kind = AWARD_LINE
     elif issubclass(cls, POT_LINE_EVENTS):
-        kind = _POT_LINE
+        kind = POT_LINE
     elif issubclass(cls, HandShown):
-        kind = _SHOWN
+        kind = SHOWN_LINE
     else:
-        kind = _LINE
-    _KINDS[cls] = kind
+        kind = PLAIN_LINE
+    LINE_KINDS[cls] = kind
     return kind
 
 
-def _name_in(names: Names, event: Event) -> str | None:
+def name_in(names: Names, event: Event) -> str | None:
     """The raw name of the player `event` is about (None: no player, or not among `names`)."""
     player = getattr(event, "player", None)
     if player is None:
@@ -398,7 +432,7 @@ EVENT_LINE_CACHE_SIZE = 2048
 
 
 @lru_cache(maxsize=EVENT_LINE_CACHE_SIZE)
-def _item_line(
+def item_line(
     event: Event, name: str | None, language: str, shown: tuple[HandValue, ...] | None, pot: int | None
 ) -> str | None:
     """`_line` of one event whose player (if any) is called `name`, with the pot it left (`pot`, when given);
@@ -406,10 +440,10 @@ def _item_line(
     the next table, is the same line. `shown`: the hands shown, for a shown hand's line only (else None)."""
     player = getattr(event, "player", None)
     names: dict[int, str] = {player: name} if player is not None and name is not None else {}
-    line = _line(event, names, language, _Context(None, shown or ()))
+    line = _line(event, names, language, _Context(None, shown) if shown else _NO_CONTEXT, t_uncached)
     if line is None or pot is None:
         return line
-    return t("event.with_pot", language, line=line, amount=pot)
+    return t_uncached("event.with_pot", language, line=line, amount=pot)
 
 
-derived_cache(_item_line.cache_clear)
+derived_cache(item_line.cache_clear)

@@ -192,6 +192,13 @@ def t(key: str, locale: Locale = ENGLISH, /, **params: object) -> str:
         return _render(key, language, params)
 
 
+def t_uncached(key: str, locale: Locale = ENGLISH, /, **params: object) -> str:
+    """`t` without its memory: the same text (same fallbacks, never raises), not remembered. For a text whose
+    caller remembers it itself (a line of the table message) or that will not come back (a deadline in it): the
+    cache of `t` then keeps the texts that do."""
+    return _render(key, normalize_locale(locale), params)
+
+
 #: How many renderings `t` remembers (about 1 MiB when full; one table message needs a few dozen).
 RENDER_CACHE_SIZE = 2048
 #: How many numbers formatted by Babel are remembered (only for a language whose grouping `_int_symbols` can't

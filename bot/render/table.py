@@ -7,7 +7,6 @@ it); the Discord layer passes it as it is. Nothing here shows a hole card.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
@@ -17,23 +16,13 @@ from bot.render.announce import render_level_blinds, render_level_when
 from bot.render.cards import cards_text
 from bot.render.embeds import (
     BUTTON_LABEL_MAX,
-    COLOR_IDLE,
-    COLOR_TABLE,
-    DESCRIPTION_MAX,
-    FIELD_VALUE_MAX,
     MODAL_TITLE_MAX,
     TEXT_INPUT_LABEL_MAX,
     TEXT_INPUT_PLACEHOLDER_MAX,
-    EmbedField,
-    EmbedSpec,
     clamp,
-    clamp_lines,
-    discord_timestamp,
     escape_name,
-    make_embed,
 )
-from bot.render.events import pot_amount, pot_amounts, pots_summary, render_event_lines
-from bot.render.i18n import Locale, derived_cache, normalize_locale, t
+from bot.render.i18n import Locale, derived_cache, normalize_locale, t, t_uncached
 
 RECENT_ACTIONS = 6
 BUTTON_MARK = "Ⓓ"
@@ -181,13 +170,11 @@ class TableSnapshot:
         return self.street is not None and self.street != Street.COMPLETE
 
 
-#: How many seat lines `_seat_line` remembers: at each action one or two seats of a table change (the one who
-#: acted, the next to act); the others' lines are the same as in the last edit.
-SEAT_LINE_CACHE_SIZE = 2048
-
-
-@lru_cache(maxsize=SEAT_LINE_CACHE_SIZE)
-def _seat_line(seat: SeatView, locale: str, in_hand: bool) -> str:
+def seat_line(seat: SeatView, locale: str, in_hand: bool) -> str:
+    """One seat's line of the table message: "▶ ` 3` **Alice** Ⓓ SB — 198 · bet 2" (▶ the actor while `in_hand`,
+    Ⓓ the button, the blinds while `in_hand`, stack, bet this street, folded / all-in / sitting out / waiting /
+    leaving, face-up cards at a learning table). locale: a catalogue language ("en"/"fr"). Not remembered here:
+    the table message's memo keeps each table's seat lines (bot/render/table_message.py), by what they show."""
     name = escape_name(seat.name)
     actor = in_hand and seat.is_actor
     if actor:
@@ -213,10 +200,7 @@ def _seat_line(seat: SeatView, locale: str, in_hand: bool) -> str:
     return f"{mark} `{seat.seat:>2}` {name}{button} — " + " · ".join(parts)
 
 
-derived_cache(_seat_line.cache_clear)
-
-
-def _info_line(view: TableSnapshot, locale: Locale) -> str:
+def info_line(view: TableSnapshot, locale: Locale) -> str:
     """Blinds (or the betting structure), ante, kind and level: "Blinds 1/2 · Cash game" (remembered)."""
     return _info_line_of(
         view.betting, view.small_blind, view.big_blind, view.ante, view.kind, view.level, normalize_locale(locale)
@@ -260,105 +244,6 @@ def render_tournament_line(view: TableSnapshot, locale: Locale) -> str | None:
         if view.average_stack:
             parts.append(t("table.average_stack", locale, amount=view.average_stack))
     return " · ".join(parts) or None
-
-
-def _pots_line(pots: Sequence[Pot | int], locale: Locale, bets: int = 0) -> str:
-    """**Pot**: 91, or **Pots**: Main pot: 79 · Side pot 1: 12 (`pot_amounts`: the street messages say the same)."""
-    amounts = pot_amounts(pots, bets)
-    if len(amounts) == 1:
-        return t("table.pot", locale, amount=amounts[0])
-    return t("table.pots", locale, pots=pots_summary(pots, locale))
-
-
-def _turn_line(view: TableSnapshot, locale: Locale) -> str | None:
-    if view.run_twice_pending:
-        names = ", ".join(escape_name(s.name) for s in view.seats if s.user_id in view.run_twice_pending)
-        when = discord_timestamp(view.deadline) if view.deadline is not None else ""
-        return t("table.run_twice_question", locale, names=names, when=when)
-    actor = next((s for s in view.seats if s.is_actor), None)
-    if actor is None:
-        return None
-    name = escape_name(actor.name)
-    to_call = view.legal.call_amount if view.legal is not None else 0
-    params: dict[str, object] = {"name": name, "amount": to_call}
-    if view.deadline is not None:
-        params["when"] = discord_timestamp(view.deadline)
-        line = t("table.turn_to_call" if to_call else "table.turn", locale, **params)
-        if view.time_bank_running:  # the deadline is the time bank's (issue 16)
-            line += " · " + t("table.time_bank", locale)
-        return line
-    return t("table.turn_to_call_no_timer" if to_call else "table.turn_no_timer", locale, **params)
-
-
-def render_table(view: TableSnapshot, locale: Locale, table_name: str | None = None) -> EmbedSpec:
-    """The table message: title with the hand number; blinds, kind and level; the board and pots; the sealed
-    deck's fingerprint (`view.seal`, when there is one); one line per seat (▶ actor, Ⓓ button, SB / BB, stack,
-    bet this street, folded / all-in / sitting out / waiting for the next hand: seated during it); whose turn it
-    is with a relative Discord timestamp of the deadline and the amount to call (or who is still to answer "run it
-    twice?", until when); the last actions, each with the pot it left. Between hands: when the next hand is dealt,
-    or what the table waits for.
-
-    table_name: shown in the title (plain text:
-    embed titles do not render mentions); default "Poker table". Fits Discord's limits for 10 seats with
-    32-character names.
-    """
-    name = clamp(table_name or t("table.default_name", locale), 100)
-    in_hand = view.in_hand
-    if view.hand_number and in_hand:
-        title = t("table.title", locale, table=name, number=view.hand_number)
-    else:
-        title = t("table.title_idle", locale, table=name)
-
-    lines = [_info_line(view, locale)]
-    tournament = render_tournament_line(view, locale)
-    if tournament:
-        lines.append(tournament)
-    if view.closed:
-        lines += ["", t("table.closed", locale)]
-        return make_embed(title, clamp_lines(lines, DESCRIPTION_MAX, locale), [], color=COLOR_IDLE)
-    if in_hand:
-        lines.append(t("table.board", locale, board=cards_text(view.board)))
-        lines.append(_pots_line(view.pots, locale, sum(s.bet for s in view.seats)))
-        seal = getattr(view, "seal", None)
-        if seal:  # the fingerprint of the hand's sealed deck (bot.poker.seal), shown from before the first action
-            lines.append(t("table.sealed", locale, fingerprint=seal))
-    lines.append("")
-    seats = sorted(view.seats, key=lambda s: s.seat)
-    language = normalize_locale(locale)  # a hashable key for the seat lines' cache
-    lines.extend(_seat_line(seat, language, in_hand) for seat in seats)
-    if not seats:
-        lines.append(t("table.no_seats", locale))
-    lines.append("")
-    turn = _turn_line(view, locale) if in_hand else None
-    if turn:
-        lines.append(turn)
-    elif not in_hand:
-        waiting = view.waiting
-        if waiting is None and view.next_hand_at is not None:
-            lines.append(t("table.next_hand", locale, when=discord_timestamp(view.next_hand_at)))
-        elif waiting is None and view.running:
-            lines.append(t("table.dealing", locale))  # the game runs and nothing is missing: a hand is being dealt
-        else:
-            lines.append(t(WAITING_KEYS.get(waiting, "table.waiting") if waiting else "table.waiting", locale))
-    description = clamp_lines(lines, DESCRIPTION_MAX, locale)
-
-    fields = []
-    if view.events:
-        in_middle = sum(pot_amount(p) for p in view.pots) + sum(s.bet for s in view.seats)
-        recent = render_event_lines(
-            view.events, view.names, locale, last=RECENT_ACTIONS, pot_after=in_middle if in_hand else None
-        )
-        if recent:
-            fields.append(
-                EmbedField(t("table.recent", locale), clamp_lines(recent, FIELD_VALUE_MAX, locale, keep="last"))
-            )
-    return make_embed(
-        title,
-        description,
-        fields,
-        footer=t("table.footer", locale) if in_hand else "",
-        color=COLOR_TABLE if in_hand else COLOR_IDLE,
-    )
 
 
 @dataclass(frozen=True)
@@ -415,28 +300,29 @@ BUTTONS_CACHE_SIZE = 1024
 
 @lru_cache(maxsize=BUTTONS_CACHE_SIZE)
 def _action_buttons(legal: LegalActions | None, locale: str) -> tuple[ButtonSpec, ...]:
-    buttons: list[ButtonSpec] = []
+    # (action, label, style); the labels with an amount rendered without t's memory (this cache keeps them).
+    buttons: list[tuple[str, str, str]] = []
     if legal is not None:
         merged_call = call_is_all_in(legal)
         if legal.can_fold:
-            buttons.append(ButtonSpec("fold", t("button.fold", locale), "danger"))
+            buttons.append(("fold", t("button.fold", locale), "danger"))
         if legal.can_check:
-            buttons.append(ButtonSpec("check", t("button.check", locale), "secondary"))
+            buttons.append(("check", t("button.check", locale), "secondary"))
         elif legal.can_call:
             key = "button.call_all_in" if merged_call else "button.call"
-            buttons.append(ButtonSpec("call", t(key, locale, amount=legal.call_amount), "primary"))
+            buttons.append(("call", t_uncached(key, locale, amount=legal.call_amount), "primary"))
         if raise_is_one_amount(legal):  # fixed-limit: "Bet 2" / "Raise to 4", played at once
             kind = "bet" if legal.can_bet else "raise"
-            buttons.append(ButtonSpec(kind, t(f"button.{kind}_amount", locale, amount=legal.min_raise_to), "success"))
+            buttons.append((kind, t_uncached(f"button.{kind}_amount", locale, amount=legal.min_raise_to), "success"))
         elif not raise_is_only_all_in(legal):
             if legal.can_bet:
-                buttons.append(ButtonSpec("bet", t("button.bet", locale), "success"))
+                buttons.append(("bet", t("button.bet", locale), "success"))
             elif legal.can_raise:
-                buttons.append(ButtonSpec("raise", t("button.raise", locale), "success"))
+                buttons.append(("raise", t("button.raise", locale), "success"))
         if legal.can_all_in and not merged_call:
-            buttons.append(ButtonSpec("all_in", t("button.all_in", locale, amount=legal.all_in_to), "danger"))
-    buttons.append(ButtonSpec("cards", t("button.my_cards", locale), "secondary"))
-    return tuple(ButtonSpec(b.action, clamp(b.label, BUTTON_LABEL_MAX), b.style, b.disabled) for b in buttons)
+            buttons.append(("all_in", t_uncached("button.all_in", locale, amount=legal.all_in_to), "danger"))
+    buttons.append(("cards", t("button.my_cards", locale), "secondary"))
+    return tuple(ButtonSpec(action, clamp(label, BUTTON_LABEL_MAX), style) for action, label, style in buttons)
 
 
 derived_cache(_action_buttons.cache_clear)
