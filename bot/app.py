@@ -20,6 +20,7 @@ from bot.discord_ui.errors import PokerTree
 from bot.discord_ui.people import People
 from bot.discord_ui.presses import Presses
 from bot.discord_ui.translator import CatalogueTranslator
+from bot.render.counted import counted
 from bot.storage import GuildDefaults, Storage
 from bot.storage.leases import ShardLeases
 from bot.tables import TableService
@@ -155,7 +156,7 @@ class PokerBot(commands.AutoShardedBot):
         refusing it with one log line: ShardOwnership.claim)."""
         if self.shard_count is None:
             self.shard_count, _url, _limits = await self.http.get_bot_gateway()
-            log.info("Discord recommends %d shards", self.shard_count)
+            log.info("Discord recommends %s", counted(self.shard_count, "shard"))
         count = int(self.shard_count)
         ids = tuple(self.shard_ids) if self.shard_ids is not None else tuple(range(count))
         ownership = ShardOwnership(ShardLeases(self.storage), count, ids, ttl_s=self.settings.shard_lease_ttl)
@@ -211,7 +212,7 @@ class PokerBot(commands.AutoShardedBot):
                 guild = discord.Object(id=dev_guild_id)
                 self.tree.copy_global_to(guild=guild)
                 synced = await self.tree.sync(guild=guild)
-                log.info("synced %d commands to the dev guild %d", len(synced), dev_guild_id)
+                log.info("synced %s to the dev guild %d", counted(len(synced), "command"), dev_guild_id)
                 return "guild"
             digest = await command_tree_hash(self.tree)
             if await self.storage.get_meta(COMMAND_HASH_KEY) == digest:
@@ -222,7 +223,7 @@ class PokerBot(commands.AutoShardedBot):
             log.exception("syncing slash commands failed; they will be synced at the next start")
             return "failed"
         await self.storage.set_meta(COMMAND_HASH_KEY, digest)
-        log.info("synced %d global commands", len(synced))
+        log.info("synced %s", counted(len(synced), "global command"))
         return "global"
 
     async def close(self) -> None:

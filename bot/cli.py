@@ -1,5 +1,5 @@
 """The command line: `poker-bot [run] [--shard-count N --shards 0-3]`, `poker-bot cluster --processes P`,
-`poker-bot db copy --from URL --to URL` (bot/storage/copy.py).
+`poker-bot db copy --from URL --to URL` (bot/storage/copy.py), `poker-bot --version`.
 
 Subcommands are argparse subparsers made in `build_parser`; each sets `handler`, a function of the parsed
 arguments that returns the exit code. A new subcommand is added there (one `add_parser` and its handler).
@@ -13,12 +13,25 @@ import asyncio
 import logging
 import sys
 from collections.abc import Mapping, Sequence
+from importlib import metadata
 
+from bot.render.counted import counted
 from bot.tables.shards import parse_shards, split_evenly
 
 log = logging.getLogger(__name__)
 
 EXIT_USAGE = 2
+#: The distribution this command line ships in (pyproject.toml's project name).
+DISTRIBUTION = "poker-bot"
+
+
+def installed_version() -> str:
+    """The installed distribution's version (importlib.metadata: pyproject.toml's `version` when the package was
+    installed); "unknown (not installed)" for code run from a checkout that was never installed."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def _shard_count(text: str) -> int:
@@ -37,6 +50,7 @@ def build_parser(
     """The parser of every subcommand. `child_command` / `child_env`: how `cluster` starts a child (default:
     this interpreter running `python -m bot run`; the tests start children against the Discord stand-in)."""
     parser = argparse.ArgumentParser(prog="poker-bot", description="A Discord bot that runs Texas hold'em tables.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     run = commands.add_parser(
@@ -125,7 +139,7 @@ async def recommended_shard_count(token: str) -> int:
         shards, _url, _limits = await http.get_bot_gateway()
     finally:
         await http.close()
-    log.info("Discord recommends %d shards", shards)
+    log.info("Discord recommends %s", counted(shards, "shard"))
     return int(shards)
 
 
@@ -142,7 +156,7 @@ def main(
 ) -> None:
     """Parse the command line (`run` when no subcommand is named) and exit with the subcommand's code."""
     words = list(sys.argv[1:] if argv is None else argv)
-    if not words or (words[0].startswith("-") and words[0] not in ("-h", "--help")):
+    if not words or (words[0].startswith("-") and words[0] not in ("-h", "--help", "--version")):
         words.insert(0, "run")
     args = build_parser(child_command, child_env).parse_args(words)
     raise SystemExit(args.handler(args))

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.render.counted import counted
 from bot.tables.shards import format_shards
 
 log = logging.getLogger(__name__)
@@ -98,9 +99,9 @@ class Cluster:
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, self.stop)
         log.info(
-            "cluster of %d processes over %d shards: %s",
-            len(self.children),
-            self.shard_count,
+            "cluster of %s over %s: %s",
+            counted(len(self.children), "process", "processes"),
+            counted(self.shard_count, "shard"),
             "; ".join(format_shards(c.shards) for c in self.children),
         )
         await asyncio.gather(*(self.supervise(child) for child in self.children))

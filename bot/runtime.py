@@ -19,6 +19,7 @@ import discord
 
 from bot.app import PokerBot, default_table_service_factory
 from bot.config import ConfigError, load_settings
+from bot.render.counted import counted
 from bot.storage import StorageError
 from bot.storage.backends import redact
 
@@ -79,7 +80,7 @@ async def freeze_heap_when_ready(bot: PokerBot) -> None:
     await bot.wait_until_ready()
     gc.collect()
     gc.freeze()
-    log.info("heap frozen after start-up: %d objects", gc.get_freeze_count())
+    log.info("heap frozen after start-up: %s", counted(gc.get_freeze_count(), "object"))
 
 
 def event_loop_options() -> dict[str, Any]:

@@ -5,9 +5,12 @@ refuses what cannot work."""
 from __future__ import annotations
 
 import asyncio
+import logging
+import re
 import subprocess
 import sys
 import textwrap
+from importlib import metadata
 from pathlib import Path
 
 import psutil
@@ -100,6 +103,15 @@ async def test_a_child_with_a_configuration_error_stops_the_cluster(tmp_path: Pa
     assert all(c.starts <= 1 for c in cluster.children)  # not started again
 
 
+async def test_the_clusters_log_counts_one_process_and_one_shard_in_the_singular(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.cluster")
+    cluster = Cluster([sys.executable, "-c", "import sys; sys.exit(2)"], 1, [(0,)], first_pause_s=0.1)
+    assert await asyncio.wait_for(cluster.run(), 10) == 2
+    assert "cluster of 1 process over 1 shard: 0" in [r.getMessage() for r in caplog.records]
+
+
 def poker_bot(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
@@ -109,6 +121,13 @@ def poker_bot(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=60,
     )
+
+
+def test_the_command_line_says_the_installed_version() -> None:
+    result = poker_bot("--version", cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"poker-bot {metadata.version('poker-bot')}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+\S*", metadata.version("poker-bot"))
 
 
 @pytest.mark.parametrize(
@@ -153,6 +172,9 @@ async def test_a_cluster_of_more_processes_than_discord_recommends_shards_says_h
     assert result.stderr.strip().splitlines()[-1] == (
         "poker-bot: 2 processes for 1 shard: at most one process per shard"
         " (Discord's recommendation for this bot; --shard-count N chooses more)"
+    )
+    assert any(line.endswith("bot.cli: Discord recommends 1 shard") for line in result.stderr.splitlines()), (
+        result.stderr
     )
 
 

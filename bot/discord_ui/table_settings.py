@@ -18,6 +18,7 @@ from bot.render.i18n import Locale
 from bot.render.standings import language_in_force
 from bot.storage import GuildSettings
 from bot.tables import TableOptions
+from bot.tables.errors import ServiceError
 from bot.tables.options import (
     DEFAULT_BIG_BLIND,
     DEFAULT_SMALL_BLIND,
@@ -92,7 +93,15 @@ def table_options(
     rest (stacks scaled to the blinds; pictures on unless the server turned them off). Only one blind given:
     the other is half / double it. `stack` is the
     tournament's starting stack or the cash table's default buy-in (the buy-in range widens to include it
-    unless given). Raises ServiceError("bad_option") naming the first setting out of range."""
+    unless given). Raises ServiceError("bad_option") naming the first setting out of range, and
+    ServiceError("cash_table_option") for a buy-in limit given to a tournament (its players all start with
+    `stack`: a limit would do nothing)."""
+    if kind in tuple(TableKind):  # its string ("tournament") is read as the member, as TableOptions reads it
+        kind = TableKind(kind)
+    if kind is not TableKind.CASH:
+        for option, value in (("min_buy_in", min_buy_in), ("max_buy_in", max_buy_in)):
+            if value is not None:
+                raise ServiceError("cash_table_option", option=option)
     sb, bb = _blinds(defaults, small_blind, big_blind)
     default_stack = _scaled(defaults, "starting_stack", STACK_BB, bb)
     low = min_buy_in if min_buy_in is not None else _scaled(defaults, "min_buy_in", MIN_BUY_IN_BB, bb)

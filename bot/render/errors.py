@@ -43,7 +43,7 @@ def render_error(code: str, locale: Locale, params: Mapping[str, object] | None 
     action = values.get("action")
     if isinstance(action, str) and action.lower() in _ACTIONS:  # an ActionKind is a str too
         values["action"] = t(f"action.{action.lower()}", locale)
-    if code == "bad_option" and isinstance(values.get("option"), str):
+    if code in ("bad_option", "cash_table_option") and isinstance(values.get("option"), str):
         _translate_setting(values, locale)
     key = f"error.{code}"
     if not has_key(key, "en"):
@@ -69,8 +69,9 @@ def render_poker_error(error: PokerError, locale: Locale, names: Names | None = 
 
 
 def _translate_setting(values: dict[str, object], locale: Locale) -> None:
-    """A "bad_option" refusal in the reader's language: the setting named as its command option is (`petite_blind`
-    in French), and what it allows from the catalogue (`allowed.<setting>`, with the refusal's numbers)."""
+    """A refused setting ("bad_option", "cash_table_option") in the reader's language: the setting named as its
+    command option is (`petite_blind` in French), and what it allows from the catalogue (`allowed.<setting>`, with
+    the refusal's numbers)."""
     setting = str(values["option"])
     option_key = _SETTING_OPTIONS.get(setting, f"cmd.poker.create.opt.{setting}.name")
     if has_key(option_key, "en"):

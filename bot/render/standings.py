@@ -18,6 +18,7 @@ from bot.poker import (
     PotAwarded,
     StreetDealt,
     UncalledBetReturned,
+    hand_result_from_events,
 )
 from bot.poker.equity import StreetOdds
 from bot.poker.events import ShownByChoice
@@ -43,6 +44,7 @@ from bot.render.events import (
     shown_values,
     street_key,
 )
+from bot.render.hands import hand_name
 from bot.render.i18n import ENGLISH, Locale, format_percent, format_signed_chips, locale_language, t
 from bot.render.odds import render_odds
 
@@ -293,9 +295,12 @@ def _history_sections(
 ) -> list[tuple[str, list[str]]]:
     """(street heading, lines) pairs: preflop, then one per dealt street (a second board's named so), then the
     result. `odds` (`bot.poker.equity.StreetOdds`, of an all-in run-out) go at the end of the section of the
-    board they were worked out on, with `faces` (the face-up hole cards by hand player index)."""
+    board they were worked out on, with `faces` (the face-up hole cards by hand player index). A hand run twice
+    names each shown hand on both boards, as the showdown message does (`hand_result_from_events` reads them)."""
     pot_count = pot_count_of(events)
     shown = shown_values(events)
+    second_values = {s.user_id: s.second_value for s in hand_result_from_events(0, events, ()).shown}
+    twice = [value for value in second_values.values() if value is not None]
     by_board = {len(point.board): point.odds for point in odds}
     sections: list[tuple[str, list[str]]] = [(t("street.preflop", locale), [])]
     result: list[str] = []
@@ -319,6 +324,20 @@ def _history_sections(
                 continue
             case PotAwarded():
                 continue  # after the loop, grouped as at the showdown
+            case HandShown(player=player, cards=cards, value=value) if (
+                second := second_values.get(player)
+            ) is not None:
+                result.append(
+                    t(
+                        "history.shows_twice",
+                        locale,
+                        name=player_name(names, player, locale),
+                        cards=cards_text(cards),
+                        first=hand_name(value, locale, shown),
+                        second=hand_name(second, locale, twice),
+                    )
+                )
+                continue
         line = render_event_line(event, names, locale, pot_count=pot_count, shown=shown)
         if line is None:
             continue

@@ -20,6 +20,7 @@ import asyncio
 import logging
 from collections.abc import Sequence
 
+from bot.render.counted import counted
 from bot.storage.executor import Dialect, Executor, Tx
 from bot.storage.models import Clock
 
@@ -132,8 +133,8 @@ class WriteBehind:
         except Exception as exc:
             error = exc
             log.warning(
-                "could not write %d delivered marks and the message ids of tables %s",
-                len(keys),
+                "could not write %s and the message ids of tables %s",
+                counted(len(keys), "delivered mark"),
                 sorted(messages),
                 exc_info=True,
             )

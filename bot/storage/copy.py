@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.render.counted import counted
 from bot.storage.backends import dialect_of, redact, sqlite_path
 from bot.storage.errors import StorageError
 from bot.storage.executor import Dialect, Tx
@@ -141,7 +142,7 @@ async def _copy(old: Storage, new: Storage) -> CopyReport:
         for table in TABLES:
             copied = await tx.count(f"SELECT COUNT(*) FROM {table}")
             if copied != counts[table]:
-                raise CopyMismatch(f"table {table}: {counts[table]} rows read but {copied} written")
+                raise CopyMismatch(f"table {table}: {counted(counts[table], 'row')} read but {copied} written")
         after = await _audits(tx, await _guilds(tx))
         if after != before:
             differ = [f"guild {a.guild_id}" for a, b in zip(after, before, strict=False) if a != b]
@@ -195,11 +196,11 @@ def copy_command(args: argparse.Namespace) -> int:
         sys.stderr.write(f"poker-bot db copy: {exc}\n")
         return 1
     total = sum(report.rows.values())
-    print(f"copied {total} rows from {redact(args.source)} to {redact(args.target)}")
+    print(f"copied {counted(total, 'row')} from {redact(args.source)} to {redact(args.target)}")
     for table, count in report.rows.items():
         print(f"  {table}: {count}")
     for audit in report.audits:
-        state = "ok" if audit.ok else f"NOT ok ({len(audit.problems)} problems, the same in the source)"
+        state = "ok" if audit.ok else f"NOT ok ({counted(len(audit.problems), 'problem')}, the same in the source)"
         print(
             f"  guild {audit.guild_id}: audit {state}, the same before and after: balances {audit.balances} "
             f"+ on tables {audit.on_tables} = issued {audit.issued}"

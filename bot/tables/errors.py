@@ -45,6 +45,7 @@ CODES: frozenset[str] = frozenset(
         "target_not_seated",
         "table_recovering",
         "bad_option",
+        "cash_table_option",
         "table_closed",
         "schedule_after_start",
         "call_changed",

@@ -60,14 +60,15 @@ ALLOWED: dict[str, str] = {
     "kind": "cash or tournament",
     "small_blind": "1 to the big blind ({big_blind})",
     "big_blind": "at least 1",
-    "ante": "0 or more",
+    "ante": "0 to the big blind ({big_blind})",
+    "big_blind_ante": "0 or more",
     "seats": "2 to 10",
     "turn_timeout": "{min} to {max} seconds",
     "starting_stack": "at least the big blind ({big_blind})",
     "min_buy_in": "between the big blind ({big_blind}) and the maximum buy-in",
     "buy_in": "{min} to {max}",
     "level_by": "hands or minutes",
-    "blind_levels": "levels of small blind ≤ big blind, ante ≥ 0",
+    "blind_levels": "levels of small blind ≤ big blind, ante from 0 to the big blind",
     "level_length": "at least 1 hand or minute",
     "betting": "no-limit, pot-limit or fixed-limit",
     "missed_blinds": "cash tables only",
@@ -81,12 +82,16 @@ class TableOptions:
 
     kind: CASH (buy in from the balance, rebuy, cash out) or TOURNAMENT (rule book 000 §07: the same stack for
     everyone, last player with chips wins); `TableKind`, whose strings are read as its members (as `level_by`'s).
-    small_blind/big_blind: 1/2 by default (rule book 000 §04). ante: per player; big_blind_ante: posted by the big
-    blind alone; straddle: allowed (2× BB by the player left of the BB) — all off by default. seats: 2–10.
+    small_blind/big_blind: 1/2 by default (rule book 000 §04). ante: per player, 0 to the big blind (rule book 002,
+    on the blinds: antes are "petites contributions de chaque joueur", small contributions of every player, so one
+    above the big blind is refused, at a table and in every level of a blind schedule); big_blind_ante: posted by the
+    big blind alone, any size from 0 (rule book 002 names the "Big Blind Ante (BBA) posté par la BB" and no size:
+    it stands for every player's ante, so it may exceed the big blind); straddle: allowed (2× BB by the player left
+    of the BB) — all off by default. seats: 2–10.
     turn_timeout: 10–600 s.
     starting_stack: the tournament stack (rule book: 100). min_buy_in/max_buy_in/buy_in: cash-table limits
-    and the default buy-in (40 to 100 and 100 at blinds 1/2; a rebuy tops up to the maximum). The defaults are
-    the module's DEFAULT_* and *_BB numbers.
+    and the default buy-in (40 to 100 and 100 at blinds 1/2; a rebuy tops up to the maximum), checked at cash
+    tables only (a tournament never reads them). The defaults are the module's DEFAULT_* and *_BB numbers.
     blind_levels: optional tournament schedule, a tuple of
     (small blind, big blind, ante) levels, each lasting `level_length` hands or minutes (`level_by`).
     next_hand_delay: seconds between the end of a hand and the next deal.
@@ -156,23 +161,27 @@ class TableOptions:
             raise bad("small_blind", big_blind=self.big_blind)
         if self.big_blind < 1:
             raise bad("big_blind")
-        if self.ante < 0 or self.big_blind_ante < 0:
-            raise bad("ante")
+        if not 0 <= self.ante <= self.big_blind:
+            raise bad("ante", big_blind=self.big_blind)
+        if self.big_blind_ante < 0:
+            raise bad("big_blind_ante")
         if not 2 <= self.seats <= 10:
             raise bad("seats")
         if not MIN_TURN_TIMEOUT <= self.turn_timeout <= MAX_TURN_TIMEOUT:
             raise bad("turn_timeout", min=MIN_TURN_TIMEOUT, max=MAX_TURN_TIMEOUT)
         if self.starting_stack < self.big_blind:
             raise bad("starting_stack", big_blind=self.big_blind)
-        if not self.big_blind <= self.min_buy_in <= self.max_buy_in:
+        # The buy-in range is a cash table's: a tournament's players all sit with `starting_stack` (its fields stay
+        # the scaled defaults, never read).
+        if self.kind is TableKind.CASH and not self.big_blind <= self.min_buy_in <= self.max_buy_in:
             raise bad("min_buy_in", big_blind=self.big_blind)
-        if not self.min_buy_in <= self.buy_in <= self.max_buy_in:
+        if self.kind is TableKind.CASH and not self.min_buy_in <= self.buy_in <= self.max_buy_in:
             raise bad("buy_in", min=self.min_buy_in, max=self.max_buy_in)
         if not isinstance(self.level_by, LevelBy):
             raise bad("level_by")
         for level in self.blind_levels:
             small, big, ante = level
-            if not 1 <= small <= big or ante < 0:
+            if not 1 <= small <= big or not 0 <= ante <= big:
                 raise bad("blind_levels")
         if self.blind_levels and self.level_length < 1:
             raise bad("level_length")

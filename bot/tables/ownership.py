@@ -20,6 +20,7 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
+from bot.render.counted import counted
 from bot.storage import StorageError
 from bot.storage.leases import Lease, ShardLeases
 from bot.tables.shards import shard_of
@@ -147,12 +148,12 @@ class ShardOwnership:
         self._refused[shard] = other
         if lease is not None and lease.shard_count != self.shard_count:
             log.warning(
-                "shard %d of %d refused: process %s runs with %d shards (lease until %s); this process runs no "
+                "shard %d of %d refused: process %s runs with %s (lease until %s); this process runs no "
                 "table of these guilds (start every process with the same --shard-count)",
                 shard,
                 self.shard_count,
                 other,
-                lease.shard_count,
+                counted(lease.shard_count, "shard"),
                 _when(lease.expires_at),
             )
             return

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from bot.render.counted import counted
+
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
 
 
@@ -58,8 +60,10 @@ def split_evenly(shard_count: int, processes: int) -> list[tuple[int, ...]]:
     if processes < 1:
         raise ValueError("at least one process is needed")
     if processes > shard_count:
-        shards = "1 shard" if shard_count == 1 else f"{shard_count} shards"
-        raise ValueError(f"{processes} processes for {shards}: at most one process per shard")
+        raise ValueError(
+            f"{counted(processes, 'process', 'processes')} for {counted(shard_count, 'shard')}: at most one process"
+            " per shard"
+        )
     size, extra = divmod(shard_count, processes)
     groups: list[tuple[int, ...]] = []
     start = 0

@@ -91,33 +91,52 @@ class Game:
     # ------------------------------------------------------------------ the table
 
     def table_message(self) -> Message:
-        """The newest table message."""
-        return next(m for m in reversed(self.spectator.messages()) if is_table_message(m))
+        """The newest table message (for a test that saw one already: `table` waits for the first)."""
+        message = next((m for m in reversed(self.spectator.messages()) if is_table_message(m)), None)
+        assert message is not None, "no table message in the channel"
+        return message
 
-    def _newest_seq(self) -> int:
-        return self.table_message().latest.seq
+    async def table(self, timeout: float = WAIT) -> TableView:  # noqa: ASYNC109 - test helpers take a plain timeout
+        """The newest table message as it looks now, once the channel has one (the bot posts it after answering
+        the command that opened the table, so a test may get there first)."""
+        return await self.stub.wait_for(self.spectator.newest_table, timeout, what="a table message in the channel")
 
-    async def turn(self, timeout: float = WAIT) -> TableView:  # noqa: ASYNC109 - test helpers take a plain timeout
-        """Wait until someone is to act on the newest table message (the next hand's, between hands)."""
+    async def turn(self, timeout: float = WAIT, *, hand: int | None = None) -> TableView:  # noqa: ASYNC109 - test helpers take a plain timeout
+        """Wait until someone is to act on the newest table message (the next hand's, between hands; hand number
+        `hand` when given), waiting for the table message itself too."""
 
         def ready() -> TableView | None:
-            view = self.spectator.table()
-            return view if view.in_hand else None
+            view = self.spectator.newest_table()
+            if view is None or not view.in_hand or (hand is not None and view.hand_number != hand):
+                return None
+            return view
 
-        return await self.stub.wait_for(ready, timeout, what="a player to act on the table message")
+        what = "a player to act on the table message" + (f" of hand #{hand}" if hand is not None else "")
+        return await self.stub.wait_for(ready, timeout, what=what)
 
     async def act(self, name: str, action: str, via: str, amount: int | None = None) -> TableView:
         """`name` plays `action` (fold, check, call, bet, raise, all_in) through `via`: "button", "slash" or
         "modal" (the Bet…/Raise… button, then the form; `amount` None keeps the minimum it offers). Checks that
         it is their turn on the table message, that the bot acknowledged in time and accepted, and waits for
-        the table message to show the result; returns it."""
-        mark = self.stub.mark()
+        the table message to show the result; returns it.
+
+        The result is a newer table message, or the same one once the turn has moved on from `name` (another
+        player to act, a new street, the hand over): an action always moves it. Another edit of the message is not
+        the move's: a restarted bot refreshing its restored table (the turn's deadline), or a seat's line changing
+        (a player back from sitting out)."""
+        before = await self.table()
         inter = await self.send(name, action, via, amount)
-        await self.stub.wait_for(
-            lambda: self._newest_seq() > mark or self.stub.followups(inter),
-            WAIT,
-            what=f"the table message after {name}'s {action}",
-        )
+
+        def shown() -> bool:
+            if self.stub.followups(inter):
+                return True
+            now = self.spectator.newest_table()
+            if now is None:
+                return False
+            turn = (now.hand_number, now.board, now.actor)
+            return now.message_id != before.message_id or turn != (before.hand_number, before.board, before.actor)
+
+        await self.stub.wait_for(shown, WAIT, what=f"the table message after {name}'s {action}")
         if via != "slash" and self.stub.followups(inter):
             raise Refused(f"{action} by {name} ({via}): {self.reply(inter)}")
         return self.spectator.table()
@@ -126,7 +145,7 @@ class Game:
         """The first half of `act`: make the move and wait for its acknowledgement (a button press is answered
         by the table edit that shows it, or acknowledged; a slash command after). Returns the interaction that
         acts."""
-        view = self.spectator.table()
+        view = await self.table()
         assert view.actor == name, f"{name} cannot {action}: the table message says it is {view.actor}'s turn"
         user = self.user(name)
         if via == "slash":
@@ -156,7 +175,7 @@ class Game:
 
     async def call_down(self, via: str = "button") -> TableView:
         """Everyone calls or checks until the hand is over; returns the table message then."""
-        view = self.spectator.table()
+        view = await self.table()
         while view.in_hand:
             assert view.actor is not None
             view = await self.act(view.actor, "call" if view.to_call else "check", via)
@@ -166,7 +185,7 @@ class Game:
         """`name` looks at their hole cards (the My cards button or /poker cards); returns the private answer."""
         user = self.user(name)
         if via == "button":
-            view = self.spectator.table()
+            view = await self.table()
             inter = self.stub.press_button(user, view.message_id, view.buttons["cards"]["custom_id"])
         else:
             inter = self.stub.invoke_slash(user, self.channel, "poker", "cards")

@@ -209,11 +209,19 @@ class Spectator:
         """The table messages, oldest first (one when the table opened, then one per hand)."""
         return [m for m in self.messages() if is_table_message(m)]
 
-    def table(self) -> TableView:
-        """The newest table message as it looks now."""
+    def newest_table(self) -> TableView | None:
+        """The newest table message as it looks now, or None while the channel has none (a predicate for
+        `DiscordStub.wait_for`: the table message is posted by the bot's delivery worker, after the answer to the
+        command that opened the table)."""
         tables = self.table_messages()
-        assert tables, "no table message in the channel"
-        return parse_table(tables[-1])
+        return parse_table(tables[-1]) if tables else None
+
+    def table(self) -> TableView:
+        """The newest table message as it looks now, for a test that already waited for what it reads (it
+        asserts that a table message exists: `Game.table` and `Game.turn` wait for one)."""
+        view = self.newest_table()
+        assert view is not None, "no table message in the channel"
+        return view
 
     def hand_messages(self) -> dict[int, Message]:
         """The table message of each hand, by hand number."""

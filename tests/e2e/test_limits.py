@@ -24,11 +24,7 @@ async def open_table(game: Game, names: tuple[str, ...], **options: object) -> N
 
 
 async def next_hand(game: Game, number: int) -> None:
-    await game.stub.wait_for(
-        lambda: (game.spectator.table().hand_number == number and game.spectator.table().in_hand) or None,
-        WAIT,
-        what=f"hand #{number}",
-    )
+    await game.turn(hand=number)
 
 
 async def assert_hands_replay(world: World, count: int) -> list[int]:

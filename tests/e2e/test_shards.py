@@ -30,7 +30,7 @@ from tests.discord_stub import BotProcess, DiscordStub, GuildHandle, User
 from tests.discord_stub.gateway import INTENT_DIRECT_MESSAGES
 
 from .conftest import bot_env, show_log
-from .driver import Game
+from .driver import WAIT, Game
 from .records import open_storage
 from .spectator import cards_in
 
@@ -208,7 +208,8 @@ async def test_the_cluster_restarts_a_killed_child_and_stops_every_child_on_sigt
         args=["cluster", "--processes", "2", "--shard-count", "2"],
     )
     try:
-        await cluster.start()
+        await cluster.start()  # returns at the first child's on_ready
+        await stub.wait_bot_ready(30.0, after=1)  # and the other's: a late one must not pass for the restart's
         await stub.wait_connected(shards=2)
         await game.open_table(players[0], BUY_INS)
         await step(game)
@@ -217,6 +218,7 @@ async def test_the_cluster_restarts_a_killed_child_and_stops_every_child_on_sigt
         owner = next(c for c in children if c.cmdline()[-1] == "1")  # --shards 1: the guild's shard
         pings = stub.ready_pings
         owner.kill()
+        mark = stub.mark()
         # The cluster starts it again; the table plays on from where it was.
         await stub.wait_for(
             lambda: (
@@ -228,6 +230,8 @@ async def test_the_cluster_restarts_a_killed_child_and_stops_every_child_on_sigt
         )
         await stub.wait_bot_ready(30.0, after=pings)  # the new child is ready (its table restored)
         await stub.wait_connected(15.0, shards=2)
+        # The restored table refreshes its message (the turn's deadline) when its delivery worker gets to it.
+        await stub.wait_for(lambda: game.table_message().latest.seq > mark, WAIT, what="the table after the restart")
         await step(game)
         children = psutil.Process(cluster.pid).children()
         assert await cluster.stop(timeout=20) == 0

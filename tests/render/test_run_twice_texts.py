@@ -118,3 +118,27 @@ def test_history_shows_both_boards_in_the_list_and_the_hand() -> None:
     spec = render_hand_history(4, hand.events, NAMES, "en").to_dict()
     text = strip_vs(str(spec))
     assert "Second board: Bob wins half the pot (100) with Three of a kind, kings" in text
+
+
+def test_history_names_the_hand_made_on_each_board_in_both_languages() -> None:
+    """`/history hand` named each shown hand on the first board only (Bob's kings as a pair), where the showdown
+    message and its "Pots won" give Bob's second half to his set of kings on the second board."""
+    hand = run_twice()
+
+    def result_lines(locale: str) -> list[str]:
+        spec = render_hand_history(4, hand.events, NAMES, locale).to_dict()
+        field = spec["fields"][-1]  # the result, after the streets of both boards
+        return [line for line in strip_vs(field["value"]).splitlines() if " show" in line or " montre " in line]
+
+    assert result_lines("en") == [
+        "Bob shows K♠ K♥ (first board: Pair of kings · second board: Three of a kind, kings)",
+        "Alice shows A♠ A♥ (first board: Pair of aces · second board: Pair of aces)",
+    ]
+    assert [fr(line) for line in result_lines("fr")] == [
+        "Bob montre K♠ K♥ (premier board : Paire de rois · deuxième board : Brelan de rois)",
+        "Alice montre A♠ A♥ (premier board : Paire d'as · deuxième board : Paire d'as)",
+    ]
+    once = heads_up_all_in_preflop()
+    once.answer_run_twice(1, False)  # one run: the line as before
+    spec = render_hand_history(5, once.events, NAMES, "en").to_dict()
+    assert "Bob shows K♠ K♥ (Pair of kings)" in strip_vs(spec["fields"][-1]["value"])
