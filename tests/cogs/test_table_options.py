@@ -64,12 +64,12 @@ async def test_a_buy_in_limit_given_to_a_tournament_is_refused_as_a_cash_tables_
     refused = await world.slash("alice", "poker create", kind="tournament", stack=200, max_buy_in=200)
     assert refused.response.ephemeral
     assert refused.response.content == (
-        "max_buy_in is a setting of cash tables: at a tournament everyone starts with the same stack"
+        "max_buy_in is a setting of cash tables only"
     )
     world.speaks("bob", "fr")
     refused = await world.slash("bob", "poker create", kind="learning", min_buy_in=10)
     assert refused.response.content == (
-        "cave_min est un réglage des parties libres\u00a0: en tournoi, tout le monde commence avec la même pile"
+        "cave_min ne se règle qu'aux parties libres"
     )
     assert world.channel.id not in world.service.runners
     opened = await world.slash("alice", "poker create", kind="cash", min_buy_in=10, max_buy_in=200)
