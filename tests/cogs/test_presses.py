@@ -217,13 +217,16 @@ def test_a_press_is_read_from_the_raw_payload() -> None:
     assert not Press.read(None, elsewhere).on_message  # type: ignore[arg-type, union-attr]
 
 
+FOLD = {"type": 2, "custom_id": "poker:fold:33:7"}
+
+
 @pytest.mark.parametrize(
     ("components", "carried"),
     [
-        ([{"type": 1, "components": [{"type": 2, "custom_id": "x"}, {"type": 2, "custom_id": "poker:fold:33:7"}]}], True),
-        ([{"type": 9, "components": [], "accessory": {"type": 2, "custom_id": "poker:fold:33:7"}}], True),  # section
-        ([{"type": 17, "components": [{"type": 1, "components": [{"type": 2, "custom_id": "poker:fold:33:7"}]}]}], True),
-        ([{"type": 18, "component": {"type": 2, "custom_id": "poker:fold:33:7"}}], True),  # a label's component
+        ([{"type": 1, "components": [{"type": 2, "custom_id": "x"}, FOLD]}], True),
+        ([{"type": 9, "components": [], "accessory": FOLD}], True),  # section
+        ([{"type": 17, "components": [{"type": 1, "components": [FOLD]}]}], True),  # a container
+        ([{"type": 18, "component": FOLD}], True),  # a label's component
         ([{"type": 1, "components": [{"type": 3, "custom_id": "poker:fold:33:7"}]}], False),  # a select, not a button
         ([{"type": 1, "components": ["junk", None, {"type": 2, "custom_id": "poker:fold:33:8"}]}], False),
         ({"type": 2, "custom_id": "poker:fold:33:7"}, False),  # not a list
