@@ -120,6 +120,8 @@ class TableRunner(TableReader):
         self._on_closed = on_closed
         self._turn = 0
         self._timer: asyncio.Task[None] | None = None
+        self._sleeps_until: float | None = None  # when the turn timer wakes (None: not asleep, or no turn timer)
+        self._turn_deadline: float | None = None
         self._next_hand: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
         self._stopping = False
@@ -202,33 +204,46 @@ class TableRunner(TableReader):
     def start_turn(self, deadline: float | None = None) -> None:
         """Arm the turn timer for whoever is to act now, or for the question "run it twice?" while it is open
         (`RUN_TWICE_TIMEOUT_S`), or stop it when nobody is to act."""
-        self.cancel_turn()
         self._turn += 1
         state, clock = self._state, self._core.clock
-        hand = state.hand
         asking = self._run_twice.asking()
-        if hand is None or (hand.actor is None and not asking):
+        if state.hand is None or (state.hand.actor is None and not asking):
+            self.cancel_turn()
             state.deadline = None
             return
         if deadline is None:
             deadline = clock.time() + (RUN_TWICE_TIMEOUT_S if asking else state.options.turn_timeout)
         state.deadline = deadline
-        turn, when = self._turn, state.deadline
         if self._computers.to_act():
-            self._timer = asyncio.create_task(self._computer_turn(turn), name=f"computer-turn-{self.ids.channel_id}")
+            self.cancel_turn()
+            turn, name = self._turn, f"computer-turn-{self.ids.channel_id}"
+            self._timer = asyncio.create_task(self._computer_turn(turn), name=name)
             return
         self._coach_dms.turn_started()  # the coach by DM, for a member who wants it (bot/tables/coaching.py)
+        # A timer asleep that wakes by the new deadline is kept (it sleeps on, `_turn_timer`): no task per action.
+        if self._sleeps_until is None or self._sleeps_until > deadline or self._timer is None or self._timer.done():
+            self.cancel_turn()
+            self._sleeps_until, name = deadline, f"turn-timer-{self.ids.channel_id}"
+            self._timer = asyncio.create_task(self._turn_timer(deadline), name=name)
+        self._turn_deadline = deadline
 
-        async def expire() -> None:
-            await clock.sleep_until(when)
-            try:
-                async with self._operation():
-                    if turn == self._turn and not state.closed:
-                        await (self._run_twice.expire() if self._run_twice.asking() else self._hands.expire())
-            except Exception:
-                log.exception("table %s: a turn timeout could not be stored (resumed later)", self.ids.table_id)
-
-        self._timer = asyncio.create_task(expire(), name=f"turn-timer-{self.ids.channel_id}")
+    async def _turn_timer(self, until: float) -> None:
+        """The turn timer, asleep until `until`; then, if the deadline of the turn now is later (a turn started
+        since kept this timer), asleep again as a new task; else that turn has timed out."""
+        clock, state = self._core.clock, self._state
+        await clock.sleep_until(until)
+        self._sleeps_until = None  # awake: a turn started from now on arms a timer of its own
+        if self._turn_deadline is not None and self._turn_deadline > until:
+            self._sleeps_until = until = self._turn_deadline
+            self._timer = asyncio.create_task(self._turn_timer(until), name=f"turn-timer-{self.ids.channel_id}")
+            return
+        turn = self._turn
+        try:
+            async with self._operation():
+                if turn == self._turn and not state.closed:
+                    await (self._run_twice.expire() if self._run_twice.asking() else self._hands.expire())
+        except Exception:
+            log.exception("table %s: a turn timeout could not be stored (resumed later)", self.ids.table_id)
 
     async def _computer_turn(self, turn: int) -> None:
         """A computer player's turn: its pause, then its decision, as one operation (bot/tables/computers.py)."""
@@ -247,6 +262,7 @@ class TableRunner(TableReader):
         if self._timer is not None and self._timer is not asyncio.current_task():
             self._timer.cancel()
         self._timer = None
+        self._sleeps_until = self._turn_deadline = None
 
     def schedule_next_hand(self) -> None:
         """Deal the next hand after the table's delay (`next_hand_delay_s`, else the table's option), if the game
