@@ -251,8 +251,8 @@ async def verify_answer(
 
 
 def channel_name(client: discord.Client, table: TableRow) -> str:
-    """"#channel" for a table's channel (its title when the channel is not in the cache), read through the table's
-    guild as the table message's title is (`Client.get_channel` walks every guild of the process)."""
+    """The name of a table's channel as "#channel" (its title when the channel is not in the cache), read through
+    the table's guild as the table message's title is (`Client.get_channel` walks every guild of the process)."""
     guild = client.get_guild(table.guild_id)
     channel = guild.get_channel_or_thread(table.channel_id) if guild is not None else None
     name = getattr(channel, "name", None)
