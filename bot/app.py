@@ -84,7 +84,9 @@ class PokerBot(commands.AutoShardedBot):
 
     `shard_count` / `shard_ids`: the shards this process connects (every shard of Discord's recommended count,
     GET /gateway/bot, by default); `renew_leases=False` takes the leases once and never renews them (tests on a
-    virtual clock, where the renewal's timer would fire without end). `setup_hook` order: open storage and
+    virtual clock, where the renewal's timer would fire without end). `lease_holder` / `replaces`: this process's
+    holder name and those of dead processes whose leases it takes at once (a cluster's child started again:
+    bot/cluster.py); by default a name of its own and no one's. `setup_hook` order: open storage and
     migrate -> take the shards' leases -> build the table service -> load EXTENSIONS -> `tables.restore()` (the
     guilds of the held shards) -> sync commands; the leases are then renewed in the background. `close()` stops
     the table service (after the table buttons' presses being run, `Presses.close`), disconnects, gives the leases
@@ -100,6 +102,8 @@ class PokerBot(commands.AutoShardedBot):
         shard_count: int | None = None,
         shard_ids: Sequence[int] | None = None,
         renew_leases: bool = True,
+        lease_holder: str | None = None,
+        replaces: Sequence[str] = (),
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -113,6 +117,8 @@ class PokerBot(commands.AutoShardedBot):
         self.ownership: ShardOwnership | None = None
         self._lease_keeper: asyncio.Task[None] | None = None
         self._renew_leases = renew_leases
+        self._lease_holder = lease_holder
+        self._replaces = tuple(replaces)
         self.presses = Presses()
         self._ignore_unowned_interactions()
         self.settings = settings
@@ -159,7 +165,14 @@ class PokerBot(commands.AutoShardedBot):
             log.info("Discord recommends %s", counted(self.shard_count, "shard"))
         count = int(self.shard_count)
         ids = tuple(self.shard_ids) if self.shard_ids is not None else tuple(range(count))
-        ownership = ShardOwnership(ShardLeases(self.storage), count, ids, ttl_s=self.settings.shard_lease_ttl)
+        ownership = ShardOwnership(
+            ShardLeases(self.storage),
+            count,
+            ids,
+            holder=self._lease_holder,
+            replaces=self._replaces,
+            ttl_s=self.settings.shard_lease_ttl,
+        )
         await ownership.claim()
         return ownership
 

@@ -64,6 +64,10 @@ def build_parser(
         help="how many shards the bot has in all (default: Discord's recommendation, GET /gateway/bot)",
     )
     run.add_argument("--shards", help="the shards this process runs, e.g. 0-3 or 0,2,5-7 (needs --shard-count)")
+    # Set by `poker-bot cluster` for its children (bot/cluster.py), not for people: this process's lease holder
+    # name, and that of the dead child it replaces, whose leases it takes at once (docs/architecture.md).
+    run.add_argument("--lease-holder", help=argparse.SUPPRESS)
+    run.add_argument("--replaces", action="append", default=[], help=argparse.SUPPRESS)
     run.set_defaults(handler=run_command)
 
     cluster = commands.add_parser(
@@ -95,7 +99,12 @@ def run_command(args: argparse.Namespace) -> int:
             shard_ids = parse_shards(args.shards, args.shard_count)
         except ValueError as exc:
             return _usage(f"--shards: {exc}")
-    return run_bot(shard_count=args.shard_count, shard_ids=shard_ids)
+    return run_bot(
+        shard_count=args.shard_count,
+        shard_ids=shard_ids,
+        lease_holder=args.lease_holder,
+        replaces=tuple(args.replaces),
+    )
 
 
 def cluster_command(args: argparse.Namespace) -> int:
@@ -124,7 +133,8 @@ def cluster_command(args: argparse.Namespace) -> int:
         return _usage(f"{exc}{hint}")
 
     async def supervise() -> int:
-        return await Cluster(args.child_command, count, groups, env=args.child_env).run()
+        cluster = Cluster(args.child_command, count, groups, env=args.child_env, lease_ttl_s=settings.shard_lease_ttl)
+        return await cluster.run()
 
     return asyncio.run(supervise(), **event_loop_options())
 

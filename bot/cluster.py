@@ -1,9 +1,11 @@
 """`poker-bot cluster --processes P`: P child processes (`poker-bot run --shard-count N --shards a-b`) that split
 the shards evenly; a child that dies is started again after a pause that doubles on each quick death (1 s up to
-30 s); SIGINT/SIGTERM are forwarded to the children, which stop cleanly (their tables stay open in the database,
-their shard leases are given back); a child gets SIGTERM when the cluster process itself dies, even by SIGKILL
-(Linux: `die_with_parent`). A child that exits with code 2 (a configuration error or a refused token) is
-not restarted: the cluster stops and exits with 2. docs/architecture.md, "Shards and processes".
+30 s), and takes the dead child's shard leases at once (each start of a child has its own lease holder name, and
+the new one is told the names of the dead ones: the cluster reaped them, so nobody else may hold those leases
+legitimately; docs/architecture.md, "Shards and processes"); SIGINT/SIGTERM are forwarded to the children, which
+stop cleanly (their tables stay open in the database, their shard leases are given back); a child gets SIGTERM
+when the cluster process itself dies, even by SIGKILL (Linux: `die_with_parent`). A child that exits with code 2
+(a configuration error or a refused token) is not restarted: the cluster stops and exits with 2.
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ import contextlib
 import ctypes
 import logging
 import os
+import secrets
 import signal
+import socket
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.render.counted import counted
 from bot.tables.shards import format_shards
@@ -31,6 +35,8 @@ LONGEST_PAUSE_S = 30.0
 STEADY_S = 60.0
 #: How long the children have to stop after SIGTERM before they are killed.
 STOP_TIMEOUT_S = 30.0
+#: The children's shard lease time to live unless told (bot/tables/ownership.py, LEASE_TTL_S; SHARD_LEASE_TTL).
+LEASE_TTL_S = 30.0
 
 
 #: prctl(2) option: the signal a process gets when its parent dies (Linux).
@@ -57,17 +63,27 @@ def die_with_parent() -> Callable[[], None] | None:
 
 @dataclass
 class Child:
-    """One child process and its shards."""
+    """One child process and its shards; `holder`, the lease holder name of its current start; `dead`, the holder
+    names of its earlier starts that died, with when (monotonic seconds), while their leases may still be live."""
 
     index: int
     shards: tuple[int, ...]
     process: asyncio.subprocess.Process | None = None
     starts: int = 0
+    holder: str = ""
+    dead: list[tuple[str, float]] = field(default_factory=list)
+
+
+def child_holder(index: int, start: int) -> str:
+    """A lease holder name for a child's start, unique like a process's own (host, the cluster's pid, which child
+    and start, a random part): a new one at each start, so that the leases it takes are its own."""
+    return f"{socket.gethostname()}:cluster{os.getpid()}-child{index}-{start}:{secrets.token_hex(4)}"
 
 
 class Cluster:
     """Supervise one child per group of shards (see the module docstring). `command` starts a child (the
-    shard options are added to it); `env` adds to the children's environment."""
+    shard options are added to it); `env` adds to the children's environment; `lease_ttl_s`, the children's lease
+    time to live (how long a dead child's name is passed on: its leases have expired after that)."""
 
     def __init__(
         self,
@@ -78,6 +94,7 @@ class Cluster:
         env: Mapping[str, str] | None = None,
         first_pause_s: float = FIRST_PAUSE_S,
         longest_pause_s: float = LONGEST_PAUSE_S,
+        lease_ttl_s: float = LEASE_TTL_S,
     ) -> None:
         self.command = list(command)
         self.shard_count = shard_count
@@ -85,12 +102,16 @@ class Cluster:
         self.env = dict(env or {})
         self.first_pause_s = first_pause_s
         self.longest_pause_s = longest_pause_s
+        self.lease_ttl_s = lease_ttl_s
         self.stopping = asyncio.Event()
         self.exit_code = 0
 
     def argv(self, child: Child) -> list[str]:
-        """The command line of a child."""
-        return [*self.command, "--shard-count", str(self.shard_count), "--shards", format_shards(child.shards)]
+        """The command line of a child: its lease holder name, the dead ones it replaces, its shards."""
+        holder = ["--lease-holder", child.holder] if child.holder else []
+        replaces = [word for name, _died in child.dead for word in ("--replaces", name)]
+        shards = ["--shard-count", str(self.shard_count), "--shards", format_shards(child.shards)]
+        return [*self.command, *holder, *replaces, *shards]
 
     async def run(self) -> int:
         """Run until SIGINT/SIGTERM (or a child's configuration error), then stop every child; the exit code."""
@@ -123,6 +144,10 @@ class Cluster:
         pause = self.first_pause_s
         while not self.stopping.is_set():
             started = time.monotonic()
+            # A dead start's leases were renewed last before it died: after one time to live (and a margin for the
+            # clocks) they have expired, and its name need not be passed on.
+            child.dead = [(name, died) for name, died in child.dead if started - died < 2 * self.lease_ttl_s]
+            child.holder = child_holder(child.index, child.starts + 1)
             child.process = await asyncio.create_subprocess_exec(
                 *self.argv(child), env={**os.environ, **self.env}, preexec_fn=die_with_parent()
             )
@@ -134,6 +159,7 @@ class Cluster:
                 with contextlib.suppress(ProcessLookupError):
                     child.process.send_signal(signal.SIGTERM)
             code = await self._wait(child.process)
+            child.dead.append((child.holder, time.monotonic()))  # reaped: that holder is gone for good
             if self.stopping.is_set():
                 log.info("child %d stopped (exit code %s)", child.index, code)
                 return

@@ -112,9 +112,16 @@ def discord_failure(exc: BaseException) -> int:
     return fail(f"cannot reach Discord ({type(exc).__name__}: {exc}); check the network and try again", EXIT_RUNTIME)
 
 
-def run_bot(*, shard_count: int | None = None, shard_ids: tuple[int, ...] | None = None) -> int:
+def run_bot(
+    *,
+    shard_count: int | None = None,
+    shard_ids: tuple[int, ...] | None = None,
+    lease_holder: str | None = None,
+    replaces: tuple[str, ...] = (),
+) -> int:
     """Start one bot process: every shard by default; `shard_ids` of `shard_count` shards when given (without
-    `shard_count`, Discord's recommended count, GET /gateway/bot). Returns the exit code: 2 with one line on stderr
+    `shard_count`, Discord's recommended count, GET /gateway/bot); `lease_holder` / `replaces` as a cluster gives
+    them to its children (`PokerBot`). Returns the exit code: 2 with one line on stderr
     for a missing/malformed setting or a refused token, 1 for a database error or an unreachable Discord."""
     try:
         settings = load_settings()
@@ -129,6 +136,8 @@ def run_bot(*, shard_count: int | None = None, shard_ids: tuple[int, ...] | None
         table_service_factory=default_table_service_factory(),
         shard_count=shard_count,
         shard_ids=shard_ids,
+        lease_holder=lease_holder,
+        replaces=replaces,
     )
     try:
         asyncio.run(run(bot, settings.discord_token.get_secret_value()), **event_loop_options())

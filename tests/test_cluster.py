@@ -5,6 +5,7 @@ refuses what cannot work."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import subprocess
@@ -64,6 +65,60 @@ async def test_children_split_the_shards_a_dead_child_is_restarted_and_sigterm_s
     assert await asyncio.wait_for(task, 10) == 0
     assert sorted(line for line in lines(log) if line.startswith("stop")) == ["stop 0-1", "stop 2-3", "stop 4"]
     assert all(c.process is not None and c.process.returncode == 0 for c in cluster.children)
+
+
+ARGV_CHILD = textwrap.dedent(
+    """
+    import json, pathlib, sys, time
+    log = pathlib.Path(sys.argv[1])
+    with log.open("a") as out:
+        out.write(json.dumps(sys.argv[2:]) + "\\n")
+    if len(log.read_text().splitlines()) < 3:
+        sys.exit(1)  # the first two starts die (a crash)
+    while True:
+        time.sleep(0.05)
+    """
+)
+
+
+def option(argv: list[str], name: str) -> list[str]:
+    return [argv[i + 1] for i, word in enumerate(argv) if word == name]
+
+
+async def test_a_restarted_child_is_told_the_lease_holder_names_of_the_starts_that_died(tmp_path: Path) -> None:
+    """Its supervisor reaped them: the new start may take their shard leases at once (bot/tables/ownership.py)."""
+    log = tmp_path / "argv.log"
+    cluster = Cluster([sys.executable, "-c", ARGV_CHILD, str(log)], 2, [(0, 1)], first_pause_s=0.05)
+    task = asyncio.create_task(cluster.run())
+    try:
+        for _ in range(200):
+            if len(lines(log)) == 3:
+                break
+            await asyncio.sleep(0.05)
+        starts = [json.loads(line) for line in lines(log)]
+        assert len(starts) == 3
+        holders = [option(argv, "--lease-holder") for argv in starts]
+        assert all(len(names) == 1 for names in holders) and len({names[0] for names in holders}) == 3
+        assert [option(argv, "--replaces") for argv in starts] == [[], holders[0], holders[0] + holders[1]]
+        assert all(argv[-4:] == ["--shard-count", "2", "--shards", "0-1"] for argv in starts)
+    finally:
+        cluster.stop()
+        await asyncio.wait_for(task, 10)
+
+
+async def test_a_dead_childs_name_is_passed_on_only_while_its_leases_may_be_live(tmp_path: Path) -> None:
+    log = tmp_path / "argv.log"
+    cluster = Cluster([sys.executable, "-c", ARGV_CHILD, str(log)], 1, [(0,)], first_pause_s=0.3, lease_ttl_s=0.1)
+    task = asyncio.create_task(cluster.run())
+    try:
+        for _ in range(200):
+            if len(lines(log)) == 3:
+                break
+            await asyncio.sleep(0.05)
+        assert [option(json.loads(line), "--replaces") for line in lines(log)] == [[], [], []]
+    finally:
+        cluster.stop()
+        await asyncio.wait_for(task, 10)
 
 
 SUPERVISOR = textwrap.dedent(

@@ -176,7 +176,7 @@ async def history_list(client: discord.Client, table: TableRow, viewer_id: int, 
         players = [names[user] for user in hand_users(row)]
         cancelled = bool((row.result or {}).get("aborted"))
         lines.append(render_history_line(row.number, visible_events(hand, None), players, locale, cancelled=cancelled))
-    return to_embed(render_history_list(lines, _channel_name(client, table), locale))
+    return to_embed(render_history_list(lines, channel_name(client, table), locale))
 
 
 async def history_hand(
@@ -194,7 +194,7 @@ async def history_hand(
     names = await parts(client).people.names(client, table.guild_id, users, locale)
     players = [names[user] for user in users]
     viewer = users.index(viewer_id) if viewer_id in users else None
-    title = _channel_name(client, table)
+    title = channel_name(client, table)
     # An all-in run-out's odds (preflop counted exactly: milliseconds, 0.1 s on a process's first count).
     odds = await asyncio.get_running_loop().run_in_executor(None, runout_odds, hand)
     faces = {i: cards for i, cards in enumerate(hand.hole_cards) if not hand.folded[i]} if odds else {}
@@ -244,13 +244,16 @@ async def verify_answer(
         return text, None
     names = await parts(client).people.names(client, table.guild_id, users, locale)
     phh = phh_for(
-        hand, viewer, players=[names[u] for u in users], table=_channel_name(client, table), number=number, seal=seal
+        hand, viewer, players=[names[u] for u in users], table=channel_name(client, table), number=number, seal=seal
     )
     file = discord.File(io.BytesIO(phh.encode("utf-8")), filename=f"table{table.id}-hand{number}.phh")
     return text + "\n" + t("verify.file", locale), file
 
 
-def _channel_name(client: discord.Client, table: TableRow) -> str:
-    channel = client.get_channel(table.channel_id)
+def channel_name(client: discord.Client, table: TableRow) -> str:
+    """The name of a table's channel as "#channel" (its title when the channel is not in the cache), read through
+    the table's guild as the table message's title is (`Client.get_channel` walks every guild of the process)."""
+    guild = client.get_guild(table.guild_id)
+    channel = guild.get_channel_or_thread(table.channel_id) if guild is not None else None
     name = getattr(channel, "name", None)
     return f"#{name}" if name else table_title(table)

@@ -7,6 +7,19 @@ class StorageError(Exception):
     """Base of every storage error; the operation that raised it changed nothing."""
 
 
+class StorageUnavailable(StorageError):
+    """The database could not be reached or written right now, so the operation did not commit: nothing of it was
+    written. SQLite: the file locked by another process past the busy timeout, read-only, out of space, an I/O
+    error, or gone; PostgreSQL: the server unreachable, shutting down or out of resources, a read-only standby, or
+    the connection lost. (A connection lost while its COMMIT was on the way is the one case where the server may
+    have committed it: the tables read themselves again from storage after any failure.) `str()` is the driver's
+    error in one line, `cause`, which never holds the database's password."""
+
+    def __init__(self, cause: str) -> None:
+        super().__init__(cause)
+        self.cause = cause
+
+
 class SchemaTooNew(StorageError):
     """The database was written by a newer version of the bot (its `user_version` is above ours)."""
 

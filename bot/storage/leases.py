@@ -4,13 +4,16 @@ A lease is a row of `shard_leases` (migration 0004): the shard, the shard count 
 (a name unique per process) and when it expires (Unix seconds, the holders' clocks: keep the time to live far
 above the clock skew between machines). A process takes a free or expired lease, renews its own well before it
 expires, and gives it back when it stops cleanly; it never takes a live lease held by another process, nor any
-lease while a live lease of another shard count exists (the two counts would split the guilds differently).
+lease while a live lease of another shard count exists (the two counts would split the guilds differently), with
+one exception: a live lease of a holder the caller names in `replaces`, a process known to be dead (a cluster's
+child that its supervisor reaped: bot/cluster.py), is taken at once.
 Plain SQL that SQLite and PostgreSQL both run (an upsert with a condition; PostgreSQL's writers are serialised
 on the row by the upsert itself), one transaction per call through the storage's executor.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.storage.executor import Tx
@@ -31,10 +34,12 @@ class Lease:
 @dataclass(frozen=True)
 class LeaseAnswer:
     """The outcome of `ShardLeases.acquire`: `held` when the caller holds the lease now (until `lease.expires_at`);
-    otherwise `lease` is the live lease that stopped it (another holder, or another shard count)."""
+    otherwise `lease` is the live lease that stopped it (another holder, or another shard count). `taken_from`:
+    the dead holder (of `replaces`) whose live lease was just taken, if any."""
 
     held: bool
     lease: Lease | None
+    taken_from: str | None = None
 
 
 _COLUMNS = "shard_id, shard_count, holder, expires_at"
@@ -50,19 +55,36 @@ class ShardLeases:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
 
-    async def acquire(self, shard_id: int, shard_count: int, holder: str, *, now: float, ttl_s: float) -> LeaseAnswer:
+    async def acquire(
+        self,
+        shard_id: int,
+        shard_count: int,
+        holder: str,
+        *,
+        now: float,
+        ttl_s: float,
+        replaces: Sequence[str] = (),
+    ) -> LeaseAnswer:
         """Take or renew the lease of `shard_id` for `holder` until `now + ttl_s`. Refused (nothing written) when
         another holder's lease of this shard is still live, or when a live lease of another holder names another
-        shard count."""
+        shard count; a live lease of a holder named in `replaces` (a process known to be dead, and only such a
+        one) counts as expired."""
+        dead = tuple(name for name in replaces if name != holder)
+        dead_marks = ", ".join("?" * len(dead))
+        not_dead = f" AND holder NOT IN ({dead_marks})" if dead else ""
+        or_dead = f" OR shard_leases.holder IN ({dead_marks})" if dead else ""
 
         async def body(tx: Tx) -> LeaseAnswer:
             other = await tx.one(
                 f"SELECT {_COLUMNS} FROM shard_leases"
-                " WHERE shard_count <> ? AND holder <> ? AND expires_at > ? ORDER BY shard_id LIMIT 1",
-                (shard_count, holder, now),
+                f" WHERE shard_count <> ? AND holder <> ?{not_dead} AND expires_at > ? ORDER BY shard_id LIMIT 1",
+                (shard_count, holder, *dead, now),
             )
             if other is not None:
                 return LeaseAnswer(False, _lease(other))
+            before = None
+            if dead:
+                before = await tx.one(f"SELECT {_COLUMNS} FROM shard_leases WHERE shard_id = ?", (shard_id,))
             await tx.execute(
                 "INSERT INTO shard_leases (shard_id, shard_count, holder, acquired_at, expires_at)"
                 " VALUES (?, ?, ?, ?, ?)"
@@ -70,13 +92,16 @@ class ShardLeases:
                 " acquired_at = CASE WHEN shard_leases.holder = excluded.holder"
                 " THEN shard_leases.acquired_at ELSE excluded.acquired_at END,"
                 " expires_at = excluded.expires_at"
-                " WHERE shard_leases.holder = excluded.holder OR shard_leases.expires_at <= ?",
-                (shard_id, shard_count, holder, now, now + ttl_s, now),
+                f" WHERE shard_leases.holder = excluded.holder OR shard_leases.expires_at <= ?{or_dead}",
+                (shard_id, shard_count, holder, now, now + ttl_s, now, *dead),
             )
             row = await tx.one(f"SELECT {_COLUMNS} FROM shard_leases WHERE shard_id = ?", (shard_id,))
             assert row is not None  # inserted or kept just now
             lease = _lease(row)
-            return LeaseAnswer(lease.holder == holder and lease.shard_count == shard_count, lease)
+            held = lease.holder == holder and lease.shard_count == shard_count
+            was = _lease(before) if before is not None else None
+            taken = was.holder if was is not None and held and was.holder in dead and was.expires_at > now else None
+            return LeaseAnswer(held, lease, taken)
 
         return await self.storage.executor.write(body)
 

@@ -17,11 +17,12 @@ import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import asyncpg
 
 from bot.storage.backends import redact
-from bot.storage.errors import Conflict, StorageError
+from bot.storage.errors import Conflict, StorageError, StorageUnavailable
 from bot.storage.executor import Body, Dialect, Executor, Params, Tx
 from bot.storage.migrations import migrate_postgresql
 from bot.storage.models import Row
@@ -33,6 +34,19 @@ T = TypeVar("T")
 #: A write the server aborted (deadlock, serialization failure) is run again after these pauses (seconds).
 RETRY_DELAYS_S = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
 _RETRIED = (asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError)
+#: What asyncpg raises when the server cannot be used now (not a wrong statement): the connection lost or refused
+#: (class 08), the server shutting down or starting (57P01-57P03), out of resources (class 53: disk full, too many
+#: connections), a read-only standby (25006); OSError: no server at the address (but a timeout: a write that may
+#: still land, which the tables handle themselves).
+_UNAVAILABLE = (
+    asyncpg.exceptions.PostgresConnectionError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CrashShutdownError,
+    asyncpg.exceptions.CannotConnectNowError,
+    asyncpg.exceptions.InsufficientResourcesError,
+    asyncpg.exceptions.ReadOnlySQLTransactionError,
+    OSError,
+)
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\?|(?<![:\w]):([A-Za-z_]\w*)")
 
 
@@ -144,6 +158,21 @@ class _OneStatementTx(PostgresTx):
         return await super().all(sql, params)
 
 
+def unavailable(exc: BaseException, url: str) -> StorageUnavailable | None:
+    """The `StorageUnavailable` an asyncpg error means (see `_UNAVAILABLE`), its message without the password of
+    `url`; None for any other error."""
+    if not isinstance(exc, _UNAVAILABLE) or isinstance(exc, TimeoutError):
+        return None
+    cause = f"PostgreSQL at {redact(url)}: {type(exc).__name__}: {exc}"
+    try:
+        password = urlsplit(url).password
+    except ValueError:
+        password = None
+    if password:
+        cause = cause.replace(password, "***")
+    return StorageUnavailable(cause)
+
+
 def _in_transaction(body: Body[T]) -> Callable[[asyncpg.Connection], Awaitable[T]]:
     """`body` run in a READ COMMITTED transaction of the connection it is given."""
 
@@ -223,6 +252,10 @@ class PostgresExecutor(Executor):
             try:
                 async with pool.acquire() as conn:
                     return await run(conn)
+            except _UNAVAILABLE as exc:
+                if (outage := unavailable(exc, self._url)) is not None:
+                    raise outage from exc
+                raise
             except _RETRIED as exc:
                 if delay is None:
                     raise StorageError(f"the database kept refusing the transaction: {exc}") from exc
@@ -233,14 +266,24 @@ class PostgresExecutor(Executor):
     async def read(self, body: Body[T]) -> T:
         if self._closed:
             raise StorageError("the database is closed")
-        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            return await body(PostgresTx(conn))
+        try:
+            async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+                return await body(PostgresTx(conn))
+        except _UNAVAILABLE as exc:
+            if (outage := unavailable(exc, self._url)) is not None:
+                raise outage from exc
+            raise
 
     async def read_statement(self, body: Body[T]) -> T:
         if self._closed:
             raise StorageError("the database is closed")
-        async with self.pool.acquire() as conn:
-            return await body(_OneStatementTx(conn))
+        try:
+            async with self.pool.acquire() as conn:
+                return await body(_OneStatementTx(conn))
+        except _UNAVAILABLE as exc:
+            if (outage := unavailable(exc, self._url)) is not None:
+                raise outage from exc
+            raise
 
     async def _close(self) -> None:
         self._closed = True

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.storage.errors import Conflict, StorageError
+from bot.storage.errors import Conflict, StorageError, StorageUnavailable
 from bot.storage.executor import Body, Dialect, Executor, Params, Tx, WouldWait
 from bot.storage.models import Row
 
@@ -168,7 +168,12 @@ class SQLiteExecutor(Executor):
         StorageError once the database is closed."""
         if self._closed:
             raise StorageError("the database is closed")
-        return await _run_in_worker(self.connection, work)
+        try:
+            return await _run_in_worker(self.connection, work)
+        except sqlite3.OperationalError as exc:
+            if (outage := unavailable(exc)) is not None:
+                raise outage from exc
+            raise
 
     async def write(self, body: Body[T]) -> T:
         def work(db: sqlite3.Connection) -> T:
@@ -193,14 +198,18 @@ class SQLiteExecutor(Executor):
         except sqlite3.OperationalError as exc:
             if is_busy(exc):
                 raise WouldWait from exc
+            if (outage := unavailable(exc)) is not None:
+                raise outage from exc
             raise
         try:
             result = run_now(body(SQLiteTx(db)))
             db.execute("COMMIT")
-        except BaseException:
+        except BaseException as exc:
             with contextlib.suppress(sqlite3.Error):
                 if db.in_transaction:
                     db.execute("ROLLBACK")
+            if (outage := unavailable(exc)) is not None:
+                raise outage from exc
             raise
         return result
 
@@ -248,6 +257,22 @@ def open_actions_connection(path: str) -> sqlite3.Connection | None:
         db.close()
         raise
     return db
+
+
+#: SQLite's primary result codes that mean the database cannot be written or read now, not a wrong statement:
+#: SQLITE_PERM, BUSY, LOCKED, READONLY, IOERR, FULL, CANTOPEN, PROTOCOL.
+_UNAVAILABLE_CODES = frozenset({3, 5, 6, 8, 10, 13, 14, 15})
+
+
+def unavailable(exc: BaseException) -> StorageUnavailable | None:
+    """The `StorageUnavailable` a SQLite error means (the file locked, read-only, full, unreadable), or None for
+    any other error (a wrong statement is a bug, not an outage)."""
+    if not isinstance(exc, sqlite3.OperationalError):
+        return None
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is None or code & 0xFF not in _UNAVAILABLE_CODES:
+        return None
+    return StorageUnavailable(f"SQLite: {exc} ({getattr(exc, 'sqlite_errorname', code)})")
 
 
 def is_busy(exc: sqlite3.OperationalError) -> bool:

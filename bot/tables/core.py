@@ -17,6 +17,7 @@ from bot.poker import Card
 from bot.storage import Storage
 from bot.tables.clock import Clock
 from bot.tables.delivery import Delivery
+from bot.tables.kinds import OutboxKind
 from bot.tables.notifier import (
     Announcement,
     LevelAnnouncement,
@@ -104,11 +105,11 @@ class TableCore:
         picture taken now; returns the picture."""
         payload: dict[str, Any] | None
         if isinstance(announcement, PlayerAnnouncement | TableClosedAnnouncement | LevelAnnouncement):
-            payload = {"type": "announce", "announcement": encode_announcement(announcement)}
+            payload = {"type": OutboxKind.ANNOUNCE, "announcement": encode_announcement(announcement)}
         elif isinstance(announcement, StreetAnnouncement):
             payload = None
         else:
-            payload = {"type": "hand_result", "hand_number": announcement.hand_number}
+            payload = {"type": OutboxKind.HAND_RESULT, "hand_number": announcement.hand_number}
         if picture is None:
             picture = self.snapshot()
         self._owed.append(Owed(new_key(), payload, picture, announcement))
@@ -187,7 +188,7 @@ class TableCore:
     def reply_payload(reply: InteractionReply, key: str, params: dict[str, Any]) -> dict[str, Any]:
         """The outbox payload answering deferred interaction `reply` with catalogue text `key` and `params`."""
         return {
-            "type": "reply",
+            "type": OutboxKind.REPLY,
             "application_id": reply.application_id,
             "token": reply.token,
             "locale": reply.locale,

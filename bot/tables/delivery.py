@@ -23,8 +23,9 @@ from bot.render.announce import NoticeKind
 from bot.render.i18n import t
 from bot.storage import Storage
 from bot.tables.clock import Clock, SystemClock
+from bot.tables.kinds import OutboxKind
 from bot.tables.notifier import Carrier, Notifier, PlayerAnnouncement, TableSnapshot
-from bot.tables.outbox import REPLY_TOKEN_LIFETIME_S, Owed, decode_cards
+from bot.tables.outbox import REPLY_TOKEN_LIFETIME_S, Owed, decode_cards, payload_kind
 from bot.tables.pictures import picture_for
 from bot.tables.state import TableState
 
@@ -183,8 +184,8 @@ class Delivery:
         notifier = self.notifier
         payload = owed.payload or {}
         nonce = owed.key if durable else None
-        kind = payload.get("type")
-        if kind == "hole_cards":
+        kind = payload_kind(payload)
+        if kind is OutboxKind.HOLE_CARDS:
             user = int(payload["user_id"])
             cards = decode_cards(payload["cards"])
             proofs = tuple(str(p) for p in payload.get("proofs", ()))
@@ -195,12 +196,12 @@ class Delivery:
                 self._dm_refused.add(user)
                 notice = PlayerAnnouncement(NoticeKind.DM_REFUSED, user, self._state.name(user))
                 await notifier.announce(owed.snapshot, notice, nonce=None if nonce is None else nonce + "r")
-        elif kind == "closed_table":
+        elif kind is OutboxKind.CLOSED_TABLE:
             # Only if it is still the table's message (a message retired meanwhile has no buttons, and is final).
             message_id = self._state.message_id
             if message_id == int(payload["message_id"]):
                 await notifier.edit_table(dataclasses.replace(owed.snapshot, message_id=message_id))
-        elif kind == "reply":
+        elif kind is OutboxKind.REPLY:
             if time.time() - float(payload["created_at"]) < REPLY_TOKEN_LIFETIME_S:
                 text = t(str(payload["key"]), str(payload["locale"]), **dict(payload["params"]))
                 await notifier.reply(int(payload["application_id"]), str(payload["token"]), text)

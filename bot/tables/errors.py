@@ -10,7 +10,14 @@ from __future__ import annotations
 from bot.poker.errors import TableError
 from bot.render.embeds import discord_timestamp
 from bot.render.errors import render_error
-from bot.storage import InsufficientBalance, RefillCooldown, RefillDisabled, RefillNotNeeded, TableExists
+from bot.storage import (
+    InsufficientBalance,
+    RefillCooldown,
+    RefillDisabled,
+    RefillNotNeeded,
+    StorageUnavailable,
+    TableExists,
+)
 
 #: The codes the table service refuses with (each has its `error.<code>` text in both catalogues).
 #: `{actor}` / `{user}` / `{host}` params are Discord user ids, rendered as mentions.
@@ -67,6 +74,7 @@ CODES: frozenset[str] = frozenset(
         "show_too_late",
         "show_at_showdown",
         "show_already",
+        "storage_unavailable",
     }
 )
 
@@ -91,11 +99,16 @@ STORAGE_REFUSALS: tuple[type[StorageRefusal], ...] = (
 )
 
 
-def refusal(error: StorageRefusal) -> ServiceError:
+def refusal(error: StorageRefusal | StorageUnavailable) -> ServiceError:
     """The refusal a storage error means, in the catalogue's words: not enough chips for a buy-in or rebuy
     (`insufficient_balance`), a second table in a channel (`table_exists`), a refill that the server gives
-    none of, that the member does not need, or that comes before its cooldown (`refill_*`)."""
+    none of, that the member does not need, or that comes before its cooldown (`refill_*`); the database down,
+    locked or unwritable (`storage_unavailable`: nothing was changed, try again; the cause is for the log only).
+    `StorageUnavailable` is not among `STORAGE_REFUSALS`: it is a fault, after which a table reads itself again
+    from storage, and the Discord layer refuses with it wherever it comes from (bot/discord_ui/errors.py)."""
     match error:
+        case StorageUnavailable():
+            return ServiceError("storage_unavailable")
         case InsufficientBalance(balance=balance, needed=needed):
             return ServiceError("insufficient_balance", balance=balance, needed=needed)
         case TableExists():

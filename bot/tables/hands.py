@@ -21,7 +21,7 @@ from bot.tables.allin import street_announcements
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.errors import ServiceError
 from bot.tables.host import Host
-from bot.tables.kinds import ActionBy, Departure
+from bot.tables.kinds import ActionBy, Departure, OutboxKind
 from bot.tables.notifier import LevelAnnouncement, PlayerAnnouncement
 from bot.tables.outbox import Owed, encode_cards, new_key
 from bot.tables.places import places_of_busts
@@ -107,7 +107,7 @@ class Hands:
             Owed(
                 new_key(),
                 {
-                    "type": "hole_cards",
+                    "type": OutboxKind.HOLE_CARDS,
                     "user_id": user,
                     "hand_number": number,
                     "cards": encode_cards(tuple(hand.hole_cards[player])),

@@ -11,6 +11,7 @@ from typing import Any
 from bot.poker import LevelBy, Table, TableKind
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.errors import ServiceError
+from bot.tables.kinds import OutboxKind
 from bot.tables.notifier import Placing, TableClosedAnnouncement
 from bot.tables.options import TableOptions
 from bot.tables.outbox import InteractionReply, Owed, new_key
@@ -117,7 +118,7 @@ class Host:
         core.announce(announcement)
         snap = core.snapshot()
         if state.message_id is not None:
-            core.owe(Owed(new_key(), {"type": "closed_table", "message_id": state.message_id}, snap))
+            core.owe(Owed(new_key(), {"type": OutboxKind.CLOSED_TABLE, "message_id": state.message_id}, snap))
         if reply is not None:
             core.owe(Owed(new_key(), core.reply_payload(reply, "end.done", {}), snap))
         table_id = state.ids.table_id

@@ -1,5 +1,6 @@
-"""The kinds a table's flow names (docs/architecture.md, "Table orchestration"): who made a stored action, and
-how a seat was freed. String enums: their values are what storage and the outbox hold (old rows read the same)."""
+"""The kinds a table's flow names (docs/architecture.md, "Table orchestration"): who made a stored action, how a
+seat was freed, what an outbox row owes. String enums: their values are what storage and the outbox hold (old rows
+read the same)."""
 
 from __future__ import annotations
 
@@ -24,3 +25,15 @@ class Departure(StrEnum):
     LEFT = "left"
     KICKED = "kicked"
     BUSTED = "busted"
+
+
+class OutboxKind(StrEnum):
+    """What an outbox row owes Discord: its payload's "type" (bot/tables/outbox.py describes each payload;
+    docs/outbox.md). Stored as its string, as before it was a kind."""
+
+    ANNOUNCE = "announce"  # a player, blind-level or table-closed notice
+    HAND_RESULT = "hand_result"  # the showdown / "Hand #N is over", rebuilt from the stored hand
+    HOLE_CARDS = "hole_cards"  # the DM of a new hand (and "press My cards" when it is refused)
+    SHOWN = "shown"  # cards shown by choice after a hand
+    CLOSED_TABLE = "closed_table"  # the edit that takes the buttons off a closed table's message
+    REPLY = "reply"  # the answer to a deferred interaction

@@ -6,7 +6,8 @@ queue. A change that could not be stored owes nothing: its rows are dropped with
 not marked delivered are delivered again (`TableRunner.deliver_pending`).
 
 What is stored is the *meaning* of each message as JSON, not Discord's rendered payload: the service never
-imports discord and the render layer's output depends on the table's language at delivery time. Each kind:
+imports discord and the render layer's output depends on the table's language at delivery time. Each kind
+(`bot.tables.kinds.OutboxKind`, stored as its string):
 
 - ``{"type": "announce", "announcement": {...}}``: a `PlayerAnnouncement`, `LevelAnnouncement` or
   `TableClosedAnnouncement` (plain ints and strings, encoded here);
@@ -35,6 +36,7 @@ from typing import Any
 
 from bot.poker import Card, LevelBy, parse_card
 from bot.render.announce import NoticeKind
+from bot.tables.kinds import OutboxKind
 from bot.tables.notifier import (
     Announcement,
     LevelAnnouncement,
@@ -49,6 +51,14 @@ StoredAnnouncement = PlayerAnnouncement | TableClosedAnnouncement | LevelAnnounc
 
 #: How long an interaction token can be used to answer (Discord: 15 minutes); a reply row older is dropped.
 REPLY_TOKEN_LIFETIME_S = 15 * 60
+
+
+def payload_kind(payload: Mapping[str, Any]) -> OutboxKind | None:
+    """The kind of an outbox payload (its "type"), or None for a type this version does not know."""
+    try:
+        return OutboxKind(str(payload.get("type")))
+    except ValueError:
+        return None
 
 
 def new_key() -> str:

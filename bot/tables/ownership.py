@@ -3,7 +3,9 @@
 A process is started for some shards of a shard count (all of them by default). It takes each one's lease in the
 database before restoring or running any table of that shard's guilds; a shard whose lease another live process
 holds is waited for at start up to one time to live (it may be this process's own, from before a crash), then
-refused with one log line, and taken over if that lease ever expires (the other process died). Every
+refused with one log line, and taken over if that lease ever expires (the other process died). A cluster's child
+started again after a death is told the dead child's holder name (`replaces`, bot/cluster.py): its supervisor
+reaped that process, so its leases are taken at once, without the wait; nobody else's are. Every
 `renew_interval_s` (a third of the time to live) the held leases are renewed; a lease that could not be renewed
 before it expired, or that another process holds now, is lost: the tables of its guilds stop here at once (they
 stay open in storage for the new holder). docs/architecture.md, "Shards and processes".
@@ -17,7 +19,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 
 from bot.render.counted import counted
@@ -47,7 +49,8 @@ class ShardOwnership:
     """The shards (of `shard_count`) this process was started for (`shard_ids`) and those whose lease it holds.
 
     `clock` gives Unix seconds (tests inject one); `ttl_s` is each lease's time to live. `owns(guild_id)` is what
-    the table service asks before restoring or running a guild's table."""
+    the table service asks before restoring or running a guild's table. `replaces`: holder names of processes known
+    to be dead (a cluster's child reaped by its supervisor), whose live leases `claim` takes at once."""
 
     def __init__(
         self,
@@ -56,6 +59,7 @@ class ShardOwnership:
         shard_ids: tuple[int, ...],
         *,
         holder: str | None = None,
+        replaces: Sequence[str] = (),
         ttl_s: float = LEASE_TTL_S,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -65,6 +69,7 @@ class ShardOwnership:
         self.shard_count = shard_count
         self.shard_ids = tuple(sorted(shard_ids))
         self.holder = holder or process_holder()
+        self.replaces = tuple(replaces)  # only while claiming: the dead holders' leases are ours or expired after
         self.ttl_s = ttl_s
         self.clock = clock
         self.held: dict[int, float] = {}  # shard id -> when its lease expires
@@ -84,9 +89,16 @@ class ShardOwnership:
         return shard_id in self.held
 
     async def claim(self) -> None:
-        """Take this process's shards at start. A shard whose lease another process holds is waited for, up to one
-        time to live (a process restarted after a crash finds its own old lease, which then expires); still held
-        after that, it is refused (one log line) and left to its holder."""
+        """Take this process's shards at start. A shard whose lease a holder of `replaces` has (a dead process) is
+        taken at once. A shard whose lease another process holds is waited for, up to one time to live (a process
+        restarted by hand after a crash finds its own old lease, which then expires); still held after that, it is
+        refused (one log line) and left to its holder."""
+        try:
+            await self._claim()
+        finally:
+            self.replaces = ()
+
+    async def _claim(self) -> None:
         deadline = self.clock() + self.ttl_s + self.renew_interval_s
         await self.renew(log_refusals=False)
         while len(self.held) < len(self.shard_ids) and self.clock() < deadline:
@@ -111,7 +123,9 @@ class ShardOwnership:
         for shard in self.shard_ids:
             now = self.clock()
             try:
-                answer = await self.leases.acquire(shard, self.shard_count, self.holder, now=now, ttl_s=self.ttl_s)
+                answer = await self.leases.acquire(
+                    shard, self.shard_count, self.holder, now=now, ttl_s=self.ttl_s, replaces=self.replaces
+                )
             except StorageError as exc:
                 if shard in self.held and self.held[shard] <= self.clock():
                     log.error("could not renew the lease of shard %d (%s) before it expired", shard, exc)
@@ -123,7 +137,16 @@ class ShardOwnership:
             if answer.held and answer.lease is not None:
                 if shard not in self.held:
                     gained.add(shard)
-                    log.info("shard %d of %d: lease taken (%s)", shard, self.shard_count, self.holder)
+                    if answer.taken_from is not None:
+                        log.info(
+                            "shard %d of %d: lease taken over at once from %s, a process that died (%s)",
+                            shard,
+                            self.shard_count,
+                            answer.taken_from,
+                            self.holder,
+                        )
+                    else:
+                        log.info("shard %d of %d: lease taken (%s)", shard, self.shard_count, self.holder)
                 self.held[shard] = answer.lease.expires_at
                 self._refused.pop(shard, None)
             else:

@@ -13,8 +13,9 @@ from bot.poker import Hand, Table
 from bot.storage import HandRow, OutboxRow, TableRow
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.hands import Hands
+from bot.tables.kinds import OutboxKind
 from bot.tables.notifier import Announcement
-from bot.tables.outbox import Owed, decode_announcement
+from bot.tables.outbox import Owed, decode_announcement, payload_kind
 from bot.tables.record import StoredHand, replay, replay_actions
 from bot.tables.results import hand_result
 from bot.tables.run_twice import restored_deadline as run_twice_deadline
@@ -124,12 +125,13 @@ class Restorer:
             payload = row.payload
             announcement: Announcement | None = None
             try:
-                if payload.get("type") == "announce":
-                    announcement = decode_announcement(payload["announcement"])
-                elif payload.get("type") == "hand_result":
-                    announcement = await self._stored_result(int(payload["hand_number"]))
-                elif payload.get("type") == "shown":
-                    announcement = decode_shown(payload)
+                match payload_kind(payload):
+                    case OutboxKind.ANNOUNCE:
+                        announcement = decode_announcement(payload["announcement"])
+                    case OutboxKind.HAND_RESULT:
+                        announcement = await self._stored_result(int(payload["hand_number"]))
+                    case OutboxKind.SHOWN:
+                        announcement = decode_shown(payload)
             except Exception:
                 log.exception("table %s: outbox row %s cannot be read; dropped", state.ids.table_id, row.key)
                 await core.storage.mark_delivered([row.key])

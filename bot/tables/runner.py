@@ -156,9 +156,10 @@ class TableRunner(TableReader):
         """One change of the table, under the lock. If it fails (a refusal, or storage) memory goes back to what
         storage holds (`TableCore.roll_back`) and nothing it owed is told; after a storage failure the table is
         read again from storage and resumed a little later (`_resume_later`), so that it never hangs; a storage
-        error that is a refusal (`bot.tables.errors.refusal`: not enough chips) is raised as its ServiceError. Until
-        then, after a write that timed out (it may still land), every change is refused: ServiceError
-        ("table_recovering")."""
+        error that is a refusal (`bot.tables.errors.refusal`: not enough chips) is raised as its ServiceError (the
+        database unavailable, `StorageUnavailable`, is raised as it is: the Discord layer refuses with it). A write
+        that timed out (it may still land) is refused as ServiceError("table_recovering"), and so is every change
+        until then."""
         async with self._lock:
             if self._core.stale:
                 raise ServiceError("table_recovering")
@@ -172,9 +173,12 @@ class TableRunner(TableReader):
                 except STORAGE_REFUSALS as exc:  # not a fault: the ledger refused (not enough chips...)
                     self._core.roll_back()
                     raise refusal(exc) from exc
-                except BaseException:
+                except BaseException as exc:
                     self._core.roll_back()
                     self._resume_later()
+                    if isinstance(exc, TimeoutError) and self._core.stale:  # the database too slow to answer
+                        log.warning("table %s: a storage write timed out (it may still land)", self.ids.table_id)
+                        raise ServiceError("table_recovering") from exc
                     raise
 
     def _resume_later(self) -> None:

@@ -34,7 +34,7 @@ from bot.poker.events import ShownByChoice
 from bot.poker.visibility import shown_players
 from bot.tables.core import TableCore
 from bot.tables.errors import ServiceError
-from bot.tables.kinds import ActionBy
+from bot.tables.kinds import ActionBy, OutboxKind
 from bot.tables.notifier import CardsShown
 from bot.tables.outbox import Owed, decode_cards, encode_cards, new_key
 from bot.tables.record import SHOW, replay, stored_hand
@@ -45,7 +45,7 @@ __all__ = ["CardsShown", "Shows", "decode_shown", "encode_shown"]
 def encode_shown(shown: CardsShown) -> dict[str, Any]:
     """The outbox payload of a show's public line (docs/outbox.md): ``{"type": "shown", ...}``."""
     return {
-        "type": "shown",
+        "type": OutboxKind.SHOWN,
         "hand_number": shown.hand_number,
         "user_id": shown.user_id,
         "name": shown.name,

@@ -60,7 +60,8 @@ def bot_env(database: Path | str, guild_id: int, **extra: str) -> dict[str, str]
         "LOG_LEVEL": "INFO",
         "E2E_NEXT_HAND_DELAY": NEXT_HAND_DELAY,
         "E2E_SHUFFLE_SEED": os.environ.get("E2E_SHUFFLE_SEED", "20240611"),
-        # A process restarted after a SIGKILL waits for its own old shard lease to expire (bot/tables/ownership.py).
+        # A process restarted by hand after a SIGKILL waits for its own old shard lease to expire
+        # (bot/tables/ownership.py); a cluster's child started again does not.
         "SHARD_LEASE_TTL": SHARD_LEASE_TTL,
     }
     env.update(extra)

@@ -195,7 +195,16 @@ async def test_nothing_depends_on_a_dm_reaching_the_process_that_runs_the_table(
         assert len(shown) == 2 and set(cards_in(dms[-1].text())) == set(shown)
 
 
-async def test_the_cluster_restarts_a_killed_child_and_stops_every_child_on_sigterm(tmp_path: Path, db: str) -> None:
+#: The lease's time to live in the cluster test: a restarted child that waited for its dead predecessor's lease would
+#: be ready 40-60 s after the kill (the lease was renewed 0-20 s before it); one that takes it at once, in seconds.
+CLUSTER_LEASE_TTL_S = 60.0
+
+
+async def test_the_cluster_restarts_a_killed_child_which_takes_its_leases_at_once_and_stops_every_child_on_sigterm(
+    tmp_path: Path, db: str
+) -> None:
+    """The cluster reaped the dead child: its replacement takes its shard's lease without waiting for it to expire
+    (bot/cluster.py, bot/tables/ownership.py), and the table plays on in seconds, not a lease's life."""
     stub = await DiscordStub(shards=2).start()
     guild = stub.add_guild(name="Casino", channels=["poker"], shard=1)
     players = [stub.add_member(4101 + i, name, guild=guild, admin=i == 0) for i, name in enumerate(BUY_INS)]
@@ -203,7 +212,7 @@ async def test_the_cluster_restarts_a_killed_child_and_stops_every_child_on_sigt
     cluster = BotProcess(
         stub,
         entry="tests.e2e.bot_entry:cluster_main",
-        env=cluster_env(db),
+        env={**cluster_env(db), "SHARD_LEASE_TTL": str(CLUSTER_LEASE_TTL_S)},
         log_path=tmp_path / "cluster.log",
         args=["cluster", "--processes", "2", "--shard-count", "2"],
     )
@@ -218,6 +227,7 @@ async def test_the_cluster_restarts_a_killed_child_and_stops_every_child_on_sigt
         owner = next(c for c in children if c.cmdline()[-1] == "1")  # --shards 1: the guild's shard
         pings = stub.ready_pings
         owner.kill()
+        killed = time.monotonic()
         mark = stub.mark()
         # The cluster starts it again; the table plays on from where it was.
         await stub.wait_for(
@@ -233,11 +243,17 @@ async def test_the_cluster_restarts_a_killed_child_and_stops_every_child_on_sigt
         # The restored table refreshes its message (the turn's deadline) when its delivery worker gets to it.
         await stub.wait_for(lambda: game.table_message().latest.seq > mark, WAIT, what="the table after the restart")
         await step(game)
+        back_in = time.monotonic() - killed
+        assert back_in < CLUSTER_LEASE_TTL_S / 3, f"the table was back {back_in:.1f} s after the kill"
+        async with open_storage(db) as storage:
+            holders = {lease.shard_id: lease.holder for lease in await ShardLeases(storage).leases()}
+        assert "-child1-2:" in holders[1] and "-child0-1:" in holders[0]  # the second start of child 1 holds it
         children = psutil.Process(cluster.pid).children()
         assert await cluster.stop(timeout=20) == 0
         assert not any(c.is_running() and c.status() != psutil.STATUS_ZOMBIE for c in children)
         log = cluster.log_path.read_text()
         assert "exited with code -9; starting it again" in log, log[-3000:]
+        assert "shard 1 of 2: lease taken over at once from" in log, log[-3000:]
         stub.assert_no_violations()
     except BaseException:
         show_log(cluster)

@@ -62,3 +62,29 @@ async def test_two_connections_to_one_file_never_both_hold_a_shard(db_path: Path
     finally:
         await one.close()
         await two.close()
+
+
+async def test_a_dead_holders_live_lease_is_taken_at_once_by_who_names_it_and_by_nobody_else(store: Storage) -> None:
+    leases = ShardLeases(store)
+    await leases.acquire(0, 2, "dead", now=NOW, ttl_s=30)
+    await leases.acquire(1, 2, "alive", now=NOW, ttl_s=30)
+    # Naming the dead holder takes its live lease at once, and says from whom.
+    taken = await leases.acquire(0, 2, "heir", now=NOW + 1, ttl_s=30, replaces=("dead",))
+    assert taken.held and taken.lease is not None and taken.lease.holder == "heir"
+    assert taken.lease.expires_at == NOW + 31 and taken.taken_from == "dead"
+    # Another holder's live lease is refused all the same, whoever is named.
+    refused = await leases.acquire(1, 2, "heir", now=NOW + 1, ttl_s=30, replaces=("dead",))
+    assert not refused.held and refused.lease is not None and refused.lease.holder == "alive"
+    # The heir's own lease is not taken by a third process naming the dead one either.
+    assert not (await leases.acquire(0, 2, "third", now=NOW + 2, ttl_s=30, replaces=("dead",))).held
+    # A renewal names nobody taken over.
+    renewed = await leases.acquire(0, 2, "heir", now=NOW + 2, ttl_s=30, replaces=("dead",))
+    assert renewed.held and renewed.taken_from is None
+    assert [(x.shard_id, x.holder) for x in await leases.leases()] == [(0, "heir"), (1, "alive")]
+
+
+async def test_a_dead_holders_lease_of_another_shard_count_does_not_refuse_its_heir(store: Storage) -> None:
+    leases = ShardLeases(store)
+    await leases.acquire(1, 4, "dead", now=NOW, ttl_s=30)
+    assert not (await leases.acquire(0, 2, "heir", now=NOW + 1, ttl_s=30)).held
+    assert (await leases.acquire(0, 2, "heir", now=NOW + 1, ttl_s=30, replaces=("dead",))).held

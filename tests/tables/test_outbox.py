@@ -3,11 +3,14 @@ when the process could not deliver it, exactly once, and never again once delive
 
 from __future__ import annotations
 
+import re
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bot.poker import ActionKind, Card, HandResult
+from bot.render.i18n import t
 from bot.storage import Storage
 from bot.tables import (
     InteractionReply,
@@ -20,8 +23,8 @@ from bot.tables import (
     TableOptions,
     TableService,
 )
-from bot.tables.kinds import Departure
-from bot.tables.outbox import decode_announcement, encode_announcement
+from bot.tables.kinds import Departure, OutboxKind
+from bot.tables.outbox import decode_announcement, encode_announcement, payload_kind
 from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, DEFAULTS, GUILD, HOST, NAMES, Decks, actor
 
 
@@ -187,3 +190,79 @@ async def test_the_result_of_a_hand_with_a_forfeit_is_rebuilt_after_a_restart(
     assert results == live
     assert not await storage.pending_outbox()
     await stop(storage, service)
+
+
+#: Outbox payloads exactly as the code before `OutboxKind` stored them (their JSON text, taken from its database).
+OLD_ROWS = {
+    "o0000000000000001": f'{{"cards":["5s","4d"],"hand_number":1,"proofs":[],"type":"hole_cards","user_id":{ALICE}}}',
+    "o0000000000000002": '{"hand_number":1,"type":"hand_result"}',
+    "o0000000000000003": (
+        '{"application_id":1,"created_at":%f,"key":"end.done","locale":"fr","params":{},"token":"old-token",'
+        '"type":"reply"}'
+    ),
+    "o0000000000000004": '{"type":"from_a_newer_version"}',
+}
+
+
+def test_each_payload_kind_is_an_outbox_kind_and_unknown_types_are_none() -> None:
+    assert [payload_kind({"type": kind.value}) for kind in OutboxKind] == list(OutboxKind)
+    assert payload_kind({"type": "from_a_newer_version"}) is None and payload_kind({}) is None
+
+
+async def test_rows_stored_before_the_payload_kinds_were_an_enum_are_delivered_the_same(
+    db_path: Path, clock: ManualClock
+) -> None:
+    storage = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
+    service = TableService(storage, RecordingNotifier(), clock=clock, rng_factory=Decks())
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
+    for user in (ALICE, BOB):
+        await service.get(CHANNEL).join(user, NAMES[user])
+    await service.get(CHANNEL).start_game(ALICE)
+    while (user := actor(service)) is not None:
+        await service.get(CHANNEL).act(user, ActionKind.FOLD)
+    await service.get(CHANNEL).drain()
+    await stop(storage, service)
+    with sqlite3.connect(db_path) as db:
+        (table_id,) = db.execute("SELECT id FROM poker_tables").fetchone()
+        db.executemany(
+            "INSERT INTO outbox (table_id, key, payload, created_at) VALUES (?, ?, ?, ?)",
+            [
+                (table_id, key, text % clock.time() if "%f" in text else text, clock.time())
+                for key, text in OLD_ROWS.items()
+            ],
+        )
+
+    notifier = RecordingNotifier()
+    storage, service = await restarted(db_path, clock, notifier)
+    assert [(n, u, tuple(map(str, cards))) for n, u, cards in notifier.hole_cards] == [(1, ALICE, ("5s", "4d"))]
+    assert [a.hand_number for a in notifier.announcements if isinstance(a, HandResult)] == [1]
+    assert notifier.replies == {"old-token": t("end.done", "fr")}
+    # A row of a type this version does not know is dropped, as before: nothing is sent for it.
+    assert not await storage.pending_outbox()
+    assert len(notifier.announcements) == 1
+    await stop(storage, service)
+
+
+async def test_the_payloads_are_stored_as_the_same_json_text_as_before(db_path: Path, clock: ManualClock) -> None:
+    storage = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
+    service = TableService(storage, DiscordDown(), clock=clock, rng_factory=Decks())
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
+    for user in (ALICE, BOB):
+        await service.get(CHANNEL).join(user, NAMES[user])
+    await service.get(CHANNEL).start_game(ALICE)
+    while (user := actor(service)) is not None:
+        await service.get(CHANNEL).act(user, ActionKind.FOLD)
+    await service.get(CHANNEL).drain()
+    await stop(storage, service)
+    with sqlite3.connect(db_path) as db:
+        texts = [text for (text,) in db.execute("SELECT payload FROM outbox ORDER BY id")]
+    kinds = [text[text.index('"type":') :].split(",")[0].rstrip("}") for text in texts]
+    assert kinds == ['"type":"announce"'] * 2 + ['"type":"hole_cards"'] * 2 + ['"type":"hand_result"']
+    assert texts[-1] == '{"hand_number":1,"type":"hand_result"}'
+    hole_cards = r'\{"cards":\["\w\w","\w\w"\],"hand_number":1,"proofs":\["[A-Z2-7=]+"(,"[A-Z2-7=]+")*\],'
+    users = []
+    for text in texts[2:4]:
+        match = re.fullmatch(hole_cards + r'"type":"hole_cards","user_id":(\d+)\}', text)
+        assert match is not None, text
+        users.append(int(match.group(2)))
+    assert sorted(users) == [ALICE, BOB]

@@ -4,6 +4,7 @@ that lost its lease stops its tables there."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
@@ -96,5 +97,39 @@ async def test_a_clean_stop_gives_the_leases_back(db_path: Path) -> None:
         assert not one.owns(GUILD_0)
         assert await two.renew() == ({0}, set())
         assert two.owns(GUILD_0)
+    finally:
+        await storage.close()
+
+
+async def test_a_restarted_cluster_child_takes_its_dead_predecessors_leases_at_once_and_no_one_elses(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The cluster reaped the dead child (bot/cluster.py): its heir takes its leases without waiting for them to
+    expire; a live lease of another process (a copy started by mistake) is still waited for, then refused."""
+    wall = WallClock()
+    storage = await Storage.open(db_path, defaults=DEFAULTS)
+    try:
+        dead = ShardOwnership(ShardLeases(storage), 3, (0, 1), holder="dead", ttl_s=TTL, clock=wall)
+        other = ShardOwnership(ShardLeases(storage), 3, (2,), holder="other", ttl_s=TTL, clock=wall)
+        await dead.renew()
+        await other.renew()
+        wall.now += 1
+        heir = ShardOwnership(ShardLeases(storage), 3, (0, 1), holder="heir", replaces=("dead",), ttl_s=TTL, clock=wall)
+        caplog.set_level(logging.INFO, logger="bot.tables.ownership")
+        await asyncio.wait_for(heir.claim(), 1.0)  # no sleep: the virtual wall clock would never reach a deadline
+        assert heir.held == {0: wall.now + TTL, 1: wall.now + TTL}
+        taken = [r.getMessage() for r in caplog.records if "taken over" in r.getMessage()]
+        assert taken == [
+            f"shard {s} of 3: lease taken over at once from dead, a process that died (heir)" for s in (0, 1)
+        ]
+        assert {x.shard_id: x.holder for x in await ShardLeases(storage).leases()} == {0: "heir", 1: "heir", 2: "other"}
+
+        # A process for shard 2 naming the same dead holder is refused the live lease of "other", with one line.
+        caplog.clear()
+        twin = ShardOwnership(ShardLeases(storage), 3, (2,), holder="twin", replaces=("dead",), ttl_s=TTL, clock=wall)
+        assert await twin.renew() == (set(), set())
+        assert await twin.renew() == (set(), set())
+        refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+        assert len(refusals) == 1 and refusals[0].startswith("shard 2 of 3 refused: process other holds its lease")
     finally:
         await storage.close()

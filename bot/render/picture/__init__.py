@@ -31,7 +31,10 @@ a process by 5 MiB (main before issue 14's change: 10 MiB).
 The drawing is the same on every machine: the font ships with the package (DejaVu Sans Condensed Bold,
 `bot/render/fonts`, its licence beside it), laid out with Pillow's basic layout (never the optional libraqm).
 Characters the font lacks are left out of names rather than drawn as empty boxes; a computer player's name
-mark (🤖) becomes a drawn robot before its name. Texts follow the table's language (EN/FR catalogues). Layouts:
+mark (🤖) becomes a drawn robot before its name. Texts follow the table's language (EN/FR catalogues). A shown hand's
+name is never cut: one line from 22 down to 14 px, else two lines at 14 px, broken after the comma before the
+kickers where that fits (`draw.hand_name_lines`; tests/render/test_picture_hand_names.py measures every name of
+both catalogues). Layouts:
 up to 2, up to 6 and up to 10 seats (the table's `max_seats`); the canvas is `WIDTH` × `HEIGHT` pixels,
 readable on a phone where Discord shows it about 400 px wide.
 """

@@ -68,6 +68,7 @@ __all__ = [
     "draw_image",
     "draw_rows",
     "draw_scanlines",
+    "hand_name_lines",
     "odds_label",
     "seat_cache_info",
     "seat_pieces",
@@ -139,6 +140,20 @@ def badge_label(seat: SceneSeat, language: str) -> tuple[str, Colour] | None:
     return None
 
 
+#: A shown hand's name (the plate's third line): from `HAND_SIZE` down to `HAND_MIN_SIZE` on one line, else on two
+#: lines at `HAND_MIN_SIZE` (`sprites.fit_in_two`), `HAND_INSET` from the plate's sides; the lower line's descender
+#: line `HAND_LINES_BOTTOM` above the plate's bottom (clear of a winner's 4-pixel edge), and the cards moved up from
+#: `CARD_TOP` to `CARD_TOP_TWO_LINES` (clear of the upper line's ascenders; below a winner's edge).
+HAND_SIZE, HAND_MIN_SIZE, HAND_INSET, HAND_LINES_BOTTOM = 22, 14, 8, 5
+CARD_TOP, CARD_TOP_TWO_LINES = 8, 6
+
+
+def hand_name_lines(hand: str) -> tuple[tuple[str, ...], int]:
+    """The lines a shown hand's name is drawn on (one, or two when it is too long for one) and their font size:
+    every hand name of both catalogues fits whole (tests/render/test_picture.py measures them all)."""
+    return sprites.fit_in_two(hand, HAND_SIZE, PLATE_SIZE[0] - 2 * HAND_INSET, HAND_MIN_SIZE)
+
+
 def seat_pieces(layout: int, language: str, four_colour: bool, seat: SceneSeat) -> tuple[Placed, ...]:
     """The pieces that draw `seat` in `layout` and their places (plate, cards, name, stack, third line, badge,
     robot, marks), kept for the last `SEAT_CACHE` seats when the seat's odds are `SeatOdds` (hashable) or None."""
@@ -167,26 +182,35 @@ def _seat_pieces(layout: int, language: str, four_colour: bool, seat: SceneSeat)
     look = (fill, edge, 4 if (seat.won or seat.is_actor) else 2)
     piece, px, py = sprites.plate(layout, seat.seat, *look)
     _place(placed, piece, px, py)
-    # Cards on the left: the shown ones face up, a seat still in the hand face down.
+    # Third line: the odds at an all-in, the shown hand's name (on two lines when it is too long for one), or the
+    # state.
+    third: str | None = None
+    hand_lines: tuple[str, ...] = ()
+    if seat.odds is not None:
+        third = odds_label(seat.odds, language)
+    elif seat.hand:
+        hand_lines, hand_size = hand_name_lines(seat.hand)
+    elif dim:
+        third = t(f"picture.state.{seat.state}", language)
+    # Cards on the left: the shown ones face up, a seat still in the hand face down; a little higher above a hand
+    # named on two lines, to leave them room.
     cw = SEAT_CARD[0]
     text_x = x0 + 10
     if seat.shown or seat.dealt:
         cards: Sequence[Card | None] = seat.shown if seat.shown else (None, None)
+        card_y = y0 + (CARD_TOP_TWO_LINES if len(hand_lines) > 1 else CARD_TOP)
         for i, card in enumerate(cards[:2]):
-            _place(placed, sprites.card(card, SEAT_CARD, four_colour, fill), x0 + 8 + i * (cw + 4), y0 + 8)
+            _place(placed, sprites.card(card, SEAT_CARD, four_colour, fill), x0 + 8 + i * (cw + 4), card_y)
         text_x = x0 + 8 + 2 * (cw + 4) + 4
     name, size = sprites.fit(seat.name or t("picture.seat", language, n=seat.seat), 28, x0 + pw - 8 - text_x, 20)
     _place_text(placed, (text_x, y0 + 6), name, size, TEXT_DIM if dim else TEXT, fill)
     stack, size = sprites.fit(format_number(seat.stack, language), 28, x0 + pw - 8 - text_x, 20)
     _place_text(placed, (text_x, y0 + 40), stack, size, STACK, fill)
-    # Third line: the odds at an all-in, the shown hand's name, or the state.
-    third: str | None = None
-    if seat.odds is not None:
-        third = odds_label(seat.odds, language)
-    elif seat.hand:
-        third = seat.hand
-    elif dim:
-        third = t(f"picture.state.{seat.state}", language)
+    if len(hand_lines) == 1:
+        _place_text(placed, (x0 + HAND_INSET, y0 + ph - 6), hand_lines[0], hand_size, TEXT_DIM, fill, "ld")
+    for n, words in enumerate(hand_lines if len(hand_lines) > 1 else ()):
+        y = y0 + ph - HAND_LINES_BOTTOM - (len(hand_lines) - 1 - n) * (hand_size + 1)
+        _place_text(placed, (x0 + HAND_INSET, y), words, hand_size, TEXT_DIM, fill, "ld")
     if third:
         # The odds with a tie ("Gagne ≈ 62 % · partage 12 %") may use the plate's whole width and a smaller font
         # rather than lose a figure to "…".

@@ -1,6 +1,6 @@
 """Sample tables for the picture: the golden-file tests, `scripts/picture_goldens.py` and `benchmarks/render.py`
-draw these (2, 6 and 10 seats in a hand, a 10-seat showdown with side pots, an all-in with odds, a split pot
-with a computer player; and `table_series`, the streets and results of many busy tables in turn).
+draw these (2, 6 and 10 seats in a hand, a 10-seat showdown with side pots, one with long hand names, an all-in
+with odds, a split pot with a computer player; and `table_series`, the streets and results of many busy tables in turn).
 
 Each sample is a public snapshot (the service's own `bot.render.table.TableSnapshot`, with engine events and
 pots) and, at a showdown, the hand's `HandResult`, as the table service hands them to the Discord layer.
@@ -105,6 +105,28 @@ def showdown(language: str = "en") -> tuple[TableSnapshot, HandResult]:
     return snapshot, result
 
 
+def long_hand_names(language: str = "en") -> tuple[TableSnapshot, HandResult]:
+    """A 10-seat showdown of six hands whose names need kickers (two high cards apart on the fifth card, two pairs
+    of kings on the fourth): names too long for one line of the plate."""
+    seats = _seats(10, {3: "folded", 4: "folded", 6: "folded", 8: "folded"}, {}, 0)
+    board = parse_cards("KsQd9c3h2d")
+    hands = {
+        1: parse_cards("Jh7c"),
+        2: parse_cards("Jc6d"),
+        5: parse_cards("Kh8c"),
+        7: parse_cards("Kc7d"),
+        9: parse_cards("9h3c"),
+        10: parse_cards("9d2c"),
+    }
+    shown = tuple(
+        ShownHand(100 + seat, NAMES[seat - 1], cards, evaluate(cards + board)) for seat, cards in hands.items()
+    )
+    pots = (PotResult(0, 360, ((109, "Ibrahim", 360),), shown[4].value, shown[5].value),)
+    result = HandResult(71, board, shown, (), pots, (), True)
+    snapshot = _snapshot(language, 71, 5, 10, 10, seats, board, (), Street.COMPLETE, ante=0)
+    return snapshot, result
+
+
 def all_in_with_odds(language: str = "en") -> tuple[TableSnapshot, dict[int, OddsLike]]:
     """Three players all-in on the flop, hands turned face up, with each seat's odds (seats 1, 2 and 4)."""
     seats = _seats(6, {1: "all_in", 2: "all_in", 3: "folded", 4: "all_in", 5: "folded", 6: "folded"}, {}, 0)
@@ -152,8 +174,8 @@ def with_private_cards(snapshot: TableSnapshot) -> TableSnapshot:
 
 def golden_scenes() -> dict[str, TableScene]:
     """The scenes of the golden-file tests, by file stem: each layout in a hand (EN, the 10-seat one in FR too),
-    a 10-seat showdown with side pots (EN, FR), an all-in with odds (FR, four-colour deck; EN), a split pot won
-    by a member and a computer player (EN, FR)."""
+    a 10-seat showdown with side pots (EN, FR), one of hand names on two lines (EN, FR), an all-in with odds (FR,
+    four-colour deck; EN), a split pot won by a member and a computer player (EN, FR)."""
     showdown_snapshot, result = showdown()
     all_in, odds = all_in_with_odds("fr")
     all_in_en, odds_en = all_in_with_odds()
@@ -168,6 +190,8 @@ def golden_scenes() -> dict[str, TableScene]:
         "showdown_10_seats_fr": scene_from_snapshot(showdown("fr")[0], result),
         "all_in_odds_fr_four_colour": scene_from_snapshot(all_in, None, odds, four_colour=True),
         "all_in_odds": scene_from_snapshot(all_in_en, None, odds_en),
+        "showdown_long_hand_names": scene_from_snapshot(*long_hand_names()),
+        "showdown_long_hand_names_fr": scene_from_snapshot(*long_hand_names("fr")),
         "split_pot_computer": scene_from_snapshot(split, split_result),
         "split_pot_computer_fr": scene_from_snapshot(split_fr, split_result_fr),
     }

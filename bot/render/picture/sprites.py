@@ -121,6 +121,28 @@ def fit(text: str, size: int, width: int, min_size: int | None = None) -> tuple[
     return text.rstrip() + "…", low
 
 
+@lru_cache(maxsize=4096)
+def fit_in_two(text: str, size: int, width: int, min_size: int) -> tuple[tuple[str, ...], int]:
+    """`text` on one line at the largest size from `size` down to `min_size` (steps of 2) at which it fits `width`
+    pixels, else on two lines at `min_size`, broken where both fit: after the last comma that lets them (between the
+    hand and its kickers: "Two pair, queens and deuces," / "jack kicker"), else at the last space or hyphen that
+    does. Cut with "…" on one line (as `fit`) only when no break fits."""
+    for s in range(size, min_size - 1, -2):
+        if text_length(text, s) <= width:
+            return (text,), s
+    commas: list[tuple[str, str]] = []
+    others: list[tuple[str, str]] = []
+    for i, ch in enumerate(text):
+        if ch == " ":
+            (commas if text[i - 1 : i] == "," else others).append((text[:i], text[i + 1 :]))
+        elif ch == "-":
+            others.append((text[: i + 1], text[i + 1 :]))
+    for first, second in (*reversed(commas), *reversed(others)):
+        if first and second and max(text_length(first, min_size), text_length(second, min_size)) <= width:
+            return (first, second), min_size
+    return (fit(text, min_size, width)[0],), min_size
+
+
 # ------------------------------------------------------------------------------------------------ palette
 
 

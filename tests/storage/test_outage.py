@@ -1,0 +1,113 @@
+"""The database unavailable (bot/storage/errors.py, `StorageUnavailable`), on real failing backends: a SQLite file
+whose write lock another process holds, and a PostgreSQL server stopped under the storage. Each operation is
+refused with `StorageUnavailable` (a `StorageError`), changes nothing, and its cause never holds the password of
+the database URL; the Discord layer answers it as the `storage_unavailable` refusal, logged once as a warning."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+import pytest
+
+from bot.discord_ui.errors import refusal_text
+from bot.render.i18n import t
+from bot.storage import Storage, StorageError, StorageUnavailable
+from tests import postgres
+from tests.storage.conftest import DEFAULTS, GUILD, sqlite_of
+
+ALICE = 101
+PASSWORD = "s3cret-Pa55word"
+
+
+async def test_a_sqlite_file_locked_by_another_process_is_unavailable_and_nothing_is_written(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = await Storage.open(db_path, defaults=DEFAULTS)
+    locked = sqlite3.connect(db_path, isolation_level=None)  # another process, as far as SQLite knows
+    try:
+        before = await store.balance(GUILD, ALICE)
+        await sqlite_of(store).connection.execute("PRAGMA busy_timeout = 50")  # the test's patience, not 5 s
+        locked.execute("BEGIN IMMEDIATE")
+        with pytest.raises(StorageUnavailable) as refused:
+            await store.adjust(GUILD, ALICE, 500, "test")
+        assert isinstance(refused.value, StorageError)
+        assert "database is locked" in refused.value.cause and "SQLITE_BUSY" in refused.value.cause
+        caplog.set_level(logging.DEBUG, logger="bot.discord_ui.errors")
+        assert refusal_text(refused.value, "fr", "the test") == t("error.storage_unavailable", "fr")
+        warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert [r.getMessage() for r in warnings] == [
+            f"refused the test: the database is unavailable ({refused.value.cause})"
+        ]
+        locked.execute("ROLLBACK")
+        assert await store.balance(GUILD, ALICE) == before  # nothing was written; the storage works again
+    finally:
+        await store.close()
+
+
+async def test_the_refusal_says_nothing_changed_in_both_languages() -> None:
+    error = StorageUnavailable("SQLite: database is locked (SQLITE_BUSY)")
+    english, french = refusal_text(error, "en", "x"), refusal_text(error, "fr", "x")
+    assert english == "The bot's storage is unavailable right now: nothing was changed, try again in a moment"
+    assert french.startswith("Les données du bot sont inaccessibles") and "rien n'a été changé, réessaie" in french
+    assert "SQLITE" not in english + french  # the cause is for the log
+
+
+@pytest.fixture
+async def own_server() -> AsyncIterator[Any]:
+    """A PostgreSQL server of this test's own (the shared one must stay up), stopped by the test."""
+    if postgres.server_url() is None:
+        postgres.unavailable()
+    import pgserver
+
+    folder = tempfile.mkdtemp(prefix="poker-bot-pg-outage-")
+    server = pgserver.get_server(folder, cleanup_mode="stop")  # type: ignore[attr-defined]
+    try:
+        yield server
+    finally:
+        server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def with_password(url: str, user: str, password: str) -> str:
+    parts = urlsplit(url)
+    host = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit(parts._replace(netloc=f"{user}:{password}@{host}"))
+
+
+async def test_a_postgresql_server_stopped_under_the_storage_is_unavailable_without_its_password_in_any_log(
+    own_server: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    admin = str(own_server.get_uri())
+    conn = await asyncpg.connect(admin)
+    try:
+        await conn.execute(f"CREATE ROLE poker LOGIN SUPERUSER PASSWORD '{PASSWORD}'")
+    finally:
+        await conn.close()
+    url = with_password(admin, "poker", PASSWORD)
+    caplog.set_level(logging.DEBUG)
+    store = await Storage.open(url, defaults=DEFAULTS)
+    try:
+        await store.adjust(GUILD, ALICE, 500, "test")
+        balance = await store.balance(GUILD, ALICE)
+        own_server.cleanup()  # the server stops: the pool's connections are lost, new ones refused
+        for operation in (lambda: store.adjust(GUILD, ALICE, 500, "test"), lambda: store.account(GUILD, ALICE)):
+            with pytest.raises(StorageUnavailable) as refused:
+                await operation()
+            assert (
+                PASSWORD not in refused.value.cause and "PostgreSQL at postgresql://poker:***@" in refused.value.cause
+            )
+            assert refusal_text(refused.value, "en", "the test") == t("error.storage_unavailable", "en")
+        own_server.ensure_postgres_running()
+        assert await store.balance(GUILD, ALICE) == balance  # nothing was written while it was down
+    finally:
+        await store.close()
+    assert PASSWORD not in caplog.text
+    assert any("the database is unavailable (PostgreSQL at" in r.getMessage() for r in caplog.records)
