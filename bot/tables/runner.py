@@ -206,8 +206,8 @@ class TableRunner(TableReader):
     # ------------------------------------------------------------------ the clockwork (`core.Scheduler`)
 
     def start_turn(self, deadline: float | None = None) -> None:
-        """Arm the turn timer for whoever is to act now, or for the question "run it twice?" while it is open
-        (`RUN_TWICE_TIMEOUT_S`), or stop it when nobody is to act."""
+        """Arm the turn timer for whoever is to act now, or for the question "run it twice?" (`RUN_TWICE_TIMEOUT_S`),
+        or stop it when nobody is to act; a timer asleep that wakes by the new deadline is kept (`_turn_timer`)."""
         self._turn += 1
         state, clock = self._state, self._core.clock
         asking = self._run_twice.asking()
@@ -224,7 +224,6 @@ class TableRunner(TableReader):
             self._timer = asyncio.create_task(self._computer_turn(turn), name=name)
             return
         self._coach_dms.turn_started()  # the coach by DM, for a member who wants it (bot/tables/coaching.py)
-        # A timer asleep that wakes by the new deadline is kept (it sleeps on, `_turn_timer`): no task per action.
         if self._sleeps_until is None or self._sleeps_until > deadline or self._timer is None or self._timer.done():
             self.cancel_turn()
             self._sleeps_until, name = deadline, f"turn-timer-{self.ids.channel_id}"
@@ -232,10 +231,8 @@ class TableRunner(TableReader):
         self._turn_deadline = deadline
 
     async def _turn_timer(self, until: float) -> None:
-        """The turn timer, asleep until `until`; then, if the deadline of the turn now is later (a turn started
-        since kept this timer), asleep again as a new task; else that turn has timed out."""
-        clock, state = self._core.clock, self._state
-        await clock.sleep_until(until)
+        """Asleep until `until`, then again to the deadline of the turn now if later (a new task), else its timeout."""
+        await self._core.clock.sleep_until(until)
         self._sleeps_until = None  # awake: a turn started from now on arms a timer of its own
         if self._turn_deadline is not None and self._turn_deadline > until:
             self._sleeps_until = until = self._turn_deadline
@@ -244,7 +241,7 @@ class TableRunner(TableReader):
         turn = self._turn
         try:
             async with self._operation():
-                if turn == self._turn and not state.closed:
+                if turn == self._turn and not self._state.closed:
                     await (self._run_twice.expire() if self._run_twice.asking() else self._hands.expire())
         except Exception:
             log.exception("table %s: a turn timeout could not be stored (resumed later)", self.ids.table_id)
