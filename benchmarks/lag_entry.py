@@ -10,9 +10,10 @@ From `LAG_SKIP_S` seconds (default 12: load.py's warm-up) after the first slash 
 - **stalls**: a watchdog thread looks at the loop's last wake-up every 2 ms; when it is more than
   `STALL_S` old, the event loop thread's stack is taken (once per stall), so the report says what ran then;
 - **collections**: every garbage collection's wall time by generation (`gc.callbacks`), and each pause over 2 ms;
-- **slash commands and presses**: for each, its arrival (now minus its snowflake's time, the stand-in's clock on
-  the same machine), the bot's steps (gateway event read → `cogs.actions.act` → `TableRunner.act` done → the
-  private answer sent) and whether the action ended the hand.
+- **the oldest generation**: `CENSUS_AFTER_S` into the window, its objects counted by type and module;
+- **slash commands**: for each, its arrival (now minus its snowflake's time, the stand-in's clock on
+  the same machine), the bot's steps (gateway event read → `TableRunner.act` called → returned → the private
+  answer's request answered) and whether the action ended the hand.
 
 `LAG_GC_THRESHOLDS="a,b,c"` replaces the bot's collector thresholds (`bot.runtime.GC_THRESHOLDS`), to compare
 settings A/B. The totals go as one JSON object to `LAG_OUT` (default `bot.lag.json`);
@@ -56,6 +57,10 @@ _gc_pauses: list[tuple[float, int, float]] = []
 _gc_started: dict[int, float] = {}
 _arrived: dict[int, tuple[float, float]] = {}  # interaction id -> (perf_counter at the gateway event, its delay)
 _slash: list[dict[str, Any]] = []
+_heap: dict[str, Any] = {}
+#: Seconds into the measured window when the oldest generation's objects are counted by type.
+CENSUS_AFTER_S = 20.0
+CENSUS_ENV = "LAG_CENSUS_S"
 _beat = time.perf_counter()
 _t0 = time.perf_counter()
 _started_at: float | None = None
@@ -65,6 +70,46 @@ def _start() -> None:
     global _on, _t0
     _t0 = time.perf_counter()
     _on = True
+    asyncio.get_running_loop().call_later(float(os.environ.get(CENSUS_ENV, CENSUS_AFTER_S)), _census)
+
+
+def _describe(obj: Any) -> str:
+    if isinstance(obj, dict):
+        return f"dict({sorted(map(str, obj))[:8]})"
+    if isinstance(obj, list | tuple | set):
+        return f"{type(obj).__name__}(len {len(obj)})"
+    return type(obj).__qualname__
+
+
+def _referrers(obj: Any, depth: int) -> list[Any]:
+    """Who holds `obj` (types, `depth` levels up), skipping the census's own lists and frames."""
+    found = []
+    for ref in gc.get_referrers(obj):
+        if (isinstance(ref, list) and len(ref) > 1000) or type(ref).__name__ == "frame":
+            continue
+        found.append([_describe(ref), _referrers(ref, depth - 1) if depth > 1 else []])
+    return found[:8]
+
+
+def _census() -> None:
+    """What the oldest generation holds (the objects a full collection walks; the frozen ones are not in it)."""
+    old = gc.get_objects(generation=2)
+    _heap["old_objects"] = len(old)
+    _heap["frozen"] = gc.get_freeze_count()
+    _heap["by_type"] = collections.Counter(type(o).__qualname__ for o in old).most_common(30)
+    tasks = [o for o in old if isinstance(o, asyncio.Task)]
+    _heap["tasks"] = collections.Counter(
+        f"{o.get_name().rstrip('0123456789-')} {'done' if o.done() else 'pending'}" for o in tasks
+    ).most_common(15)
+    _heap["coroutines"] = collections.Counter(
+        getattr(o, "__qualname__", "?") for o in old if asyncio.iscoroutine(o)
+    ).most_common(15)
+    done = [o for o in tasks if o.done()][:3]
+    _heap["done_task_referrers"] = [_referrers(o, 2) for o in done]
+    del tasks, done
+    modules: collections.Counter[str] = collections.Counter(getattr(type(o), "__module__", "?") for o in old)
+    _heap["by_module"] = modules.most_common(15)
+    del old
 
 
 def _ms(seconds: float) -> float:
@@ -145,6 +190,7 @@ def _dump(*_: Any) -> None:
         "gc": {str(g): {"count": v[0], "total_ms": _ms(v[1]), "max_ms": _ms(v[2])} for g, v in sorted(_gc.items())},
         "gc_pauses": _gc_pauses,
         "slash": _slash,
+        "heap": _heap,
     }
     with open(os.environ.get(OUT_ENV, "bot.lag.json"), "w", encoding="utf-8") as file:
         json.dump(out, file)
@@ -269,6 +315,7 @@ def report(path: str) -> None:
         )
         for s in worst[:15]:
             print("  worst:", s)
+    print("oldest generation (not frozen):", data.get("heap"))
     print(f"stalls over {STALL_S * 1000:.0f} ms: {len(data['stall_times_ms'])}")
     for stack, count in data["stalls"][:12]:
         print(f"--- {count}x\n{stack}")
