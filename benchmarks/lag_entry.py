@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import collections
+import contextvars
 import gc
 import json
 import os
@@ -58,6 +59,11 @@ _gc_started: dict[int, float] = {}
 _arrived: dict[int, tuple[float, float]] = {}  # interaction id -> (perf_counter at the gateway event, its delay)
 _slash: list[dict[str, Any]] = []
 _heap: dict[str, Any] = {}
+_deals: list[float] = []  # when each hand was dealt (ms into the window)
+#: A slash command's marks: [TableRunner.act called, its action done, whether it ended the hand].
+_marks: contextvars.ContextVar[list[Any]] = contextvars.ContextVar(
+    "lag_entry_marks"
+)  # when each hand was dealt (ms into the window)
 #: Seconds into the measured window when the oldest generation's objects are counted by type.
 CENSUS_AFTER_S = 20.0
 CENSUS_ENV = "LAG_CENSUS_S"
@@ -191,6 +197,7 @@ def _dump(*_: Any) -> None:
         "gc_pauses": _gc_pauses,
         "slash": _slash,
         "heap": _heap,
+        "deals_ms": _deals,
     }
     with open(os.environ.get(OUT_ENV, "bot.lag.json"), "w", encoding="utf-8") as file:
         json.dump(out, file)
@@ -245,23 +252,33 @@ def _instrument() -> None:
 
     runner_act = TableRunner.act
     send_private = errors.send_private
-    steps: dict[Any, tuple[float, float, bool]] = {}  # task -> (act started, act done, the hand ended)
 
     async def timed_runner_act(self: Any, *args: Any, **kwargs: Any) -> Any:
-        start = time.perf_counter()
+        # The marks go in a context variable: the answer sent from `stored` (the action ended the hand) runs in a
+        # task started by the command's, which copies its context.
+        marks: list[Any] = [time.perf_counter()]
+        _marks.set(marks)
         number = self._state.hand_number
+        stored = kwargs.get("stored")
+        if stored is not None:
+
+            def stored_then(acted: Any) -> None:
+                marks.extend((time.perf_counter(), True))
+                stored(acted)
+
+            kwargs["stored"] = stored_then
         try:
             return await runner_act(self, *args, **kwargs)
         finally:
-            ended = self._state.hand is None or self._state.hand_number != number
-            steps[asyncio.current_task()] = (start, time.perf_counter(), ended)
+            if len(marks) == 1:
+                marks.extend((time.perf_counter(), self._state.hand is None or self._state.hand_number != number))
 
     async def timed_send_private(interaction: Any, *args: Any, **kwargs: Any) -> None:
-        marks = steps.pop(asyncio.current_task(), None)
+        marks = _marks.get(None)
         arrival = _arrived.pop(interaction.id, None)
         await send_private(interaction, *args, **kwargs)
         end = time.perf_counter()
-        if _on and arrival is not None and marks is not None:
+        if _on and arrival is not None and marks is not None and len(marks) == 3:
             start, acted, ended = marks
             _slash.append(
                 {
@@ -276,6 +293,17 @@ def _instrument() -> None:
             )
 
     TableRunner.act = timed_runner_act  # type: ignore[method-assign]
+
+    from bot.tables.hands import Hands
+
+    start_hand = Hands.start_hand
+
+    async def timed_start_hand(self: Any) -> None:
+        if _on:
+            _deals.append(_ms(time.perf_counter() - _t0))
+        await start_hand(self)
+
+    Hands.start_hand = timed_start_hand  # type: ignore[method-assign]
     errors.send_private = timed_send_private  # type: ignore[assignment]
 
 
@@ -316,6 +344,14 @@ def report(path: str) -> None:
         for s in worst[:15]:
             print("  worst:", s)
     print("oldest generation (not frozen):", data.get("heap"))
+    deals = data.get("deals_ms", [])
+    if deals:
+        buckets = collections.Counter(int(at // 100) for at in deals)
+        crowded = sum(n for n in buckets.values() if n >= 5)
+        print(
+            f"deals: {len(deals)}; most in one 100 ms: {max(buckets.values())}; dealt in a 100 ms with 5 or more: "
+            f"{crowded} ({100 * crowded / len(deals):.0f} %)"
+        )
     print(f"stalls over {STALL_S * 1000:.0f} ms: {len(data['stall_times_ms'])}")
     for stack, count in data["stalls"][:12]:
         print(f"--- {count}x\n{stack}")
