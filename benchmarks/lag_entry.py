@@ -61,9 +61,7 @@ _slash: list[dict[str, Any]] = []
 _heap: dict[str, Any] = {}
 _deals: list[float] = []  # when each hand was dealt (ms into the window)
 #: A slash command's marks: [TableRunner.act called, its action done, whether it ended the hand].
-_marks: contextvars.ContextVar[list[Any]] = contextvars.ContextVar(
-    "lag_entry_marks"
-)  # when each hand was dealt (ms into the window)
+_marks: contextvars.ContextVar[list[Any]] = contextvars.ContextVar("lag_entry_marks")
 #: Seconds into the measured window when the oldest generation's objects are counted by type.
 CENSUS_AFTER_S = 20.0
 CENSUS_ENV = "LAG_CENSUS_S"
