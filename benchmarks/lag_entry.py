@@ -130,10 +130,11 @@ def _gc_callback(phase: str, info: dict[str, Any]) -> None:
         return
     took = time.perf_counter() - began
     generation = int(info["generation"])
-    entry = _gc.setdefault(generation, [0, 0.0, 0.0])
+    entry = _gc.setdefault(generation, [0, 0.0, 0.0, 0])
     entry[0] += 1
     entry[1] += took
     entry[2] = max(entry[2], took)
+    entry[3] += int(info.get("collected", 0))
     if took > 0.002:
         _gc_pauses.append((_ms(began - _t0), generation, _ms(took)))
 
@@ -191,7 +192,10 @@ def _dump(*_: Any) -> None:
         },
         "stall_times_ms": _stall_times,
         "stalls": _stalls.most_common(40),
-        "gc": {str(g): {"count": v[0], "total_ms": _ms(v[1]), "max_ms": _ms(v[2])} for g, v in sorted(_gc.items())},
+        "gc": {
+            str(g): {"count": v[0], "total_ms": _ms(v[1]), "max_ms": _ms(v[2]), "collected": v[3]}
+            for g, v in sorted(_gc.items())
+        },
         "gc_pauses": _gc_pauses,
         "slash": _slash,
         "heap": _heap,
