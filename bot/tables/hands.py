@@ -296,7 +296,10 @@ class Hands:
             state.time_banks.stop(core.clock.time())  # saved with the table at the next save (the hand's end at most)
         self._prune_pre_actions()
         if stored is not None and hand.is_complete:
-            stored(acted)  # the action is stored: its author need not wait for the hand's end to be stored too
+            try:
+                stored(acted)  # the action is stored: its author need not wait for the hand's end to be stored too
+            except Exception:  # the caller's own failure: the hand goes on to its end all the same
+                log.exception("table %s: telling a stored action failed", state.ids.table_id)
         await self.after_events(hand, before)
         return acted
 
