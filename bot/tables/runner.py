@@ -478,13 +478,9 @@ class TableRunner(TableReader):
         to the caller to answer. Raises ServiceError (see `check_turn`), or the engine's PokerError saying what
         is allowed ("Minimum raise is to 22"). Nothing changes then.
 
-        `stored`: called with the `PlayerActed` event, under the lock, once the action is stored and applied, when
-        the operation still has storage to wait for (the action ended the hand: its result's transaction, then
-        the table's), so that the caller may answer its author then rather than after those writes (a slash
-        command's private line: docs/architecture.md, "Answering a slash command"); not called otherwise (the
-        caller answers when `act` returns). Once it was called the action stands whatever follows: an error
-        raised after it (a storage fault storing the hand's end, which the table resumes from by itself) is not
-        a refusal of the action."""
+        `stored(acted)`: called under the lock once the action is stored, if the hand's end is still to store, so
+        that its author is answered before those writes; not called otherwise. Once called, the action stands: a
+        later error is no refusal (docs/architecture.md, "Answering a slash command")."""
         async with self._operation():
             acted = await self._hands.act(
                 user_id, kind, amount, hand_number=hand_number, expected=expected, stored=stored
