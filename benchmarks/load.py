@@ -54,17 +54,22 @@ import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.load_runs import (
+    GOAL_KIB_PER_TABLE,
+    GOAL_P99_MS,
+    GOAL_RATIO,
+    GOAL_REST_PER_ACTION,
+    GOAL_TABLES,
+    Result,
+    Run,
+    report_lines,
+)
 from benchmarks.throwaway_pg import ThrowawayPostgres
 from bot.runtime import event_loop_options
 from tests.discord_stub import BotProcess, DiscordStub, GuildHandle, Interaction, Message, User
 from tests.discord_stub.model import Channel
 from tests.e2e.spectator import HAND_TITLE, TableView, is_table_embed, parse_table
 
-GOAL_P99_MS = 50.0
-GOAL_REST_PER_ACTION = 2.0
-GOAL_KIB_PER_TABLE = 200.0
-GOAL_TABLES = 100
-GOAL_RATIO = 2.0
 FLOOR_ENTRY = "benchmarks.floor_bot:main"
 PROFILE_ENTRY = "benchmarks.profile_entry:main"
 #: Entries told when the measured window starts (SIGUSR1) and ends (SIGUSR2).
@@ -353,22 +358,14 @@ def route_counts(stub: DiscordStub, since: float, until: float) -> Counter[str]:
 
 
 @dataclass
-class Result:
-    """What one bot did under the load, for the comparison lines."""
+class Figures:
+    """The figures of one report that the repeat mode's medians need (ms, calls per action, KiB)."""
 
-    label: str
-    actions: int
-    seconds: float
-    hands: int
-    bot_cpu: float
     p99: float
-    edit_bytes: float
-    #: CPU seconds of the database server's processes in the window (PostgreSQL only; None on SQLite).
-    db_cpu: float | None = None
-
-    @property
-    def cpu_per_action_ms(self) -> float:
-        return self.bot_cpu / self.actions * 1000 if self.actions else float("nan")
+    p99_buttons: float
+    p99_slash: float
+    rest_per_action: float
+    kib_per_table: float
 
 
 async def measure(
@@ -456,7 +453,7 @@ async def measure(
             driver.stopping = True
             driver.event.set()
         sampler.cancel()
-        p99 = report(
+        figures = report(
             args,
             window=window,
             seconds=t1 - t0,
@@ -482,9 +479,14 @@ async def measure(
             seconds=t1 - t0,
             hands=hands,
             bot_cpu=cpu1 - cpu0,
-            p99=p99,
+            p99=figures.p99,
             edit_bytes=statistics.mean(sizes) if sizes else float("nan"),
             db_cpu=db_cpu,
+            p99_buttons=figures.p99_buttons,
+            p99_slash=figures.p99_slash,
+            rest_per_action=figures.rest_per_action,
+            kib_per_table=figures.kib_per_table,
+            tables=args.tables,
         )
     finally:
         gc.enable()
@@ -507,11 +509,22 @@ async def run_all(args: argparse.Namespace, server: ThrowawayPostgres | None) ->
     if args.saturation:
         await saturation(args, server)
         return 0
-    await run_once(args, args.processes[0] if args.processes else None, server)
+    processes = args.processes[0] if args.processes else None
+    if args.repeat == 1:
+        await run_once(args, processes, server)
+        return 0
+    # --repeat N: N whole runs one after the other (with --baseline each one ours then the floor: ours, floor,
+    # ours, floor...), each with its own stand-in and database (on the same PostgreSQL server), then the medians.
+    runs = []
+    for number in range(1, args.repeat + 1):
+        print(f"=== run {number} of {args.repeat}")
+        runs.append(await run_once(args, processes, server))
+    print()
+    print("\n".join(report_lines(runs, args.tables)))
     return 0
 
 
-async def run_once(args: argparse.Namespace, processes: int | None, server: ThrowawayPostgres | None) -> Result:
+async def run_once(args: argparse.Namespace, processes: int | None, server: ThrowawayPostgres | None) -> Run:
     """One stand-in, one bot (one process; or `poker-bot cluster --processes P` over 2 shards or more, a guild on
     each shard, the tables spread over them), `args.tables` tables; with --baseline the floor bot after it. The
     bot's database: a new SQLite file, or a new database on `server` (DATABASE_URL, for every process)."""
@@ -555,9 +568,8 @@ async def run_once(args: argparse.Namespace, processes: int | None, server: Thro
             shards=shards,
             server=server,
         )
-        if args.baseline:
-            await compare_with_floor(stub, args, guild, ours, workdir, rng)
-        return ours
+        floor = await compare_with_floor(stub, args, guild, ours, workdir, rng) if args.baseline else None
+        return Run(ours, floor)
     finally:
         pruner.cancel()
         await stub.stop()
@@ -576,7 +588,7 @@ async def saturation(args: argparse.Namespace, server: ThrowawayPostgres | None)
             level = copy.copy(args)
             level.tables = tables
             print(f"=== {processes} process(es), {tables} tables")
-            found.setdefault(processes, []).append(await run_once(level, processes, server))
+            found.setdefault(processes, []).append((await run_once(level, processes, server)).ours)
     print()
     for processes, results in found.items():
         rows = ", ".join(f"{r.actions / r.seconds:.0f}/s -> p99 {r.p99:.0f} ms" for r in results)
@@ -610,7 +622,7 @@ def saturation_point(results: list[Result]) -> str:
 
 async def compare_with_floor(
     stub: LoadStub, args: argparse.Namespace, guild: GuildHandle, ours: Result, workdir: Path, rng: random.Random
-) -> None:
+) -> Result:
     """The same load against benchmarks/floor_bot.py (acknowledge, edit one message of the real bot's average
     size, a new message per hand of the real bot's average length), then the ratio of CPU per action."""
     channels = [stub.add_channel(guild, f"floor-{i}") for i in range(1, args.tables + 1)]
@@ -632,6 +644,7 @@ async def compare_with_floor(
     )
     verdict = "met" if ratio <= GOAL_RATIO else "NOT met"
     print(f"ratio ours / floor: {ratio:8.2f}  (goal <= {GOAL_RATIO:.1f}: {verdict})")
+    return floor
 
 
 def report_log(path: Path) -> None:
@@ -661,8 +674,8 @@ def report(
     steady: float,
     peak: int,
     violations: int,
-) -> float:
-    """Print the figures of one bot's run; returns its acknowledgement p99 (ms)."""
+) -> Figures:
+    """Print the figures of one bot's run; returns those the repeat mode summarises."""
     actions = len(window)
     acks = [s.ack * 1000 for s in window]
     by_button = [s.ack * 1000 for s in window if s.via == "button"]
@@ -730,7 +743,7 @@ def report(
         goal += ": no verdict, the bot's fixed costs dominate with fewer tables"
     print(f"memory per table  : {per_table:8.1f} KiB  ({goal})")
     print(f"refused {stats.refused}, stalls {stats.stalls}, rejoins {stats.rejoins}, rule violations {violations}")
-    return p99
+    return Figures(p99, percentile(by_button, 99), percentile(by_slash, 99), rest, per_table)
 
 
 def numbers(text: str) -> list[int]:
@@ -791,10 +804,20 @@ def main(argv: list[str] | None = None) -> int:
         help="the bot's backend: a new SQLite file, or a throwaway PostgreSQL started here (pgserver), a new "
         "database per run",
     )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run the configuration N times (with --baseline: ours, floor, ours, floor...) and print each run's key "
+        "figures, their medians (min-max) and the goals judged on the medians",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the bot's log and database (a temporary folder)")
     args = parser.parse_args(argv)
     if not 2 <= args.players <= 10 or args.tables < 1 or args.seconds < 1 or args.warmup < 0:
         parser.error("--players 2..10, --tables >= 1, --seconds >= 1, --warmup >= 0")
+    if args.repeat < 1 or (args.repeat > 1 and (args.saturation or args.profile is not None)):
+        parser.error("--repeat N: N >= 1, and neither with --saturation nor with --profile (one profile per file)")
     if args.profile is not None:
         args.profile = os.path.abspath(args.profile)  # the bot process writes it
     # The stand-in and the players are this process's work: on uvloop, as the bot is, so that their own event

@@ -1,18 +1,25 @@
-"""CPU per table edit, old way and new way side by side in one run (bot/discord_ui/rest.py's `RouteCache`).
+"""CPU per REST request of the table's messages, old way and new way side by side in one run.
 
-    python benchmarks/rest.py [--requests 400] [--rounds 15] [--concurrency 16]
+    python benchmarks/rest.py [--requests 400] [--rounds 15] [--concurrency 16] [--only edit|picture]
 
-A local HTTP server in a child process answers like Discord (the edited message's JSON with rate limit headers);
-this process sends, in rounds that alternate the variants, table edits of 300 tables' messages through discord.py's
-`HTTPClient.request` with a new `Route` each time (before) and with the channel's `RouteCache` route (after).
+A local HTTP server in a child process answers like Discord (the message's JSON with rate limit headers); this
+process sends, in rounds that alternate the variants, through discord.py's `HTTPClient.request`:
+
+- `edit`: table edits of 300 tables' messages with a new `Route` each time (before) and with the channel's
+  `RouteCache` route (after: bot/discord_ui/rest.py);
+- `picture`: posts of a street's line with its picture (a 40 KB PNG's size) as a multipart form whose file part
+  is a `discord.File`'s BytesIO (before) and the picture's bytes (after: `DiscordNotifier._post_once`).
+
 Prints each variant's CPU time of this process per request (the median and the best round: the machine's other
-work only adds to a round) and the ratio after / before.
+work only adds to a round) and the ratio after / before (of the medians, the best rounds, and the median of the
+ratios of the rounds run side by side).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import json
 import statistics
 import subprocess
@@ -20,6 +27,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -67,7 +75,9 @@ async def measure(args: argparse.Namespace) -> None:
     import discord
     from discord.http import Route
 
+    from bot.discord_ui.notifier import DiscordNotifier
     from bot.discord_ui.rest import RouteCache
+    from bot.tables import Picture
 
     Route.BASE = f"http://127.0.0.1:{args.port}/api/v10"
     client = discord.Client(intents=discord.Intents.none())
@@ -87,10 +97,37 @@ async def measure(args: argparse.Namespace) -> None:
             edits.get(client.http, channel_id=1000 + i % tables, message_id=5000 + i % tables), json=PAYLOAD
         )
 
-    variants: dict[str, Callable[[int], Awaitable[None]]] = {
-        "table edit, before": edit_before,
-        "table edit, after": edit_after,
+    notifier = DiscordNotifier(client)
+    posts = RouteCache("POST", "/channels/{channel_id}/messages")
+    picture = Picture(bytes(range(256)) * 160)  # the size of a street's picture (~40 KB)
+
+    async def picture_before(i: int) -> None:
+        payload = {"content": "Flop: A♠ K♦ 7♣", "attachments": [{"id": 0, "filename": picture.filename}]}
+        files = [discord.File(io.BytesIO(picture.data), filename=picture.filename)]
+        form: list[dict[str, Any]] = [{"name": "payload_json", "value": json.dumps(payload, separators=(",", ":"))}]
+        form += [
+            {"name": f"files[{i}]", "value": f.fp, "filename": f.filename, "content_type": "image/png"}
+            for i, f in enumerate(files)
+        ]
+        try:
+            await client.http.request(posts.get(client.http, channel_id=1000 + i % tables), form=form, files=files)
+        finally:
+            for file in files:
+                file.close()
+
+    async def picture_after(i: int) -> None:
+        await notifier._post_once(1000 + i % tables, None, content="Flop: A♠ K♦ 7♣", pictures=[picture])
+
+    pairs: dict[str, tuple[Callable[[int], Awaitable[None]], Callable[[int], Awaitable[None]]]] = {
+        "table edit": (edit_before, edit_after),
+        "street with picture": (picture_before, picture_after),
     }
+    if args.only:
+        chosen = {"edit": "table edit", "picture": "street with picture"}[args.only]
+        pairs = {chosen: pairs[chosen]}
+    variants: dict[str, Callable[[int], Awaitable[None]]] = {}
+    for name, (before, after) in pairs.items():
+        variants[f"{name}, before"], variants[f"{name}, after"] = before, after
     rounds: dict[str, list[float]] = {name: [] for name in variants}
     semaphore = asyncio.Semaphore(args.concurrency)
     counter = 0
@@ -101,16 +138,22 @@ async def measure(args: argparse.Namespace) -> None:
                 async with semaphore:
                     await send(i)
 
+            count = args.requests // 4 if name.startswith("street") else args.requests  # 4x the CPU each
             start = time.process_time()
-            await asyncio.gather(*(one(counter + i) for i in range(args.requests)))
-            counter += args.requests
-            rounds[name].append((time.process_time() - start) / args.requests * 1e6)
+            await asyncio.gather(*(one(counter + i) for i in range(count)))
+            counter += count
+            rounds[name].append((time.process_time() - start) / count * 1e6)
     await client.http.close()
     for name, values in rounds.items():
-        print(f"{name:20s}: median {statistics.median(values):6.1f} µs, best {min(values):6.1f} µs per request")
-    before, after = rounds["table edit, before"], rounds["table edit, after"]
-    ratio = statistics.median(after) / statistics.median(before)
-    print(f"table edit: after / before = {ratio:.2f} (median), {min(after) / min(before):.2f} (best)")
+        print(f"{name:29s}: median {statistics.median(values):6.1f} µs, best {min(values):6.1f} µs per request")
+    for name in pairs:
+        before, after = rounds[f"{name}, before"], rounds[f"{name}, after"]
+        ratio = statistics.median(after) / statistics.median(before)
+        paired = statistics.median(a / b for a, b in zip(after, before, strict=True))
+        print(
+            f"{name}: after / before = {ratio:.2f} (medians), {min(after) / min(before):.2f} (best), "
+            f"{paired:.2f} (median of the rounds' ratios)"
+        )
 
 
 def main() -> None:
@@ -119,6 +162,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--concurrency", type=int, default=16, help="requests in flight at once")
     parser.add_argument("--port", type=int, default=18765)
+    parser.add_argument("--only", choices=("edit", "picture"), help="measure one pair of variants")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:

@@ -8,6 +8,7 @@ confirming what was done. Amounts are suggested by autocomplete: minimum, half p
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -21,7 +22,7 @@ from bot.discord_ui.options import CheckedCog
 from bot.discord_ui.parts import parts, table_service
 from bot.discord_ui.texts import en
 from bot.discord_ui.turns import explain
-from bot.poker import ActionKind, PokerError
+from bot.poker import ActionKind, PlayerActed, PokerError
 from bot.render import format_chips, parse_amount, render_event_line, t
 
 log = logging.getLogger(__name__)
@@ -32,18 +33,40 @@ CHOICES_MAX = 25
 
 
 async def act(interaction: discord.Interaction[Any], kind: ActionKind, amount: int | None = None) -> None:
-    """Play `kind` for the user at this channel's table; answer privately with what was done."""
+    """Play `kind` for the user at this channel's table; answer privately with what was done, as soon as it is
+    stored (docs/architecture.md, "Answering a slash command": an action that ends the hand is answered before the
+    hand's end is stored)."""
     if interaction.channel_id is None:
         raise CommandRefused("guild_only")
     channel_id = interaction.channel_id
     service = table_service(interaction.client)
-    names = service.get(channel_id).player_names()
+    runner = service.get(channel_id)
+    names = runner.player_names()
+    answer: asyncio.Task[None] | None = None
+
+    def line(acted: PlayerActed) -> str:
+        return render_event_line(acted, names, interaction.locale) or t("action.done", interaction.locale)
+
+    def stored(acted: PlayerActed) -> None:  # under the table's lock: the answer goes out beside the rest
+        nonlocal answer
+        answer = asyncio.create_task(send_private(interaction, line(acted)), name=f"answer-{interaction.id}")
+
     try:
-        acted = await service.get(channel_id).act(interaction.user.id, kind, amount)
-    except PokerError as error:
-        raise explain(error, service, channel_id) from error
-    line = render_event_line(acted, names, interaction.locale) or t("action.done", interaction.locale)
-    await send_private(interaction, line)
+        acted = await runner.act(interaction.user.id, kind, amount, stored=stored)
+    except Exception as error:
+        if answer is None:  # nothing stored: a refusal (or a fault) is the answer
+            if isinstance(error, PokerError):
+                raise explain(error, service, channel_id) from error
+            raise
+        # The action is stored and answered: what failed after it (storing the hand's end) is the table's to
+        # resume from (TableRunner._resume_later); a second answer would contradict the first.
+        log.exception("table in channel %s: after a stored action of /%s", channel_id, kind.value)
+        await answer
+        return
+    if answer is None:
+        await send_private(interaction, line(acted))
+    else:
+        await answer
 
 
 async def amount_choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:

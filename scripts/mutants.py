@@ -352,8 +352,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "flow",
         HANDS,
         "        self._state.expiries.pop(user_id, None)\n"
-        "        return await self.apply(player, kind, amount, by=ActionBy.PLAYER)",
-        "        return await self.apply(player, kind, amount, by=ActionBy.PLAYER)",
+        "        return await self.apply(player, kind, amount, by=ActionBy.PLAYER, stored=stored)",
+        "        return await self.apply(player, kind, amount, by=ActionBy.PLAYER, stored=stored)",
         (TURNS, SERVICE, FLOW),
     ),
     Mutant(

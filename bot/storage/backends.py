@@ -17,19 +17,32 @@ POSTGRESQL_PREFIXES = ("postgresql://", "postgres://")
 
 #: `scheme://user:` then the password, up to the last `@` before the path (as urlsplit reads a netloc).
 _PASSWORD = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://[^/?#@:]*:)[^/?#]*(@)")
+#: A `password=` parameter of the query, which asyncpg reads as the password too (`postgresql://user@host/db?password=...`).
+_QUERY_PASSWORD = re.compile(r"([?&]password=)([^&#]*)")
 
 
 def redact(url: str) -> str:
-    """The URL without its password (for logs and errors); never raises, also for a malformed URL."""
+    """The URL without its password, in the netloc or as the `password=` query parameter (for logs and errors);
+    never raises, also for a malformed URL."""
     try:
         parts = urlsplit(url)
         password = parts.password
     except ValueError:  # e.g. "Invalid IPv6 URL": hide whatever stands where a password would
-        return _PASSWORD.sub(r"\1***\2", url)
-    if password is None:
-        return url
-    netloc = parts.netloc.replace(f":{password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
+        return _QUERY_PASSWORD.sub(r"\1***", _PASSWORD.sub(r"\1***\2", url))
+    if password is not None:
+        netloc = parts.netloc.replace(f":{password}@", ":***@", 1)
+        url = urlunsplit(parts._replace(netloc=netloc))
+    return _QUERY_PASSWORD.sub(r"\1***", url)
+
+
+def url_passwords(url: str) -> tuple[str, ...]:
+    """The passwords `url` holds (in its netloc, as written, and its `password=` query parameters), to hide them
+    from a message that may quote them; never raises."""
+    try:
+        netloc = urlsplit(url).password
+    except ValueError:
+        netloc = None
+    return tuple(p for p in (netloc, *(m.group(2) for m in _QUERY_PASSWORD.finditer(url))) if p)
 
 
 def dialect_of(target: str | Path) -> Dialect:

@@ -17,11 +17,10 @@ import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
 
 import asyncpg
 
-from bot.storage.backends import redact
+from bot.storage.backends import redact, url_passwords
 from bot.storage.errors import Conflict, StorageError, StorageUnavailable
 from bot.storage.executor import Body, Dialect, Executor, Params, Tx
 from bot.storage.migrations import migrate_postgresql
@@ -158,17 +157,16 @@ class _OneStatementTx(PostgresTx):
         return await super().all(sql, params)
 
 
-def unavailable(exc: BaseException, url: str) -> StorageUnavailable | None:
-    """The `StorageUnavailable` an asyncpg error means (see `_UNAVAILABLE`), its message without the password of
-    `url`; None for any other error."""
+def unavailable(exc: BaseException, url: str, *, reading: bool = False) -> StorageUnavailable | None:
+    """The `StorageUnavailable` an asyncpg error means (see `_UNAVAILABLE`), its message without the passwords of
+    `url`; None for any other error. `reading`: in a read (`read`, `read_statement`), where a read-only refusal
+    is a write of ours in a transaction we opened read-only, a bug, not a standby."""
     if not isinstance(exc, _UNAVAILABLE) or isinstance(exc, TimeoutError):
         return None
+    if reading and isinstance(exc, asyncpg.exceptions.ReadOnlySQLTransactionError):
+        return None
     cause = f"PostgreSQL at {redact(url)}: {type(exc).__name__}: {exc}"
-    try:
-        password = urlsplit(url).password
-    except ValueError:
-        password = None
-    if password:
+    for password in url_passwords(url):
         cause = cause.replace(password, "***")
     return StorageUnavailable(cause)
 
@@ -270,7 +268,7 @@ class PostgresExecutor(Executor):
             async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
                 return await body(PostgresTx(conn))
         except _UNAVAILABLE as exc:
-            if (outage := unavailable(exc, self._url)) is not None:
+            if (outage := unavailable(exc, self._url, reading=True)) is not None:
                 raise outage from exc
             raise
 
@@ -281,7 +279,7 @@ class PostgresExecutor(Executor):
             async with self.pool.acquire() as conn:
                 return await body(_OneStatementTx(conn))
         except _UNAVAILABLE as exc:
-            if (outage := unavailable(exc, self._url)) is not None:
+            if (outage := unavailable(exc, self._url, reading=True)) is not None:
                 raise outage from exc
             raise
 

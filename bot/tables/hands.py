@@ -10,6 +10,7 @@ clockwork (`Scheduler`) arms the turn timer and schedules the next deal.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from bot.poker import ActionKind, Hand, HandEnded, PlayerActed, PokerError, TableKind, pot_raise_to
 from bot.poker.events import RunTwiceAnswered
@@ -36,6 +37,8 @@ log = logging.getLogger(__name__)
 
 #: Timer expiries in a row after which a player is sat out (issue 4).
 EXPIRIES_BEFORE_SIT_OUT = 2
+#: Told an action once it is stored and applied, before the rest of its operation (`Hands.apply`'s `stored`).
+Stored = Callable[[PlayerActed], None]
 
 
 class Hands:
@@ -216,14 +219,21 @@ class Hands:
         return result
 
     async def act(
-        self, user_id: int, kind: ActionKind, amount: int | None, *, hand_number: int | None, expected: int | None
+        self,
+        user_id: int,
+        kind: ActionKind,
+        amount: int | None,
+        *,
+        hand_number: int | None,
+        expected: int | None,
+        stored: Stored | None = None,
     ) -> PlayerActed:
         """See `TableRunner.act`."""
         player = self.check_turn(user_id, hand_number)
         if expected is not None:
             self.check_expected(kind, amount, expected)
         self._state.expiries.pop(user_id, None)
-        return await self.apply(player, kind, amount, by=ActionBy.PLAYER)
+        return await self.apply(player, kind, amount, by=ActionBy.PLAYER, stored=stored)
 
     async def expire(self) -> None:
         """The player to act ran out of time: their time bank starts when it holds time (the table message shows
@@ -261,9 +271,14 @@ class Hands:
         else:  # already folded: nothing to play
             self._core.delivery.refresh()
 
-    async def apply(self, player: int, kind: ActionKind, amount: int | None, *, by: ActionBy) -> PlayerActed:
+    async def apply(
+        self, player: int, kind: ActionKind, amount: int | None, *, by: ActionBy, stored: Stored | None = None
+    ) -> PlayerActed:
         """Verify, store (write-ahead), apply, then queue what the channel must see. `by` FORFEIT: the
-        player left, their hand is folded at once, whoever is to act (`Hand.forfeit`; stored as a fold)."""
+        player left, their hand is folded at once, whoever is to act (`Hand.forfeit`; stored as a fold).
+        `stored`: told the action (`PlayerActed`) once it is stored and applied, when what follows it in this
+        operation still waits for storage (it ended the hand: the result's transaction, then the table's), so
+        that its author can be answered before that (see `TableRunner.act`)."""
         state, core = self._state, self._core
         hand = state.hand
         assert hand is not None and state.hand_id is not None
@@ -280,6 +295,11 @@ class Hands:
         if state.time_banks.running is not None and not forfeit:
             state.time_banks.stop(core.clock.time())  # saved with the table at the next save (the hand's end at most)
         self._prune_pre_actions()
+        if stored is not None and hand.is_complete:
+            try:
+                stored(acted)  # the action is stored: its author need not wait for the hand's end to be stored too
+            except Exception:  # the caller's own failure: the hand goes on to its end all the same
+                log.exception("table %s: telling a stored action failed", state.ids.table_id)
         await self.after_events(hand, before)
         return acted
 

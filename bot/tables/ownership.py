@@ -50,7 +50,8 @@ class ShardOwnership:
 
     `clock` gives Unix seconds (tests inject one); `ttl_s` is each lease's time to live. `owns(guild_id)` is what
     the table service asks before restoring or running a guild's table. `replaces`: holder names of processes known
-    to be dead (a cluster's child reaped by its supervisor), whose live leases `claim` takes at once."""
+    to be dead (a cluster's child reaped by its supervisor), whose live leases `claim` and every renewal take at
+    once."""
 
     def __init__(
         self,
@@ -69,7 +70,9 @@ class ShardOwnership:
         self.shard_count = shard_count
         self.shard_ids = tuple(sorted(shard_ids))
         self.holder = holder or process_holder()
-        self.replaces = tuple(replaces)  # only while claiming: the dead holders' leases are ours or expired after
+        # Named at every renewal, not only while claiming: a dead holder's lease of another shard count stays live
+        # for up to one TTL after the claim, and must not make the heir lose what it took (those names stay dead).
+        self.replaces = tuple(replaces)
         self.ttl_s = ttl_s
         self.clock = clock
         self.held: dict[int, float] = {}  # shard id -> when its lease expires
@@ -93,12 +96,6 @@ class ShardOwnership:
         taken at once. A shard whose lease another process holds is waited for, up to one time to live (a process
         restarted by hand after a crash finds its own old lease, which then expires); still held after that, it is
         refused (one log line) and left to its holder."""
-        try:
-            await self._claim()
-        finally:
-            self.replaces = ()
-
-    async def _claim(self) -> None:
         deadline = self.clock() + self.ttl_s + self.renew_interval_s
         await self.renew(log_refusals=False)
         while len(self.held) < len(self.shard_ids) and self.clock() < deadline:

@@ -27,7 +27,7 @@ from bot.tables.computers import Computers, pause
 from bot.tables.core import DeckFactory, RngFactory, TableCore
 from bot.tables.delivery import Delivery, IdleWait
 from bot.tables.errors import STORAGE_REFUSALS, ServiceError, refusal
-from bot.tables.hands import Hands
+from bot.tables.hands import Hands, Stored
 from bot.tables.host import Host
 from bot.tables.kinds import ActionBy
 from bot.tables.notifier import CardsShown, Carrier, Notifier, TableClosedAnnouncement, TableSnapshot
@@ -485,6 +485,7 @@ class TableRunner(TableReader):
         hand_number: int | None = None,
         expected: int | None = None,
         carrier: Carrier | None = None,
+        stored: Stored | None = None,
     ) -> PlayerActed:
         """A player's decision (fold, check, call, bet N, raise to N, all-in). Returns the engine's
         `PlayerActed` event. `expected`: the amount the pressed button named (Call N: chips to add; All-in N
@@ -492,9 +493,15 @@ class TableRunner(TableReader):
         `carrier`: the press of a table message's button that made it, not yet answered: once the action is
         stored, it is answered by the table edit that shows it (`Delivery.carry`); a refused action leaves it
         to the caller to answer. Raises ServiceError (see `check_turn`), or the engine's PokerError saying what
-        is allowed ("Minimum raise is to 22"). Nothing changes then."""
+        is allowed ("Minimum raise is to 22"). Nothing changes then.
+
+        `stored(acted)`: called under the lock once the action is stored, if the hand's end is still to store, so
+        that its author is answered before those writes; not called otherwise. Once called, the action stands: a
+        later error is no refusal (docs/architecture.md, "Answering a slash command")."""
         async with self._operation():
-            acted = await self._hands.act(user_id, kind, amount, hand_number=hand_number, expected=expected)
+            acted = await self._hands.act(
+                user_id, kind, amount, hand_number=hand_number, expected=expected, stored=stored
+            )
             if carrier is not None:
                 self._outbox.carry(carrier)
             return acted

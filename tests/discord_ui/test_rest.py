@@ -17,7 +17,9 @@ import yarl
 from discord.http import Route
 from simcord.http.client import FakeHTTPClient
 
+from bot.discord_ui.notifier import DiscordNotifier, picture_files
 from bot.discord_ui.rest import RouteCache, cached_route, passes_url_through
+from bot.tables import Picture
 from tests.discord_stub import DiscordStub
 from tests.discord_stub.model import Channel, Message
 
@@ -105,3 +107,23 @@ async def test_cached_routes_keep_discord_py_rate_limit_retries_global_ones_incl
     assert message.content == "b"
     assert statuses(w, EDIT, since) == [429, 429, 200, 200]
     assert statuses(w, POST, since) == [429, 200]
+
+
+async def test_pictures_are_posted_as_their_bytes_through_discord_py_and_again_after_a_rate_limit(w: World) -> None:
+    notifier = DiscordNotifier(w.client)
+    assert picture_files(w.client.http, [Picture(b"x")]) == {}  # discord.py's request: the form's bytes alone
+    assert [type(f) for f in picture_files(FakeHTTPClient.__new__(FakeHTTPClient), [Picture(b"x")])["files"]] == [
+        discord.File
+    ]  # the simulator reads the attachments from the files
+    flop, table = Picture(b"\x89PNG flop", "flop.png"), Picture(b"\x89PNG table " * 500)
+    since = len(w.stub.requests)
+    w.stub.faults.rate_limit(POST, count=1, retry_after=0.05)
+    await notifier._post_once(w.channel.id, "nonce-1", content="Flop", pictures=[flop, table])
+    assert statuses(w, POST, since) == [429, 200]  # discord.py sent the same form again
+    [message] = [m for m in w.stub.messages.values() if m.channel_id == w.channel.id and m.content == "Flop"]
+    attachments = message.latest.attachments
+    assert [(a["filename"], a["content_type"]) for a in attachments] == [
+        ("flop.png", "image/png"),
+        ("table.png", "image/png"),
+    ]
+    assert [w.stub.uploads[a["id"]] for a in attachments] == [flop.data, table.data]

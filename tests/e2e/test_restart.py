@@ -180,6 +180,33 @@ async def test_a_hand_finishes_after_a_crash_at_the_showdown(world: World) -> No
     await finish(world, 1)
 
 
+@pytest.mark.bot_env(E2E_HOLD_FINISH_HAND="1")
+async def test_a_slash_command_that_ends_the_hand_is_answered_once_its_action_is_stored(world: World) -> None:
+    """The /check that ends the hand is answered as soon as it is stored, not after the hand's end is stored too
+    (docs/architecture.md, "Answering a slash command"): here the hand's end is never stored, and the player is
+    answered all the same, once, with their action; after a restart the hand finishes as stored."""
+    game, stub = world.game, world.stub
+    await game.open_table(world.host, {"alice": 100, "bob": 80, "carol": 60})
+    view = await game.turn()
+    while len(view.board) < 5:
+        view = await game.act(view.actor or "", "call" if view.to_call else "check", "button")
+    for _ in range(2):
+        view = await game.act(view.actor or "", "check", "button")
+    last = view.actor or ""
+    stored_before = len((await open_hand(world)).actions)
+    inter = await game.send(last, "check", "slash")  # answered, by the response, with the player's own action
+    assert game.reply(inter) == f"{last} checks"
+    state = await open_hand(world)
+    assert state.complete and len(state.actions) == stored_before + 1
+    await stub.wait_idle(0.1)
+    assert len(inter.callbacks) == 1 and not stub.followups(inter), "one answer, and only one"
+    assert 1 not in game.spectator.results(), "the result is not stored: it is not told"
+    await restart(world, E2E_HOLD_FINISH_HAND="0")
+    result = await stub.wait_for(lambda: game.spectator.results().get(1), what="the result after the restart")
+    assert len(result) == 1
+    await finish(world, 1)
+
+
 @pytest.mark.bot_env(SHARD_LEASE_TTL="30")
 async def test_sigterm_stops_at_once_a_bot_still_waiting_for_its_shard_lease_after_a_crash(world: World) -> None:
     """After a crash the new process waits up to one lease's life (30 s) for its own old lease: a stop asked for

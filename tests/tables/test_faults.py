@@ -294,3 +294,40 @@ async def test_a_failed_write_is_neither_kept_nor_told_and_the_table_carries_on(
         await service.close()
     finally:
         await storage.close()
+
+
+async def test_an_action_that_ends_the_hand_is_told_once_stored_though_storing_the_hand_end_fails(
+    storage: Storage, notifier: RecordingNotifier, clock: ManualClock, decks: Decks
+) -> None:
+    """`TableRunner.act(stored=)` tells the action once it is stored, before the hand's end is stored, and only
+    when that is left to wait for: a fold that does not end the hand is not told early (its caller answers when
+    `act` returns); the fold that ends it is, and it stands when storing the result fails after it (the table
+    resumes from storage with the hand over)."""
+    failing = FailingStorage(storage, fail_at=0)
+    service = TableService(failing, notifier, clock=clock, rng_factory=decks)  # type: ignore[arg-type]
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
+    for user in (ALICE, BOB, CHLOE):
+        await service.get(CHANNEL).join(user, NAMES[user])
+    await service.get(CHANNEL).start_game(ALICE)
+    runner = service.get(CHANNEL)
+    told: list[Any] = []
+    first = runner.snapshot().actor_user_id
+    assert first is not None
+    acted = await runner.act(first, ActionKind.FOLD, stored=told.append)
+    assert told == [] and acted.action is ActionKind.FOLD
+    second = runner.snapshot().actor_user_id
+    assert second is not None
+    failing.fail_at = failing.writes + 2  # the fold is stored (append_action), the hand's end is not (finish_hand)
+    with pytest.raises(StorageError):
+        await runner.act(second, ActionKind.FOLD, stored=told.append)
+    assert (
+        len(told) == 1
+        and told[0].action is ActionKind.FOLD
+        and told[0].player == runner.view().hand_users.index(second)
+    )
+    row = await storage.open_hand(runner.ids.table_id)
+    assert row is not None and [a["kind"] for a in row.actions][-2:] == ["fold", "fold"]  # both folds are stored
+    await clock.advance(FAULT_RETRY_DELAYS_S[0])
+    await settle()
+    assert await storage.open_hand(runner.ids.table_id) is None  # resumed: the hand ended as stored
+    await service.close()

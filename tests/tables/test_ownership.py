@@ -133,3 +133,25 @@ async def test_a_restarted_cluster_child_takes_its_dead_predecessors_leases_at_o
         assert len(refusals) == 1 and refusals[0].startswith("shard 2 of 3 refused: process other holds its lease")
     finally:
         await storage.close()
+
+
+async def test_an_heir_keeps_the_leases_it_took_while_its_dead_predecessors_other_leases_are_still_live(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The dead child's lease of another shard count (tests/storage/test_leases.py: it does not refuse the heir's
+    claim) is live for up to one TTL more: the heir's renewals must not count it against the heir either, or the
+    heir loses the shards it just took and stops their tables until that lease expires."""
+    wall = WallClock()
+    storage = await Storage.open(db_path, defaults=DEFAULTS)
+    try:
+        await ShardLeases(storage).acquire(1, 4, "dead", now=wall(), ttl_s=TTL)
+        wall.now += 1
+        heir = ShardOwnership(ShardLeases(storage), 2, (0,), holder="heir", replaces=("dead",), ttl_s=TTL, clock=wall)
+        await asyncio.wait_for(heir.claim(), 1.0)
+        assert set(heir.held) == {0}
+        wall.now += heir.renew_interval_s  # the first renewal, the dead lease still live
+        caplog.set_level(logging.INFO, logger="bot.tables.ownership")
+        assert await heir.renew() == (set(), set())
+        assert set(heir.held) == {0}, caplog.text
+    finally:
+        await storage.close()

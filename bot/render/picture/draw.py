@@ -8,8 +8,9 @@ stack, third line, badge) and its marks (button, blind, bet).
 
 A seat's pieces and their places depend only on the seat as drawn (`SceneSeat`), the layout, the language and
 the deck: they are worked out once and kept (`seat_pieces`, the last `SEAT_CACHE` seats), since most seats look
-the same from one street's picture to the next. An entry holds references to pieces only (about 1 KB; the
-pieces are shared with sprites' caches), so the cache costs about 1 MB when full.
+the same from one street's picture to the next. An entry holds references to pieces, most of them shared with
+sprites' caches, some its own (a stack's digits once `sprites` dropped them): about 1.6 MB in all when full at
+1,024 entries (measured: what clearing it frees after busy tables).
 """
 
 from __future__ import annotations
@@ -77,8 +78,11 @@ __all__ = [
 #: A piece placed on the scanlines: its indices (cut to the rows' bounds), the column and the row of its top left
 #: corner in the rows (one column to the right of the picture's: column 0 holds each PNG row's filter type).
 Placed = tuple[Indices, int, int]
-#: How many seats' pieces `seat_pieces` keeps (each entry about 1 KB of references).
-SEAT_CACHE = 1024
+#: How many seats' pieces `seat_pieces` keeps: a seat comes back unchanged in its table's next picture, after
+#: the other tables' pictures (100 busy tables of six: about 600 seats later; `samples.table_series`: 25 % hits at
+#: 640 as at 1,024, none at 512). Each process of a cluster fills it: 640 rather than 1,024 holds 0.6 MB less at
+#: 100 tables, 1 MB less at 50 (benchmarks/README.md, eighth session).
+SEAT_CACHE = 640
 
 
 def _place(into: list[Placed], piece: Indices, x: int, y: int) -> None:
