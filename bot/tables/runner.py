@@ -41,6 +41,7 @@ from bot.tables.seating import Seating
 from bot.tables.shows import Shows
 from bot.tables.state import TableIds, TableState
 from bot.tables.timebank_turn import TimeBankTurn
+from bot.tables.turn_timer import KeptTurnTimer
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ FAULT_RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 8.0)
 WRITE_TIMEOUT_S = 5.0
 
 
-class TableRunner(TableReader):
+class TableRunner(TableReader, KeptTurnTimer):
     """The live table of one channel and every operation on it.
 
     Users are Discord user ids (ints); chips are ints. Public methods take the lock, check, persist,
@@ -120,8 +121,7 @@ class TableRunner(TableReader):
         self._on_closed = on_closed
         self._turn = 0
         self._timer: asyncio.Task[None] | None = None
-        self._sleeps_until: float | None = None  # when the turn timer wakes (None: not asleep, or no turn timer)
-        self._turn_deadline: float | None = None
+        self._sleeps_until = self._turn_deadline = None  # the turn timer's (bot/tables/turn_timer.py)
         self._next_hand: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
         self._stopping = False
@@ -224,20 +224,12 @@ class TableRunner(TableReader):
             self._timer = asyncio.create_task(self._computer_turn(turn), name=name)
             return
         self._coach_dms.turn_started()  # the coach by DM, for a member who wants it (bot/tables/coaching.py)
-        if self._sleeps_until is None or self._sleeps_until > deadline or self._timer is None or self._timer.done():
-            self.cancel_turn()
-            self._sleeps_until, name = deadline, f"turn-timer-{self.ids.channel_id}"
-            self._timer = asyncio.create_task(self._turn_timer(deadline), name=name)
-        self._turn_deadline = deadline
+        self._arm_turn(deadline)
 
-    async def _turn_timer(self, until: float) -> None:
-        """Asleep until `until`, then again to the deadline of the turn now if later (a new task), else its timeout."""
-        await self._core.clock.sleep_until(until)
-        self._sleeps_until = None  # awake: a turn started from now on arms a timer of its own
-        if self._turn_deadline is not None and self._turn_deadline > until:
-            self._sleeps_until = until = self._turn_deadline
-            self._timer = asyncio.create_task(self._turn_timer(until), name=f"turn-timer-{self.ids.channel_id}")
-            return
+    def _timer_name(self) -> str:
+        return f"turn-timer-{self.ids.channel_id}"
+
+    async def _turn_timed_out(self) -> None:
         turn = self._turn
         try:
             async with self._operation():
