@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,8 +80,8 @@ class TableButton:
         match = ACTION_ID.fullmatch(custom_id)
         if match is None:
             return None
-        amount = match["amount"]
-        return cls(match["action"], int(match["channel"]), int(match["hand"]), None if amount is None else int(amount))
+        action, channel, hand, amount = match.group("action", "channel", "hand", "amount")
+        return cls(action, int(channel), int(hand), None if amount is None else int(amount))
 
 
 async def webhook_request(
@@ -229,26 +228,27 @@ def _snowflake(value: Any) -> int | None:
     return int(value) if value is not None else None
 
 
-def _components(components: Any) -> Iterator[dict[str, Any]]:
-    """Every component of a message's `components` JSON, nested ones included (action rows, sections' accessories,
-    containers)."""
+def _carries(components: Any, custom_id: str) -> bool:
+    """Whether a message's `components` JSON carries a button with `custom_id`, nested ones included (action rows,
+    sections' accessories, containers). One loop, no generator: it runs at every press."""
     stack = list(components) if isinstance(components, list) else []
+    pop, extend, append = stack.pop, stack.extend, stack.append
     while stack:
-        component = stack.pop()
+        component = pop()
         if not isinstance(component, dict):
             continue
-        yield component
-        children = component.get("components")
+        get = component.get
+        if get("custom_id") == custom_id and get("type") == BUTTON:
+            return True
+        children = get("components")
         if isinstance(children, list):
-            stack.extend(children)
-        for key in ("accessory", "component"):
-            if isinstance(component.get(key), dict):
-                stack.append(component[key])
-
-
-def _carries(components: Any, custom_id: str) -> bool:
-    """Whether a message's components JSON carries a button with `custom_id`."""
-    return any(c.get("type") == BUTTON and c.get("custom_id") == custom_id for c in _components(components))
+            extend(children)
+        accessory, inner = get("accessory"), get("component")
+        if isinstance(accessory, dict):
+            append(accessory)
+        if isinstance(inner, dict):
+            append(inner)
+    return False
 
 
 #: How long a plain action's press may wait for the table edit that shows its action to answer it (UPDATE_MESSAGE,

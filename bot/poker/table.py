@@ -64,6 +64,7 @@ class Table:
 
     def __init__(self, config: TableConfig | None = None) -> None:
         self.config = config if config is not None else TableConfig()
+        # In seat order, always (`sit`, `sync_seats` and `from_json` keep it so): `seats` and `copy` copy it as it is.
         self._seats: dict[int, Seat] = {}
         self._button: int | None = None
         self._last_big_blind: int | None = None
@@ -80,8 +81,8 @@ class Table:
 
     @property
     def seats(self) -> Mapping[int, Seat]:
-        """Occupied seats by seat number (a copy; `Seat` is frozen)."""
-        return dict(sorted(self._seats.items()))
+        """Occupied seats by seat number, in seat order (a copy; `Seat` is frozen)."""
+        return dict(self._seats)
 
     @property
     def button(self) -> int | None:
@@ -213,6 +214,8 @@ class Table:
         if not isinstance(stack, int) or stack < 0:
             raise TableError("table", detail="A stack is a whole number of chips >= 0")
         self._seats[seat] = Seat(player_id, stack)
+        if next(reversed(self._seats)) != max(self._seats):  # sat below a taken seat: back to seat order
+            self._seats = dict(sorted(self._seats.items()))
         if self.config.missed_blinds and self._hands_played > 0:
             self._owed[seat] = 0  # a new player at a running table: a big blind, or wait for it
 
@@ -264,7 +267,7 @@ class Table:
                 self._forget_blinds(number)
         for number in set(self._seats) - set(seats):
             self._forget_blinds(number)
-        self._seats = seats
+        self._seats = dict(sorted(seats.items()))
 
     # ------------------------------------------------------------------ hands
 
@@ -423,7 +426,7 @@ class Table:
         the containers are copied."""
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
-        twin._seats = dict(sorted(self._seats.items()))
+        twin._seats = dict(self._seats)
         twin._owed = dict(self._owed)
         twin._posting = set(self._posting)
         twin._waiting = set(self._waiting)
@@ -462,6 +465,7 @@ class Table:
             table = cls(TableConfig.from_json(data["config"]))
             for number, seat in data["seats"].items():
                 table._seats[int(number)] = Seat(int(seat["player_id"]), int(seat["stack"]), bool(seat["sitting_out"]))
+            table._seats = dict(sorted(table._seats.items()))
             table._button = data["button"]
             table._last_big_blind = data.get("last_big_blind")
             table._small_blind_position = data.get("small_blind_position")

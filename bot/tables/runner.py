@@ -41,6 +41,7 @@ from bot.tables.seating import Seating
 from bot.tables.shows import Shows
 from bot.tables.state import TableIds, TableState
 from bot.tables.timebank_turn import TimeBankTurn
+from bot.tables.turn_timer import KeptTurnTimer
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ FAULT_RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 8.0)
 WRITE_TIMEOUT_S = 5.0
 
 
-class TableRunner(TableReader):
+class TableRunner(TableReader, KeptTurnTimer):
     """The live table of one channel and every operation on it.
 
     Users are Discord user ids (ints); chips are ints. Public methods take the lock, check, persist,
@@ -120,6 +121,7 @@ class TableRunner(TableReader):
         self._on_closed = on_closed
         self._turn = 0
         self._timer: asyncio.Task[None] | None = None
+        self._sleeps_until = self._turn_deadline = None  # the turn timer's (bot/tables/turn_timer.py)
         self._next_hand: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
         self._stopping = False
@@ -204,35 +206,37 @@ class TableRunner(TableReader):
     # ------------------------------------------------------------------ the clockwork (`core.Scheduler`)
 
     def start_turn(self, deadline: float | None = None) -> None:
-        """Arm the turn timer for whoever is to act now, or for the question "run it twice?" while it is open
-        (`RUN_TWICE_TIMEOUT_S`), or stop it when nobody is to act."""
-        self.cancel_turn()
+        """Arm the turn timer for whoever is to act now, or for the question "run it twice?" (`RUN_TWICE_TIMEOUT_S`),
+        or stop it when nobody is to act; a timer asleep that wakes by the new deadline is kept (`_turn_timer`)."""
         self._turn += 1
         state, clock = self._state, self._core.clock
-        hand = state.hand
         asking = self._run_twice.asking()
-        if hand is None or (hand.actor is None and not asking):
+        if state.hand is None or (state.hand.actor is None and not asking):
+            self.cancel_turn()
             state.deadline = None
             return
         if deadline is None:
             deadline = clock.time() + (RUN_TWICE_TIMEOUT_S if asking else state.options.turn_timeout)
         state.deadline = deadline
-        turn, when = self._turn, state.deadline
         if self._computers.to_act():
-            self._timer = asyncio.create_task(self._computer_turn(turn), name=f"computer-turn-{self.ids.channel_id}")
+            self.cancel_turn()
+            turn, name = self._turn, f"computer-turn-{self.ids.channel_id}"
+            self._timer = asyncio.create_task(self._computer_turn(turn), name=name)
             return
         self._coach_dms.turn_started()  # the coach by DM, for a member who wants it (bot/tables/coaching.py)
+        self._arm_turn(deadline)
 
-        async def expire() -> None:
-            await clock.sleep_until(when)
-            try:
-                async with self._operation():
-                    if turn == self._turn and not state.closed:
-                        await (self._run_twice.expire() if self._run_twice.asking() else self._hands.expire())
-            except Exception:
-                log.exception("table %s: a turn timeout could not be stored (resumed later)", self.ids.table_id)
+    def _timer_name(self) -> str:
+        return f"turn-timer-{self.ids.channel_id}"
 
-        self._timer = asyncio.create_task(expire(), name=f"turn-timer-{self.ids.channel_id}")
+    async def _turn_timed_out(self) -> None:
+        turn = self._turn
+        try:
+            async with self._operation():
+                if turn == self._turn and not self._state.closed:
+                    await (self._run_twice.expire() if self._run_twice.asking() else self._hands.expire())
+        except Exception:
+            log.exception("table %s: a turn timeout could not be stored (resumed later)", self.ids.table_id)
 
     async def _computer_turn(self, turn: int) -> None:
         """A computer player's turn: its pause, then its decision, as one operation (bot/tables/computers.py)."""
@@ -251,6 +255,7 @@ class TableRunner(TableReader):
         if self._timer is not None and self._timer is not asyncio.current_task():
             self._timer.cancel()
         self._timer = None
+        self._sleeps_until = self._turn_deadline = None
 
     def schedule_next_hand(self) -> None:
         """Deal the next hand after the table's delay (`next_hand_delay_s`, else the table's option), if the game

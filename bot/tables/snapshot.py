@@ -189,18 +189,18 @@ class Snapshots:
 
     def _fixed_values(self, state: TableState) -> dict[str, Any]:
         """Every field at its default, and those that come from the table's ids, options and language."""
-        key = (state.ids, state.options, state.language)
+        ids, options, language = key = (state.ids, state.options, state.language)
         last_key, fixed = self._fixed
-        if len(last_key) != 3 or any(a is not b for a, b in zip(key, last_key, strict=True)):
+        # By identity, written out (no generator: this runs at every build).
+        if not last_key or ids is not last_key[0] or options is not last_key[1] or language is not last_key[2]:
             fixed = dict(_SNAPSHOT_DEFAULTS)
-            ids, options = state.ids, state.options
             fixed.update(
                 table_id=ids.table_id,
                 guild_id=ids.guild_id,
                 channel_id=ids.channel_id,
                 host_id=ids.host_id,
                 kind=options.kind,
-                language=state.language,
+                language=language,
                 max_seats=options.seats,
                 betting=options.betting,
             )
@@ -226,7 +226,7 @@ class Snapshots:
         whose stack, bet, state, blind or turn changed are new (`_hand_seat_views`); otherwise every seat is
         looked at again, and a view whose fields are the last build's is that build's object."""
         occupants = tuple(state.table.seats.items())
-        away, leaving, kicked = state.away, state.leaving, state.kicked
+        away, leaving, kicked, names_get = state.away, state.leaving, state.kicked, state.names.get
         key = (
             occupants,
             part.hand if part is not None else None,
@@ -237,7 +237,7 @@ class Snapshots:
             frozenset(leaving | kicked) if leaving or kicked else None,
             state.options.learning,
             state.language,
-            tuple(map(state.names.get, [occupant.player_id for _, occupant in occupants])),
+            tuple([names_get(occupant.player_id) for _, occupant in occupants]),
         )
         last_key, views, players = self._seats_of
         if key == last_key:

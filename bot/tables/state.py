@@ -9,9 +9,8 @@ that storage holds, as last stored: what a failed write puts back (`TableCore.ro
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -125,6 +124,21 @@ class Committed:
 _VERSIONS = itertools.count(1)
 
 
+class _Changing:
+    """`TableState.changing`'s block (a class, not a generator: the runner enters one at every operation)."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: TableState) -> None:
+        self._state = state
+
+    def __enter__(self) -> None:
+        self._state._changes += 1
+
+    def __exit__(self, *_exc: object) -> None:
+        self._state._changes -= 1
+
+
 @dataclass
 class TableState:
     """The live state of one table. Users are Discord user ids; chips are ints.
@@ -190,15 +204,10 @@ class TableState:
         """The state may have changed in place (the engine's hand or table, a set, a dict): a new `version`."""
         object.__setattr__(self, "version", next(_VERSIONS))
 
-    @contextlib.contextmanager
-    def changing(self) -> Iterator[None]:
+    def changing(self) -> _Changing:
         """A block in which the state may change (an operation of the runner, a restore): not `settled` inside,
         and a new `version` at both ends, so that no picture taken before or inside is taken for one after."""
-        self._changes += 1
-        try:
-            yield
-        finally:
-            self._changes -= 1
+        return _Changing(self)
 
     @property
     def settled(self) -> bool:

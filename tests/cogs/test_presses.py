@@ -217,6 +217,29 @@ def test_a_press_is_read_from_the_raw_payload() -> None:
     assert not Press.read(None, elsewhere).on_message  # type: ignore[arg-type, union-attr]
 
 
+FOLD = {"type": 2, "custom_id": "poker:fold:33:7"}
+
+
+@pytest.mark.parametrize(
+    ("components", "carried"),
+    [
+        ([{"type": 1, "components": [{"type": 2, "custom_id": "x"}, FOLD]}], True),
+        ([{"type": 9, "components": [], "accessory": FOLD}], True),  # section
+        ([{"type": 17, "components": [{"type": 1, "components": [FOLD]}]}], True),  # a container
+        ([{"type": 18, "component": FOLD}], True),  # a label's component
+        ([{"type": 1, "components": [{"type": 3, "custom_id": "poker:fold:33:7"}]}], False),  # a select, not a button
+        ([{"type": 1, "components": ["junk", None, {"type": 2, "custom_id": "poker:fold:33:8"}]}], False),
+        ({"type": 2, "custom_id": "poker:fold:33:7"}, False),  # not a list
+        (None, False),
+    ],
+)
+def test_a_press_is_on_the_message_only_when_a_button_of_it_anywhere_has_its_custom_id(
+    components: Any, carried: bool
+) -> None:
+    press = Press.read(None, payload("poker:fold:33:7", message={"components": components}))  # type: ignore[arg-type]
+    assert press is not None and press.on_message is carried
+
+
 @pytest.mark.parametrize(
     "data",
     [

@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.poker import (
     BlindLevel,
@@ -283,3 +285,31 @@ def test_resume_hand_of_a_hand_already_complete_still_lets_end_hand_apply_it() -
 def _fold_round_no_end(hand: Hand) -> None:
     while not hand.is_complete:
         hand.fold() if hand.can_fold() else hand.check()
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["sit", "stand", "sync", "copy", "json"]), st.integers(1, 10), st.integers(0, 50)),
+        max_size=40,
+    )
+)
+def test_the_seats_are_in_seat_order_whatever_the_order_players_sat_in(steps: list[tuple[str, int, int]]) -> None:
+    # `seats` and `copy` copy the seats as they are kept (no sort): the keeping must be in seat order.
+    table = Table(TableConfig(seat_count=10))
+    for what, seat, stack in steps:
+        occupied = dict(table.seats)
+        if what == "sit" and seat not in occupied:
+            table.sit(seat, 1000 + seat, stack)
+        elif what == "stand" and seat in occupied:
+            table.stand(seat)
+        elif what == "sync":
+            wanted = {n: (s.player_id, s.stack) for n, s in occupied.items() if n != seat}
+            table.sync_seats({seat: (2000 + seat, stack), **dict(reversed(wanted.items()))})
+        elif what == "copy":
+            table = table.copy()
+        elif what == "json":
+            table = Table.from_json(table.to_json())
+        seats = table.seats
+        assert list(seats) == sorted(seats)
+        assert list(table.copy().seats.items()) == list(seats.items())
+        assert table.active_seats() == [n for n, s in sorted(seats.items()) if s.stack > 0 and not s.sitting_out]

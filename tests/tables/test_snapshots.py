@@ -289,3 +289,21 @@ def test_pictures_reused_from_build_to_build_are_always_a_fresh_builds(
         served = pictures.current(NOW)
         assert served == snapshot(state, NOW), (turn, step)
         assert served.seats == snapshot(state, NOW).seats and pictures.current(NOW) is served
+
+
+def test_a_change_block_is_unsettled_inside_and_settled_after_even_when_it_raises_with_a_new_version_at_each_end() -> (
+    None
+):
+    state = seated_state()
+    pictures = Snapshots(state)
+    before = pictures.current(NOW)
+    versions = [state.version]
+    with pytest.raises(ValueError), state.changing():
+        versions.append(state.version)
+        with state.changing():  # nested: still unsettled once the inner block is left
+            pass
+        assert not state.settled and pictures.current(NOW) is not before
+        raise ValueError
+    versions.append(state.version)
+    assert state.settled and versions == sorted(set(versions)) and len(versions) == 3
+    assert pictures.current(NOW) is not before  # a picture of the version after the block

@@ -3,6 +3,8 @@ tournament hand — pinned at the service level (the runner is about to be restr
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.poker import ActionKind
@@ -93,6 +95,34 @@ async def test_the_timer_checks_for_a_player_whose_check_is_free(
     assert snap.street is not None and snap.street.name == "FLOP"  # the check closed the preflop round
     assert seat_of(service, big).state == "active"  # still in the hand: checked, not folded
     assert [(a.user_id, a.action, a.sat_out) for a in about(notifier, "timed_out")] == [(big, "check", False)]
+    assert (await stored_actions(service))[-1] == (1, "check", "timeout")
+
+
+def turn_timers() -> int:
+    return sum(1 for task in asyncio.all_tasks() if task.get_name().startswith("turn-timer-") and not task.done())
+
+
+async def test_each_turn_times_out_at_its_own_deadline_when_turns_follow_each_other_within_the_timeout(
+    service: TableService, clock: ManualClock, notifier: RecordingNotifier
+) -> None:
+    # The timer of an earlier turn is kept (no task per action): it wakes at that turn's deadline and sleeps on to
+    # the deadline of the turn then, so the turn times out at its own deadline, neither before nor after.
+    await open_table(service, time_bank=0)  # no time bank: the timer acts when the turn's time is up
+    await service.get(CHANNEL).start_game(ALICE)
+    small, big, button = service.get(CHANNEL).view().hand_users
+    await clock.advance(20)
+    await service.get(CHANNEL).act(button, ActionKind.CALL)
+    await clock.advance(20)
+    await service.get(CHANNEL).act(small, ActionKind.CALL)
+    deadline = service.get(CHANNEL).snapshot().deadline
+    assert deadline == pytest.approx(clock.time() + TIMEOUT) and turn_timers() == 1
+    await clock.advance(TIMEOUT - 20 + 1)  # past the first turn's deadline: the kept timer wakes, sleeps on
+    assert actor(service) == big and turn_timers() == 1 and not about(notifier, "timed_out")
+    await clock.advance(deadline - clock.time() - 0.5)
+    assert actor(service) == big  # not before the deadline
+    await clock.advance(1)
+    await service.get(CHANNEL).drain()
+    assert [(a.user_id, a.action) for a in about(notifier, "timed_out")] == [(big, "check")]
     assert (await stored_actions(service))[-1] == (1, "check", "timeout")
 
 
