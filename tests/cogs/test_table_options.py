@@ -63,14 +63,10 @@ def test_a_big_blind_ante_may_exceed_the_big_blind_but_not_go_below_zero() -> No
 async def test_a_buy_in_limit_given_to_a_tournament_is_refused_as_a_cash_tables_setting(world: World) -> None:
     refused = await world.slash("alice", "poker create", kind="tournament", stack=200, max_buy_in=200)
     assert refused.response.ephemeral
-    assert refused.response.content == (
-        "max_buy_in is a setting of cash tables only"
-    )
+    assert refused.response.content == ("max_buy_in is a setting of cash tables only")
     world.speaks("bob", "fr")
     refused = await world.slash("bob", "poker create", kind="learning", min_buy_in=10)
-    assert refused.response.content == (
-        "cave_min ne se règle qu'aux parties libres"
-    )
+    assert refused.response.content == ("cave_min ne se règle qu'aux parties libres")
     assert world.channel.id not in world.service.runners
     opened = await world.slash("alice", "poker create", kind="cash", min_buy_in=10, max_buy_in=200)
     assert not opened.response.ephemeral  # the same limits open a cash table
