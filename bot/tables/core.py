@@ -81,6 +81,7 @@ class TableCore:
         #: A write timed out: storage may hold more than memory until the table is read again.
         self.stale = False
         self._owed: list[Owed] = []  # what the change being computed owes, stored with its next write
+        self._held: list[Owed] = []  # stored already, told only once the change's next write is stored too
         self._committed: Committed | None = None
         self._snapshots = Snapshots(state)
 
@@ -134,6 +135,7 @@ class TableCore:
     def begin(self) -> None:
         """A change starts: nothing owed yet; memory as it is now is what storage holds."""
         self._owed.clear()
+        self._held.clear()
         self.mark_committed()
 
     def mark_committed(self) -> None:
@@ -141,13 +143,19 @@ class TableCore:
         self._committed = self.state.committed()
 
     def roll_back(self) -> None:
-        """Put memory back as it was at the last successful write and forget what the failed change owed."""
+        """Put memory back as it was at the last successful write and forget what the failed change owed (what
+        it held is stored: told once the table is read again, `Restorer.deliver_pending`)."""
         self._owed.clear()
+        self._held.clear()
         if self._committed is not None:
             self.state.roll_back(self._committed)
 
     async def commit(
-        self, write: Callable[[dict[str, Any], list[dict[str, Any]]], Awaitable[T]], *, carries: bool = True
+        self,
+        write: Callable[[dict[str, Any], list[dict[str, Any]]], Awaitable[T]],
+        *,
+        carries: bool = True,
+        hold: bool = False,
     ) -> T:
         """Run one storage write of the change being computed. `write(state, rows)` stores the table's state
         and the outbox rows owed so far in its own transaction (`carries=False`: a hand action on the fast path,
@@ -159,7 +167,11 @@ class TableCore:
         A write with `carries=False` stores none of the table's state, so the committed copy stays the one
         taken before it (what storage holds of the table is the same; the engine's hand, the one thing such a
         write stores, is shared by the copy, and changes only once its action is stored): no second copy per
-        action."""
+        action.
+
+        `hold`: what the change owes is stored with this write but told only after the change's next write is
+        stored too (`release_held`): a first write that the table completes itself if the next one fails (a
+        leave's mark and its notice, then its fold: docs/storage.md, "Outages")."""
         owed, self._owed = self._owed, []
         state = self.state.to_json() if carries else {}
         rows = [o.row() for o in owed if o.payload is not None] if carries else []
@@ -173,15 +185,26 @@ class TableCore:
             raise
         if carries:
             self.mark_committed()
+        if hold:
+            self._held.extend(owed)
+            return result
+        self.release_held()
         for item in owed:
             self.delivery.queue(item, durable=carries and item.payload is not None)
         return result
 
-    async def save(self) -> None:
-        """Store the table's state with what the change owes (one transaction)."""
+    def release_held(self) -> None:
+        """Tell what an earlier write of the change stored and held (`commit`'s `hold`), now that it is complete."""
+        held, self._held = self._held, []
+        for item in held:
+            self.delivery.queue(item, durable=item.payload is not None)
+
+    async def save(self, *, hold: bool = False) -> None:
+        """Store the table's state with what the change owes (one transaction); `hold`: see `commit`."""
         state = self.state
         await self.commit(
-            lambda data, rows: self.storage.save_table_state(state.ids.table_id, data, state.message_id, outbox=rows)
+            lambda data, rows: self.storage.save_table_state(state.ids.table_id, data, state.message_id, outbox=rows),
+            hold=hold,
         )
 
     @staticmethod

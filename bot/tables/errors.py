@@ -75,6 +75,7 @@ CODES: frozenset[str] = frozenset(
         "show_at_showdown",
         "show_already",
         "storage_unavailable",
+        "leave_pending",
     }
 )
 

@@ -269,6 +269,7 @@ class Hands:
                 self._core.announce(PlayerAnnouncement(NoticeKind.RUN_TWICE, user, state.name(user), action="left"))
             await self.apply(player, ActionKind.FOLD, None, by=ActionBy.FORFEIT)
         else:  # already folded: nothing to play
+            self._core.release_held()
             self._core.delivery.refresh()
 
     async def apply(

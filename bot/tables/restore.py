@@ -63,7 +63,9 @@ class Restorer:
             state.seal = dealt.seal
             state.table.resume_hand(hand, state.hand_seats)
             core.mark_committed()
-            if hand.is_complete:
+            if await self._complete_forfeits(hand):
+                pass  # the fold's own course: the next turn, or the hand's end
+            elif hand.is_complete:
                 await self._hands.finish_hand()
             elif hand.run_twice_pending:
                 # The question "run it twice?" keeps the time it had left (from the action that closed the betting).
@@ -102,6 +104,18 @@ class Restorer:
         await self.restore(row, grace=FAULT_RESUME_GRACE)
         core.stale = False
         await self.deliver_pending(None)
+
+    async def _complete_forfeits(self, hand: Hand) -> bool:
+        """A leave stored without its fold (an outage between its two writes, or a stop): the stored mark is the
+        intent, so fold the leaver's live hand now (stored as the forfeit it is); the forfeit's notice, stored
+        with the mark, is told after this by `deliver_pending`. True when a fold was played."""
+        state = self._state
+        played = False
+        for player, user in enumerate(state.hand_users):
+            if user in state.leaving and state.hand is hand and not hand.is_complete and hand.can_forfeit(player):
+                await self._hands.forfeit(player)
+                played = True
+        return played
 
     def _after_hand_unfinished(self, ended: HandRow) -> bool:
         """After finished hand `ended`, is what follows a hand's end still to do? (A player of it still seated

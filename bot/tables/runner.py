@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from bot.poker import ActionKind, Card, LevelBy, PlayerActed, PokerError
-from bot.storage import OutboxRow, Storage, TableRow
+from bot.storage import OutboxRow, Storage, StorageUnavailable, TableRow
 from bot.tables.clock import Clock
 from bot.tables.coaching import CoachDMs
 from bot.tables.computers import Computers, pause
@@ -346,11 +346,17 @@ class TableRunner(TableReader, KeptTurnTimer):
         """Stand up. Between hands (or when not dealt in) the seat is freed at once and a cash stack goes back
         to the balance: returns True. In a hand, the member forfeits it at once — their hand is folded
         whoever is to act and even when checking is free (`Hand.forfeit`), announced once — and leaves when
-        the hand ends, with what is left of their stack: returns False. Raises ServiceError("not_seated")."""
+        the hand ends, with what is left of their stack: returns False. Raises ServiceError("not_seated"), and
+        ServiceError("leave_pending") when the mark was stored but not the fold: the table folds it itself once
+        storage answers (`Restorer.restore`), and only then tells the forfeit (docs/storage.md, "Outages")."""
         async with self._operation():
-            player = await self._seating.leave(user_id)
+            player = await self._seating.leave(user_id)  # the mark and its notice: stored, held
             if player is not None:
-                await self._hands.forfeit(player)
+                try:
+                    await self._hands.forfeit(player)  # the fold stored: the notice is told
+                except (StorageUnavailable, TimeoutError) as exc:
+                    self._resume_later()
+                    raise ServiceError("leave_pending") from exc
                 return False
             await self._host.end_tournament_if_won()
             self._outbox.refresh()

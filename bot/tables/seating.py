@@ -189,7 +189,9 @@ class Seating:
     async def leave(self, user_id: int) -> int | None:
         """See `TableRunner.leave`. Between hands (or when not dealt in) the seat is freed at once: returns
         None. A player in the hand being played is marked leaving, with the one notice of their departure
-        ("forfeited"), stored: returns their player index, whose hand the caller then forfeits."""
+        ("forfeited"), stored but held (told once the fold is stored too): returns their player index, whose hand
+        the caller then forfeits. The mark is the intent: if the fold cannot be stored, the table completes it
+        when it reads itself again (`Restorer.restore`)."""
         state, core = self._state, self._core
         state.check_open()
         state.require_seat(user_id)
@@ -198,7 +200,7 @@ class Seating:
             state.leaving.add(user_id)
             # The one notice of this departure (the seat is freed silently when the hand ends), stored with it.
             core.announce(PlayerAnnouncement(NoticeKind.FORFEITED, user_id, state.name(user_id), action="fold"))
-            await core.save()
+            await core.save(hold=True)
             return player
         await self.stand(user_id, Departure.LEFT)
         return None
