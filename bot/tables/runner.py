@@ -331,14 +331,12 @@ class TableRunner(TableReader, KeptTurnTimer):
 
     async def rebuy(self, user_id: int, amount: int, reply: InteractionReply | None = None) -> int:
         """Add chips from the balance to the member's stack, up to the maximum buy-in (rule book 002: rebuys
-        between hands). Between hands (or when not dealt in) the chips move at once: returns the new stack. In
-        a hand the rebuy is accepted for the next hand — kept with the table (restarts keep it), made when the
-        hand ends, within the maximum and the balance then (`Seating.make_rebuys`); nothing moves before:
-        returns 0. A second request during the hand replaces the first. `reply`: a deferred interaction to
-        answer ("rebuy.done" with the new stack and balance, or "rebuy.pending") through the outbox, stored
-        with the rebuy, so that it is answered even if the process dies right after. Raises ServiceError:
-        rebuy_cash_only, not_seated, rebuy_leaving (the member leaves, or is kicked, when the hand ends),
-        rebuy_at_max, rebuy_above_max, insufficient_balance."""
+        between hands). Between hands (or when not dealt in) the chips move at once: returns the new stack. In a
+        hand it is kept with the table for the hand's end (restarts keep it; `Seating.make_rebuys`, within the
+        maximum and the balance then; a second request replaces the first): returns 0. `reply`: a deferred
+        interaction answered through the outbox ("rebuy.done" or "rebuy.pending"), stored with the rebuy.
+        Raises ServiceError: rebuy_cash_only, not_seated, rebuy_leaving (the member leaves or is kicked when the
+        hand ends), rebuy_at_max, rebuy_above_max, insufficient_balance."""
         async with self._operation():
             return await self._seating.rebuy(user_id, amount, reply)
 
@@ -346,14 +344,13 @@ class TableRunner(TableReader, KeptTurnTimer):
         """Stand up. Between hands (or when not dealt in) the seat is freed at once and a cash stack goes back
         to the balance: returns True. In a hand, the member forfeits it at once — their hand is folded
         whoever is to act and even when checking is free (`Hand.forfeit`), announced once — and leaves when
-        the hand ends, with what is left of their stack: returns False. Raises ServiceError("not_seated"), and
-        ServiceError("leave_pending") when the mark was stored but not the fold: the table folds it itself once
-        storage answers (`Restorer.restore`), and only then tells the forfeit (docs/storage.md, "Outages")."""
+        the hand ends, with what is left of their stack: returns False. Raises ServiceError: not_seated;
+        leave_pending, the mark stored but not the fold (folded by the table later: docs/storage.md, "Outages")."""
         async with self._operation():
             player = await self._seating.leave(user_id)  # the mark and its notice: stored, held
             if player is not None:
-                try:
-                    await self._hands.forfeit(player)  # the fold stored: the notice is told
+                try:  # the fold stored, the notice is told
+                    await self._hands.forfeit(player)
                 except (StorageUnavailable, TimeoutError) as exc:
                     self._resume_later()
                     raise ServiceError("leave_pending") from exc
@@ -491,11 +488,9 @@ class TableRunner(TableReader, KeptTurnTimer):
         `carrier`: the press of a table message's button that made it, not yet answered: once the action is
         stored, it is answered by the table edit that shows it (`Delivery.carry`); a refused action leaves it
         to the caller to answer. Raises ServiceError (see `check_turn`), or the engine's PokerError saying what
-        is allowed ("Minimum raise is to 22"). Nothing changes then.
-
-        `stored(acted)`: called under the lock once the action is stored, if the hand's end is still to store, so
-        that its author is answered before those writes; not called otherwise. Once called, the action stands: a
-        later error is no refusal (docs/architecture.md, "Answering a slash command")."""
+        is allowed ("Minimum raise is to 22"). Nothing changes then. `stored(acted)`: called under the lock once
+        the action is stored if the hand's end is still to store (its author answered before those writes); the
+        action stands from then on (docs/architecture.md, "Answering a slash command")."""
         async with self._operation():
             acted = await self._hands.act(
                 user_id, kind, amount, hand_number=hand_number, expected=expected, stored=stored
