@@ -76,6 +76,7 @@ CODES: frozenset[str] = frozenset(
         "show_already",
         "storage_unavailable",
         "leave_pending",
+        "tournament_end_pending",
     }
 )
 

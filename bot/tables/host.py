@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.poker import LevelBy, Table, TableKind
+from bot.storage import StorageUnavailable
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.errors import ServiceError
 from bot.tables.kinds import OutboxKind
@@ -79,6 +80,16 @@ class Host:
             return False
         await self.close(last_player_standing=True)
         return True
+
+    async def end_tournament_after_stand_up(self) -> None:
+        """`end_tournament_if_won` after a stand-up that is stored already (a leave or a kick between hands): when
+        the close cannot be stored, the seat stays free and the table closes the tournament itself once storage
+        answers (`Restorer.restore`); raises ServiceError("tournament_end_pending") then, not the storage error,
+        whose refusal would say that nothing changed (docs/storage.md, "Outages")."""
+        try:
+            await self.end_tournament_if_won()
+        except (StorageUnavailable, TimeoutError) as exc:
+            raise ServiceError("tournament_end_pending") from exc
 
     async def close(
         self, *, last_player_standing: bool = False, reply: InteractionReply | None = None

@@ -13,6 +13,7 @@ from bot.poker import Hand, Table
 from bot.storage import HandRow, OutboxRow, TableRow
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.hands import Hands
+from bot.tables.host import Host
 from bot.tables.kinds import OutboxKind
 from bot.tables.notifier import Announcement
 from bot.tables.outbox import Owed, decode_announcement, payload_kind
@@ -31,11 +32,12 @@ FAULT_RESUME_GRACE = 2.0
 class Restorer:
     """Rebuilds a table's memory from storage (see the module docstring)."""
 
-    def __init__(self, core: TableCore, scheduler: Scheduler, hands: Hands) -> None:
+    def __init__(self, core: TableCore, scheduler: Scheduler, hands: Hands, host: Host) -> None:
         self._core = core
         self._state = core.state
         self._scheduler = scheduler
         self._hands = hands
+        self._host = host
 
     async def restore(self, row: TableRow, *, grace: float) -> None:
         """See `TableRunner.restore`."""
@@ -86,7 +88,9 @@ class Restorer:
             busted = tuple(s for s, u in zip(seats, users, strict=True) if state.seat_holds(s, u, stack=0))
             await self._hands.after_hand(busted, users, seats, Hand.from_record(ended.record))
         core.delivery.refresh()
-        if state.hand is None:
+        # A tournament left with one player whose close was not stored (an outage after the last stand-up, or a
+        # stop): close it now, as the stand-up would have (docs/storage.md, "Outages"); else deal the next hand.
+        if state.hand is None and not await self._host.end_tournament_if_won():
             self._scheduler.schedule_next_hand()
 
     async def reload(self) -> None:

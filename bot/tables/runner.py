@@ -114,7 +114,7 @@ class TableRunner(TableReader, KeptTurnTimer):
         super().__init__(self._core, hands, seating, time_bank)
         self._host = host
         self._run_twice = RunTwice(self._core, hands)
-        self._restorer = Restorer(self._core, self, hands)
+        self._restorer = Restorer(self._core, self, hands, host)
         self._computers = Computers(self._core, self._seating, self._hands)
         self._shows = Shows(self._core)
         self._coach_dms = CoachDMs(state, self._outbox, self._lock, self.snapshot)
@@ -167,8 +167,10 @@ class TableRunner(TableReader, KeptTurnTimer):
                 self._core.begin()
                 try:
                     yield
-                except PokerError:
+                except PokerError as exc:  # a refusal; one that storage caused (leave_pending...) reads storage again
                     self._core.roll_back()
+                    if isinstance(exc.__cause__, StorageUnavailable | TimeoutError):
+                        self._resume_later()
                     raise
                 except STORAGE_REFUSALS as exc:  # not a fault: the ledger refused (not enough chips...)
                     self._core.roll_back()
@@ -341,21 +343,19 @@ class TableRunner(TableReader, KeptTurnTimer):
             return await self._seating.rebuy(user_id, amount, reply)
 
     async def leave(self, user_id: int) -> bool:
-        """Stand up. Between hands (or when not dealt in) the seat is freed at once and a cash stack goes back
-        to the balance: returns True. In a hand, the member forfeits it at once — their hand is folded
-        whoever is to act and even when checking is free (`Hand.forfeit`), announced once — and leaves when
-        the hand ends, with what is left of their stack: returns False. Raises ServiceError: not_seated;
-        leave_pending, the mark stored but not the fold (folded by the table later: docs/storage.md, "Outages")."""
+        """Stand up. Between hands (or when not dealt in) the seat is freed at once, a cash stack back to the
+        balance: True. In a hand, the member forfeits it at once (folded whoever is to act, even when checking is
+        free: `Hand.forfeit`; announced once) and leaves when it ends with what is left of their stack: False.
+        Raises ServiceError: not_seated; leave_pending, tournament_end_pending (docs/storage.md, "Outages")."""
         async with self._operation():
             player = await self._seating.leave(user_id)  # the mark and its notice: stored, held
             if player is not None:
                 try:  # the fold stored, the notice is told
                     await self._hands.forfeit(player)
                 except (StorageUnavailable, TimeoutError) as exc:
-                    self._resume_later()
-                    raise ServiceError("leave_pending") from exc
+                    raise ServiceError("leave_pending") from exc  # the table reads storage again (`_operation`)
                 return False
-            await self._host.end_tournament_if_won()
+            await self._host.end_tournament_after_stand_up()
             self._outbox.refresh()
             return True
 
@@ -367,7 +367,7 @@ class TableRunner(TableReader, KeptTurnTimer):
             if not await self._seating.kick(by_user, target, is_admin=is_admin):
                 self._outbox.refresh()
                 return False
-            await self._host.end_tournament_if_won()
+            await self._host.end_tournament_after_stand_up()
             self._outbox.refresh()
             return True
 

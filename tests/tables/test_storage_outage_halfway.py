@@ -20,7 +20,7 @@ from bot.render.i18n import t
 from bot.render.table import SeatState
 from bot.storage import Storage, StorageUnavailable
 from bot.storage.sqlite import SQLiteExecutor
-from bot.tables import ManualClock, RecordingNotifier, TableOptions, TableRunner, TableService
+from bot.tables import ManualClock, RecordingNotifier, TableClosedAnnouncement, TableOptions, TableRunner, TableService
 from bot.tables.clock import settle
 from bot.tables.errors import ServiceError
 from bot.tables.kinds import ActionBy
@@ -176,3 +176,54 @@ async def test_a_restart_between_a_leave_and_its_fold_completes_the_forfeit(
         await settle()
         await service2.close()
         await storage2.close()
+
+
+async def test_a_tournament_won_by_a_leave_whose_close_could_not_be_stored_is_closed_by_the_table(
+    service: TableService,
+    storage: Storage,
+    clock: ManualClock,
+    notifier: RecordingNotifier,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A leave between hands that leaves a started tournament one player is two writes: the stand-up, then the
+    tournament's close. When the close cannot be stored (here the database refuses writes: SQLITE_READONLY), the
+    seat is free already, so the member is not told that nothing changed, and the table closes the tournament
+    itself once storage answers (its re-read). On the old code the table stayed open for ever with one player."""
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, kind="tournament"))
+    runner = service.get(CHANNEL)
+    for user in (ALICE, BOB):
+        await runner.join(user, NAMES[user])
+    await runner.start_game(HOST)
+    await play_to_end_of_hand(service)
+    await runner.drain()
+    assert runner.snapshot().street is None and len(runner.snapshot().seats) == 2  # between hands, both in
+    executor = storage.executor
+    assert isinstance(executor, SQLiteExecutor)
+    close_table = storage.close_table
+
+    async def close_refused(*args: object, **kwargs: object) -> object:
+        async with executor.connection.execute("PRAGMA query_only = ON"):
+            pass
+        try:
+            return await close_table(*args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            async with executor.connection.execute("PRAGMA query_only = OFF"):
+                pass
+
+    monkeypatch.setattr(storage, "close_table", close_refused)
+    with pytest.raises(ServiceError) as refused:
+        await runner.leave(BOB)
+    monkeypatch.undo()
+    assert refused.value.code == "tournament_end_pending"
+    assert "nothing was changed" not in refusal_text(refused.value, "en", "the test")
+    assert refusal_text(refused.value, "fr", "the test") == t("error.tournament_end_pending", "fr")
+    row = await storage.latest_table_for_channel(CHANNEL)
+    assert row is not None and row.status == "open"
+    await clock.advance(FAULT_RETRY_DELAYS_S[0] + 0.1)  # the table reads itself again from storage
+    await settle()
+    row = await storage.latest_table_for_channel(CHANNEL)
+    assert row is not None and row.status == "closed"
+    assert CHANNEL not in service.runners
+    closed = [a for a in notifier.announcements if isinstance(a, TableClosedAnnouncement)]
+    assert len(closed) == 1 and closed[0].tournament_over
+    assert (await storage.audit(GUILD)).ok
