@@ -178,17 +178,11 @@ async def test_a_restart_between_a_leave_and_its_fold_completes_the_forfeit(
         await storage2.close()
 
 
-async def test_a_tournament_won_by_a_leave_whose_close_could_not_be_stored_is_closed_by_the_table(
-    service: TableService,
-    storage: Storage,
-    clock: ManualClock,
-    notifier: RecordingNotifier,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A leave between hands that leaves a started tournament one player is two writes: the stand-up, then the
-    tournament's close. When the close cannot be stored (here the database refuses writes: SQLITE_READONLY), the
-    seat is free already, so the member is not told that nothing changed, and the table closes the tournament
-    itself once storage answers (its re-read). On the old code the table stayed open for ever with one player."""
+async def win_a_tournament_by_a_leave_whose_close_fails(
+    service: TableService, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> TableRunner:
+    """A two-player tournament after its first hand; BOB leaves and the tournament's close is refused by the
+    database (SQLITE_READONLY under `close_table`): the member is told `tournament_end_pending`."""
     await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, kind="tournament"))
     runner = service.get(CHANNEL)
     for user in (ALICE, BOB):
@@ -219,11 +213,52 @@ async def test_a_tournament_won_by_a_leave_whose_close_could_not_be_stored_is_cl
     assert refusal_text(refused.value, "fr", "the test") == t("error.tournament_end_pending", "fr")
     row = await storage.latest_table_for_channel(CHANNEL)
     assert row is not None and row.status == "open"
-    await clock.advance(FAULT_RETRY_DELAYS_S[0] + 0.1)  # the table reads itself again from storage
-    await settle()
+    return runner
+
+
+async def assert_tournament_closed_once(service: TableService, storage: Storage, notifier: RecordingNotifier) -> None:
     row = await storage.latest_table_for_channel(CHANNEL)
     assert row is not None and row.status == "closed"
     assert CHANNEL not in service.runners
     closed = [a for a in notifier.announcements if isinstance(a, TableClosedAnnouncement)]
     assert len(closed) == 1 and closed[0].tournament_over
     assert (await storage.audit(GUILD)).ok
+
+
+async def test_a_tournament_won_by_a_leave_whose_close_could_not_be_stored_is_closed_by_the_table(
+    service: TableService,
+    storage: Storage,
+    clock: ManualClock,
+    notifier: RecordingNotifier,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A leave between hands that leaves a started tournament one player is two writes: the stand-up, then the
+    tournament's close. When the close cannot be stored (here the database refuses writes: SQLITE_READONLY), the
+    seat is free already, so the member is not told that nothing changed, and the table closes the tournament
+    itself once storage answers (its re-read). On the old code the table stayed open for ever with one player."""
+    await win_a_tournament_by_a_leave_whose_close_fails(service, storage, monkeypatch)
+    await clock.advance(FAULT_RETRY_DELAYS_S[0] + 0.1)  # the table reads itself again from storage
+    await settle()
+    await assert_tournament_closed_once(service, storage, notifier)
+
+
+async def test_a_restart_after_a_tournament_won_by_a_leave_whose_close_failed_closes_it(
+    db_path: Path, clock: ManualClock, notifier: RecordingNotifier, decks: Decks, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same, but the process stops before the table reads itself again: the restore closes the tournament."""
+    storage = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
+    service = TableService(storage, notifier, clock=clock, rng_factory=decks)
+    await win_a_tournament_by_a_leave_whose_close_fails(service, storage, monkeypatch)
+    await service.close()
+    await storage.close()
+    storage2 = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
+    notifier2 = RecordingNotifier()
+    service2 = TableService(storage2, notifier2, clock=clock, rng_factory=Decks())
+    try:
+        await service2.restore()
+        await settle()
+        await assert_tournament_closed_once(service2, storage2, notifier2)
+    finally:
+        await settle()
+        await service2.close()
+        await storage2.close()
