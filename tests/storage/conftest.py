@@ -7,10 +7,13 @@ that the tests start themselves (tests/postgres.py). A module that tests SQLite'
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.storage import GuildDefaults, Storage
@@ -89,3 +92,29 @@ async def select(storage: Storage, sql: str, params: Sequence[Any] = ()) -> list
         return [tuple(row) for row in await tx.all(sql, params)]
 
     return await storage.executor.read(body)
+
+
+@pytest.fixture
+async def own_server() -> AsyncIterator[Any]:
+    """A PostgreSQL server of this test's own (the shared one must stay up), stopped by the test."""
+    if postgres.server_url() is None:
+        postgres.unavailable()
+    import pgserver
+
+    folder = tempfile.mkdtemp(prefix="poker-bot-pg-outage-")
+    server = pgserver.get_server(folder, cleanup_mode="stop")  # type: ignore[attr-defined]
+    try:
+        yield server
+    finally:
+        server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def create_login_role(admin_url: str, user: str, password: str) -> None:
+    """Create a superuser `user` who logs in with `password` on the server of `admin_url` (a URL with a password,
+    for the tests that check it never reaches a log)."""
+    conn = await asyncpg.connect(admin_url)
+    try:
+        await conn.execute(f"CREATE ROLE {user} LOGIN SUPERUSER PASSWORD '{password}'")
+    finally:
+        await conn.close()

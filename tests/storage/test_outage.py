@@ -6,22 +6,17 @@ the database URL; the Discord layer answers it as the `storage_unavailable` refu
 from __future__ import annotations
 
 import logging
-import shutil
 import sqlite3
-import tempfile
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import asyncpg
 import pytest
 
 from bot.discord_ui.errors import refusal_text
 from bot.render.i18n import t
 from bot.storage import Storage, StorageError, StorageUnavailable
-from tests import postgres
-from tests.storage.conftest import DEFAULTS, GUILD, sqlite_of
+from tests.storage.conftest import DEFAULTS, GUILD, create_login_role, sqlite_of
 
 ALICE = 101
 PASSWORD = "s3cret-Pa55word"
@@ -60,22 +55,6 @@ async def test_the_refusal_says_nothing_changed_in_both_languages() -> None:
     assert "SQLITE" not in english + french  # the cause is for the log
 
 
-@pytest.fixture
-async def own_server() -> AsyncIterator[Any]:
-    """A PostgreSQL server of this test's own (the shared one must stay up), stopped by the test."""
-    if postgres.server_url() is None:
-        postgres.unavailable()
-    import pgserver
-
-    folder = tempfile.mkdtemp(prefix="poker-bot-pg-outage-")
-    server = pgserver.get_server(folder, cleanup_mode="stop")  # type: ignore[attr-defined]
-    try:
-        yield server
-    finally:
-        server.cleanup()
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 def with_password(url: str, user: str, password: str) -> str:
     parts = urlsplit(url)
     host = parts.netloc.rsplit("@", 1)[-1]
@@ -86,11 +65,7 @@ async def test_a_postgresql_server_stopped_under_the_storage_is_unavailable_with
     own_server: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     admin = str(own_server.get_uri())
-    conn = await asyncpg.connect(admin)
-    try:
-        await conn.execute(f"CREATE ROLE poker LOGIN SUPERUSER PASSWORD '{PASSWORD}'")
-    finally:
-        await conn.close()
+    await create_login_role(admin, "poker", PASSWORD)
     url = with_password(admin, "poker", PASSWORD)
     caplog.set_level(logging.DEBUG)
     store = await Storage.open(url, defaults=DEFAULTS)

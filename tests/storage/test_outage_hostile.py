@@ -8,15 +8,13 @@ import logging
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import asyncpg
 import pytest
 
 from bot.storage import Storage, StorageUnavailable
 from bot.storage.backends import redact
 from bot.storage.executor import Tx
 from tests import postgres
-from tests.storage.conftest import DEFAULTS, GUILD
-from tests.storage.test_outage import own_server  # noqa: F401  # the fixture: a server of the test's own
+from tests.storage.conftest import DEFAULTS, GUILD, create_login_role
 
 ALICE = 101
 PASSWORD = "qu3ry-Pa55word"
@@ -39,15 +37,11 @@ def test_redact_hides_a_password_given_as_a_query_parameter() -> None:
 
 
 async def test_a_password_in_the_url_query_is_not_in_the_outage_cause_nor_any_log(
-    own_server: Any,  # noqa: F811
+    own_server: Any,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     admin = str(own_server.get_uri())
-    conn = await asyncpg.connect(admin)
-    try:
-        await conn.execute(f"CREATE ROLE poker LOGIN SUPERUSER PASSWORD '{PASSWORD}'")
-    finally:
-        await conn.close()
+    await create_login_role(admin, "poker", PASSWORD)
     url = with_query_password(admin, "poker", PASSWORD)
     caplog.set_level(logging.DEBUG)
     store = await Storage.open(url, defaults=DEFAULTS)
