@@ -24,7 +24,7 @@ from bot.tables import ManualClock, RecordingNotifier, TableClosedAnnouncement, 
 from bot.tables.clock import settle
 from bot.tables.errors import ServiceError
 from bot.tables.kinds import ActionBy
-from bot.tables.runner import FAULT_RETRY_DELAYS_S
+from bot.tables.operation import FAULT_RETRY_DELAYS_S
 
 from .conftest import ALICE, BOB, CHANNEL, CHLOE, DEFAULTS, GUILD, HOST, NAMES, Decks, play_to_end_of_hand
 
