@@ -260,13 +260,15 @@ def open_actions_connection(path: str) -> sqlite3.Connection | None:
 
 
 #: SQLite's primary result codes that mean the database cannot be written or read now, not a wrong statement:
-#: SQLITE_PERM, BUSY, LOCKED, READONLY, IOERR, FULL, CANTOPEN, PROTOCOL.
-_UNAVAILABLE_CODES = frozenset({3, 5, 6, 8, 10, 13, 14, 15})
+#: SQLITE_PERM, BUSY, READONLY, IOERR, FULL, CANTOPEN, PROTOCOL. Not SQLITE_LOCKED (6): a conflict inside one
+#: connection (a statement of ours still reading a table the same connection changes), our own bug.
+_UNAVAILABLE_CODES = frozenset({3, 5, 8, 10, 13, 14, 15})
 
 
 def unavailable(exc: BaseException) -> StorageUnavailable | None:
-    """The `StorageUnavailable` a SQLite error means (the file locked, read-only, full, unreadable), or None for
-    any other error (a wrong statement is a bug, not an outage)."""
+    """The `StorageUnavailable` a SQLite error means (the file locked by another connection, read-only, full,
+    unreadable), or None for any other error (a wrong statement, or SQLITE_LOCKED: a table locked by our own
+    connection, is a bug, not an outage)."""
     if not isinstance(exc, sqlite3.OperationalError):
         return None
     code = getattr(exc, "sqlite_errorcode", None)
@@ -276,6 +278,9 @@ def unavailable(exc: BaseException) -> StorageUnavailable | None:
 
 
 def is_busy(exc: sqlite3.OperationalError) -> bool:
-    """The statement was refused because another connection holds the write lock."""
+    """The statement was refused because another connection holds the write lock (SQLITE_BUSY: "database is
+    locked"; SQLITE_LOCKED, "database table is locked", is a conflict inside one connection, not this)."""
     code = getattr(exc, "sqlite_errorcode", None)
-    return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(exc)
+    if code is not None:
+        return code & 0xFF == sqlite3.SQLITE_BUSY
+    return "database is locked" in str(exc)
