@@ -282,5 +282,5 @@ def is_busy(exc: sqlite3.OperationalError) -> bool:
     locked"; SQLITE_LOCKED, "database table is locked", is a conflict inside one connection, not this)."""
     code = getattr(exc, "sqlite_errorcode", None)
     if code is not None:
-        return code & 0xFF == sqlite3.SQLITE_BUSY
+        return bool(code & 0xFF == sqlite3.SQLITE_BUSY)
     return "database is locked" in str(exc)
