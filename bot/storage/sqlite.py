@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.storage.errors import Conflict, StorageError, StorageUnavailable
+from bot.storage.errors import Conflict, StorageError, StorageUnavailable, StorageUnreadable
 from bot.storage.executor import Body, Dialect, Executor, Params, Tx, WouldWait
 from bot.storage.models import Row
 
@@ -149,7 +149,9 @@ class SQLiteExecutor(Executor):
                     pass
         except BaseException as exc:
             await connection.close()
-            if isinstance(exc, sqlite3.DatabaseError):  # "file is not a database": another kind of file
+            if (unreadable_error := unreadable(exc, f"sqlite:///{path}")) is not None:  # another kind of file
+                raise unreadable_error from exc
+            if isinstance(exc, sqlite3.DatabaseError):
                 raise StorageError(f"cannot open the database at {path}: {exc}") from exc
             raise
         return cls(connection, str(path))
@@ -173,6 +175,10 @@ class SQLiteExecutor(Executor):
         except sqlite3.OperationalError as exc:
             if (outage := unavailable(exc)) is not None:
                 raise outage from exc
+            raise
+        except sqlite3.DatabaseError as exc:  # a page found damaged (the migrations read the file first)
+            if (unreadable_error := unreadable(exc, self.description)) is not None:
+                raise unreadable_error from exc
             raise
 
     async def write(self, body: Body[T]) -> T:
@@ -275,6 +281,21 @@ def unavailable(exc: BaseException) -> StorageUnavailable | None:
     if code is None or code & 0xFF not in _UNAVAILABLE_CODES:
         return None
     return StorageUnavailable(f"SQLite: {exc} ({getattr(exc, 'sqlite_errorname', code)})")
+
+
+#: SQLite's primary result codes of a file that is no SQLite database, or a damaged one: SQLITE_CORRUPT, NOTADB.
+_UNREADABLE_CODES = frozenset({11, 26})
+
+
+def unreadable(exc: BaseException, database: str) -> StorageUnreadable | None:
+    """The `StorageUnreadable` a SQLite error means (the file at `database` is no SQLite database, or a damaged
+    one), or None for any other error."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return None
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is None or code & 0xFF not in _UNREADABLE_CODES:
+        return None
+    return StorageUnreadable(database, str(exc))
 
 
 def is_busy(exc: sqlite3.OperationalError) -> bool:
