@@ -23,6 +23,10 @@ ORDER BY o.n
 #: ... with the table's state stored by the same statement: the state, the table id.
 _WITH_STATE_POSTGRESQL = "WITH state AS (UPDATE poker_tables SET state = ? WHERE id = ?)"
 
+#: A table's messages not yet delivered, oldest first (`Outbox.pending`; every table's: without the table's term).
+PENDING = "SELECT table_id, key, payload FROM outbox WHERE delivered_at IS NULL{table} ORDER BY id"
+PENDING_OF_TABLE = PENDING.format(table=" AND table_id = ?")
+
 
 class Outbox:
     """The `outbox` table, and the table service's state stored with a change."""
@@ -64,7 +68,8 @@ class Outbox:
     @staticmethod
     async def pending(tx: Tx, table_id: int | None) -> list[OutboxRow]:
         """Body of `Storage.pending_outbox`."""
-        where = "delivered_at IS NULL" + ("" if table_id is None else " AND table_id = ?")
-        params = () if table_id is None else (table_id,)
-        rows = await tx.all(f"SELECT table_id, key, payload FROM outbox WHERE {where} ORDER BY id", params)
+        if table_id is None:
+            rows = await tx.all(PENDING.format(table=""))
+        else:
+            rows = await tx.all(PENDING_OF_TABLE, (table_id,))
         return [OutboxRow.from_row(r) for r in rows]
