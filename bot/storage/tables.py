@@ -276,6 +276,15 @@ class Tables:
         )
         await self._outbox.attach(tx, table_id, None, outbox, None)
 
+    async def save_state_statement(
+        self, executor: Executor, table_id: int, state: Mapping[str, Any], message_id: int | None, outbox: Owed
+    ) -> None:
+        """`Storage.save_table_state` on PostgreSQL: `save_state` as one statement that commits itself (one round
+        trip instead of four; `Outbox.save_state_statement`); raises TableNotFound, StorageError as it does."""
+        rows = outbox(None) if callable(outbox) else outbox
+        if not await self._outbox.save_state_statement(executor, table_id, dumps(dict(state)), message_id, rows):
+            raise TableNotFound(f"no open table {table_id}")
+
     @staticmethod
     async def set_message(executor: Executor, table_id: int, message_id: int | None) -> None:
         """`Storage.set_table_message`: `_update_open` as a transaction of its own, one statement
