@@ -63,6 +63,10 @@ def open_hands_sql(count: int, for_update: str = "") -> str:
             """
 
 
+#: A hand's end, guarded: only an unfinished hand ends (two finishes of one hand at once end it once).
+_END_HAND = "UPDATE hands SET ended_at = ?, result = ? WHERE id = ? AND ended_at IS NULL"
+
+
 class Hands:
     """The `hands`, `hand_players` and `hand_actions` tables (the actions are appended by `ActionLog`)."""
 
@@ -114,30 +118,38 @@ class Hands:
         state: Mapping[str, Any] | None,
         outbox: Owed,
     ) -> None:
-        """Body of `Storage.finish_hand`."""
-        hand = await tx.one("SELECT table_id FROM hands WHERE id = ?", (hand_id,))
-        if hand is None:
-            raise HandNotFound(f"no unfinished hand {hand_id}")
-        table_id = hand["table_id"]
-        # The table's row first (every write of a table does), then whether the hand is still unfinished: another
-        # process's finish_hand or close_table of the same hand may have committed while this one waited. (A
-        # closed table's hands are all ended: HandNotFound, as before the lock.)
-        table = await tx.one(f"SELECT status FROM poker_tables WHERE id = ?{tx.dialect.for_update}", (table_id,))
-        ended = await tx.execute(
-            "UPDATE hands SET ended_at = ?, result = ? WHERE id = ? AND ended_at IS NULL",
-            (self._clock(), dumps(dict(result)), hand_id),
+        """Body of `Storage.finish_hand`. Seven statements (PostgreSQL: nine round trips with BEGIN and COMMIT;
+        it was eleven): the hand's table and the table's row locked in one, the guarded end of the hand returning
+        its players in one, one read of the seats for the stacks' check and the players' final stacks."""
+        # The table's row first (every write of a table does, here found through the hand), then whether the hand
+        # is still unfinished: another process's finish_hand or close_table of the same hand may have committed
+        # while this one waited. (A closed table's hands are all ended: HandNotFound, as before the lock.)
+        table = await tx.one(
+            "SELECT t.id, t.status FROM hands h JOIN poker_tables t ON t.id = h.table_id WHERE h.id = ?"
+            + (" FOR UPDATE OF t" if tx.dialect.for_update else ""),
+            (hand_id,),
         )
-        if not ended:
+        if table is None:
             raise HandNotFound(f"no unfinished hand {hand_id}")
-        if table is None or table["status"] != TableStatus.OPEN:
+        table_id = table["id"]
+        # The hand ended by a guarded UPDATE, with its players' rows (none: it was not unfinished); PostgreSQL in
+        # one statement (the UPDATE's RETURNING feeds the read), SQLite (no UPDATE in a WITH) in two.
+        ending = (self._clock(), dumps(dict(result)), hand_id)
+        players_sql = "SELECT p.user_id, p.seat, p.starting_stack FROM hand_players p"
+        if tx.dialect is Dialect.POSTGRESQL:
+            rows = await tx.all(
+                f"WITH ended AS ({_END_HAND} RETURNING id) {players_sql} JOIN ended e ON p.hand_id = e.id", ending
+            )
+        elif await tx.execute(_END_HAND, ending):
+            rows = await tx.all(f"{players_sql} WHERE p.hand_id = ?", (hand_id,))
+        else:
+            rows = []
+        if not rows:
+            raise HandNotFound(f"no unfinished hand {hand_id}")
+        if table["status"] != TableStatus.OPEN:
             raise TableNotFound(f"no open table {table_id}")
-        await self._tables.set_stacks(tx, table_id, stacks)
+        seated = await self._tables.set_stacks(tx, table_id, stacks)
         outcomes = players or {}
-        rows = await tx.all("SELECT user_id, seat, starting_stack FROM hand_players WHERE hand_id = ?", (hand_id,))
-        seated = {
-            (r["seat"], r["user_id"]): r["stack"]
-            for r in await tx.all("SELECT seat, user_id, stack FROM table_seats WHERE table_id = ?", (table_id,))
-        }
         updates = []
         for r in rows:
             final = seated.get((r["seat"], r["user_id"]))

@@ -303,10 +303,11 @@ class Tables:
         await self._outbox.attach(tx, table_id, state, outbox, None)
 
     @staticmethod
-    async def set_stacks(tx: Tx, table_id: int, stacks: Mapping[int, int]) -> None:
+    async def set_stacks(tx: Tx, table_id: int, stacks: Mapping[int, int]) -> dict[tuple[int, int], int]:
         """Set some seats' stacks ({seat: stack}) of a table whose row the caller locked; their total must not
-        change: raises ChipsNotConserved, NotSeated."""
-        rows = await tx.all("SELECT seat, stack FROM table_seats WHERE table_id = ?", (table_id,))
+        change: raises ChipsNotConserved, NotSeated. Returns every seat's stack after it, {(seat, user id): stack}
+        (one read of the seats serves the check and the caller)."""
+        rows = await tx.all("SELECT seat, user_id, stack FROM table_seats WHERE table_id = ?", (table_id,))
         current = {r["seat"]: r["stack"] for r in rows}
         missing = sorted(set(stacks) - set(current))
         if missing:
@@ -321,6 +322,7 @@ class Tables:
             "UPDATE table_seats SET stack = ? WHERE table_id = ? AND seat = ?",
             [(stack, table_id, seat) for seat, stack in stacks.items()],
         )
+        return {(r["seat"], r["user_id"]): stacks.get(r["seat"], r["stack"]) for r in rows}
 
     async def set_seat_stacks(self, tx: Tx, table_id: int, stacks: Mapping[int, int]) -> None:
         """Body of `Storage.set_seat_stacks`."""
