@@ -26,7 +26,7 @@ from bot.storage.postgres import translate
 from tests.storage.conftest import GUILD
 
 TABLES, CLOSED_TABLES, HANDS_PER_TABLE, ACTIONS_PER_HAND, ROWS_PER_HAND = 50, 1000, 40, 6, 6
-RECORD = '{"record": "' + "x" * 600 + '"}'
+RECORD = '{"record": "' + "x" * 3000 + '"}'
 
 
 async def fill(store: Storage) -> tuple[list[int], list[str], int]:
