@@ -33,15 +33,25 @@ WRITE_BEHIND_S = 0.2
 _KEYS_PER_STATEMENT = 500
 
 #: PostgreSQL: the marks and the message ids in one statement that commits itself (one round trip; the outbox's
-#: UPDATE runs whether or not the rest reads it).
+#: UPDATE runs whether or not the rest reads it). Rows are found by their unique key alone: with `delivered_at IS
+#: NULL` (or `status = 'open'`) in the lookup the planner could read the whole partial index `outbox_pending`
+#: (every row not delivered, and every row delivered since the last VACUUM) or `poker_tables_one_open_per_channel`,
+#: and keep that plan as the tables grew (docs/storage.md, "Plans"). So a row delivered already keeps its first
+#: time (COALESCE) and a closed table its message id (CASE): the same outcomes as the guarded UPDATEs.
 _WRITE_POSTGRESQL = """
 WITH marked AS (
-    UPDATE outbox SET delivered_at = ? WHERE key = ANY(CAST(? AS TEXT[])) AND delivered_at IS NULL
+    UPDATE outbox SET delivered_at = COALESCE(delivered_at, ?) WHERE key = ANY(CAST(? AS TEXT[]))
 )
-UPDATE poker_tables t SET message_id = m.message_id
+UPDATE poker_tables t SET message_id = CASE WHEN t.status = 'open' THEN m.message_id ELSE t.message_id END
 FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS m (id, message_id)
-WHERE t.id = m.id AND t.status = 'open'
+WHERE t.id = m.id
 """
+
+
+def sqlite_marks(count: int) -> str:
+    """SQLite: the delivered marks of `count` keys (the time, then the keys)."""
+    marks = ", ".join("?" * count)
+    return f"UPDATE outbox SET delivered_at = ? WHERE key IN ({marks}) AND delivered_at IS NULL"
 
 
 class WriteBehind:
@@ -161,11 +171,7 @@ class WriteBehind:
         async def body(tx: Tx) -> None:
             for start in range(0, len(unique), _KEYS_PER_STATEMENT):
                 chunk = unique[start : start + _KEYS_PER_STATEMENT]
-                marks = ", ".join("?" * len(chunk))
-                await tx.execute(
-                    f"UPDATE outbox SET delivered_at = ? WHERE key IN ({marks}) AND delivered_at IS NULL",
-                    (now, *chunk),
-                )
+                await tx.execute(sqlite_marks(len(chunk)), (now, *chunk))
             if tables:
                 await tx.executemany(
                     "UPDATE poker_tables SET message_id = ? WHERE id = ? AND status = 'open'",

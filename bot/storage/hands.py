@@ -23,19 +23,24 @@ ACTIONS_RETRY_DELAYS_S = (0.0005, 0.001, 0.002, 0.004)
 _Pending = tuple[int, str, float, "asyncio.Future[int]"]
 
 #: PostgreSQL: a batch of actions in one statement, so one round trip that commits itself (`Executor.
-#: write_ahead_statement`): the batch's rows (hand ids, JSON texts, times, in the callers' order); each unfinished
-#: hand among them locked (a hand cannot end between the read of its last number and the insert) with its last
-#: number (one probe of the primary key's index); the rows of those hands numbered on from there, in order. The rows
-#: of a hand that is not unfinished are not inserted (their callers get HandNotFound).
+#: write_ahead_statement`): the batch's rows (hand ids, JSON texts, times, in the callers' order) and its distinct
+#: hand ids; those hands locked by their primary key (a hand cannot end between the read of its last number and the
+#: insert), and of them the unfinished ones with their last number (one probe of the primary key's index); the rows
+#: of those hands numbered on from there, in order. The rows of a hand that is not unfinished are not inserted
+#: (their callers get HandNotFound). The hands are found by `id = ANY` alone and only then filtered on `ended_at`
+#: (READ COMMITTED: the locked row is the latest version): with `ended_at IS NULL` in the lookup the planner could
+#: read the whole partial index `hands_one_open_per_table` (every unfinished hand, and every hand ended since the
+#: last VACUUM) or the whole table, and keep that plan as the table grew (docs/storage.md, "Plans").
 APPEND_ACTIONS_POSTGRESQL = """
 WITH batch AS (
     SELECT b.hand_id, b.action, b.created_at, b.n
     FROM unnest(CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS DOUBLE PRECISION[]))
         WITH ORDINALITY AS b (hand_id, action, created_at, n)
+), locked AS MATERIALIZED (
+    SELECT h.id, h.ended_at FROM hands h WHERE h.id = ANY(CAST(? AS BIGINT[])) ORDER BY h.id FOR UPDATE
 ), open_hands AS (
-    SELECT h.id, (SELECT MAX(a.seq) FROM hand_actions a WHERE a.hand_id = h.id) AS last
-    FROM hands h WHERE h.id IN (SELECT hand_id FROM batch) AND h.ended_at IS NULL
-    ORDER BY h.id FOR UPDATE
+    SELECT l.id, (SELECT MAX(a.seq) FROM hand_actions a WHERE a.hand_id = l.id) AS last
+    FROM locked l WHERE l.ended_at IS NULL
 )
 INSERT INTO hand_actions (hand_id, seq, action, created_at)
 SELECT b.hand_id, COALESCE(o.last, -1) + ROW_NUMBER() OVER (PARTITION BY b.hand_id ORDER BY b.n), b.action,
@@ -43,6 +48,23 @@ SELECT b.hand_id, COALESCE(o.last, -1) + ROW_NUMBER() OVER (PARTITION BY b.hand_
 FROM batch b JOIN open_hands o ON o.id = b.hand_id
 RETURNING hand_id, seq
 """
+
+#: A hand's start: the table's unfinished hand and any hand of the new number, in one statement (one round trip).
+START_CHECK = "SELECT number, ended_at FROM hands WHERE table_id = ? AND (ended_at IS NULL OR number = ?)"
+
+
+def open_hands_sql(count: int, for_update: str = "") -> str:
+    """A batch's hands that are unfinished, each with its last action's number (`ActionLog._store`), for `count`
+    hand ids."""
+    marks = ", ".join("?" * count)
+    return f"""
+            SELECT h.id, (SELECT MAX(a.seq) FROM hand_actions a WHERE a.hand_id = h.id) AS last
+            FROM hands h WHERE h.id IN ({marks}) AND h.ended_at IS NULL{for_update}
+            """
+
+
+#: A hand's end, guarded: only an unfinished hand ends (two finishes of one hand at once end it once).
+_END_HAND = "UPDATE hands SET ended_at = ?, result = ? WHERE id = ? AND ended_at IS NULL"
 
 
 class Hands:
@@ -68,10 +90,7 @@ class Hands:
             raise ValueError("a hand needs at least two players")
         await self._tables.open_table(tx, table_id)
         # An unfinished hand and a hand of this number, in one statement (one round trip on PostgreSQL).
-        found = await tx.all(
-            "SELECT number, ended_at FROM hands WHERE table_id = ? AND (ended_at IS NULL OR number = ?)",
-            (table_id, number),
-        )
+        found = await tx.all(START_CHECK, (table_id, number))
         if any(r["ended_at"] is None for r in found):
             raise HandInProgress(f"table {table_id} has an unfinished hand")
         if found:
@@ -99,30 +118,38 @@ class Hands:
         state: Mapping[str, Any] | None,
         outbox: Owed,
     ) -> None:
-        """Body of `Storage.finish_hand`."""
-        hand = await tx.one("SELECT table_id FROM hands WHERE id = ?", (hand_id,))
-        if hand is None:
-            raise HandNotFound(f"no unfinished hand {hand_id}")
-        table_id = hand["table_id"]
-        # The table's row first (every write of a table does), then whether the hand is still unfinished: another
-        # process's finish_hand or close_table of the same hand may have committed while this one waited. (A
-        # closed table's hands are all ended: HandNotFound, as before the lock.)
-        table = await tx.one(f"SELECT status FROM poker_tables WHERE id = ?{tx.dialect.for_update}", (table_id,))
-        ended = await tx.execute(
-            "UPDATE hands SET ended_at = ?, result = ? WHERE id = ? AND ended_at IS NULL",
-            (self._clock(), dumps(dict(result)), hand_id),
+        """Body of `Storage.finish_hand`. Seven statements (PostgreSQL: nine round trips with BEGIN and COMMIT;
+        it was eleven): the hand's table and the table's row locked in one, the guarded end of the hand returning
+        its players in one, one read of the seats for the stacks' check and the players' final stacks."""
+        # The table's row first (every write of a table does, here found through the hand), then whether the hand
+        # is still unfinished: another process's finish_hand or close_table of the same hand may have committed
+        # while this one waited. (A closed table's hands are all ended: HandNotFound, as before the lock.)
+        table = await tx.one(
+            "SELECT t.id, t.status FROM hands h JOIN poker_tables t ON t.id = h.table_id WHERE h.id = ?"
+            + (" FOR UPDATE OF t" if tx.dialect.for_update else ""),
+            (hand_id,),
         )
-        if not ended:
+        if table is None:
             raise HandNotFound(f"no unfinished hand {hand_id}")
-        if table is None or table["status"] != TableStatus.OPEN:
+        table_id = table["id"]
+        # The hand ended by a guarded UPDATE, with its players' rows (none: it was not unfinished); PostgreSQL in
+        # one statement (the UPDATE's RETURNING feeds the read), SQLite (no UPDATE in a WITH) in two.
+        ending = (self._clock(), dumps(dict(result)), hand_id)
+        players_sql = "SELECT p.user_id, p.seat, p.starting_stack FROM hand_players p"
+        if tx.dialect is Dialect.POSTGRESQL:
+            rows = await tx.all(
+                f"WITH ended AS ({_END_HAND} RETURNING id) {players_sql} JOIN ended e ON p.hand_id = e.id", ending
+            )
+        elif await tx.execute(_END_HAND, ending):
+            rows = await tx.all(f"{players_sql} WHERE p.hand_id = ?", (hand_id,))
+        else:
+            rows = []
+        if not rows:
+            raise HandNotFound(f"no unfinished hand {hand_id}")
+        if table["status"] != TableStatus.OPEN:
             raise TableNotFound(f"no open table {table_id}")
-        await self._tables.set_stacks(tx, table_id, stacks)
+        seated = await self._tables.set_stacks(tx, table_id, stacks)
         outcomes = players or {}
-        rows = await tx.all("SELECT user_id, seat, starting_stack FROM hand_players WHERE hand_id = ?", (hand_id,))
-        seated = {
-            (r["seat"], r["user_id"]): r["stack"]
-            for r in await tx.all("SELECT seat, user_id, stack FROM table_seats WHERE table_id = ?", (table_id,))
-        }
         updates = []
         for r in rows:
             final = seated.get((r["seat"], r["user_id"]))
@@ -322,7 +349,12 @@ class ActionLog:
         busy event loop to resume the batch while the actions queued behind it. Same outcomes as `_store`."""
         inserted = await self._executor.write_ahead_statement(
             APPEND_ACTIONS_POSTGRESQL,
-            ([hand_id for hand_id, _, _ in rows], [text for _, text, _ in rows], [at for _, _, at in rows]),
+            (
+                [hand_id for hand_id, _, _ in rows],
+                [text for _, text, _ in rows],
+                [at for _, _, at in rows],
+                sorted({hand_id for hand_id, _, _ in rows}),
+            ),
         )
         numbers: dict[int, list[int]] = {}
         for row in inserted:
@@ -347,14 +379,7 @@ class ActionLog:
         rows that come after. (This replaced a cache of next numbers shared by the event loop's thread and the
         database thread: the same cost, measured in docs/storage.md, "The hand-action log".)"""
         hands = sorted({hand_id for hand_id, _, _ in rows})
-        marks = ", ".join("?" * len(hands))
-        found = await tx.all(
-            f"""
-            SELECT h.id, (SELECT MAX(a.seq) FROM hand_actions a WHERE a.hand_id = h.id) AS last
-            FROM hands h WHERE h.id IN ({marks}) AND h.ended_at IS NULL{tx.dialect.for_update}
-            """,
-            hands,
-        )
+        found = await tx.all(open_hands_sql(len(hands), tx.dialect.for_update), hands)
         next_seq = {int(r["id"]): 0 if r["last"] is None else int(r["last"]) + 1 for r in found}
         outcomes: list[int | StorageError] = []
         inserts: list[tuple[int, int, str, float]] = []

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.storage.errors import Conflict, StorageError
-from bot.storage.executor import Dialect, Tx
+from bot.storage.executor import Dialect, Executor, Tx
 from bot.storage.models import Clock, OutboxRow, dumps
 
 #: The messages a write owes Discord (see `Outbox.attach`): JSON objects {"key": unique text, "payload": JSON}, or
@@ -22,6 +22,25 @@ ORDER BY o.n
 """
 #: ... with the table's state stored by the same statement: the state, the table id.
 _WITH_STATE_POSTGRESQL = "WITH state AS (UPDATE poker_tables SET state = ? WHERE id = ?)"
+
+#: A table's messages not yet delivered, oldest first (`Outbox.pending`; every table's: without the table's term).
+PENDING = "SELECT table_id, key, payload FROM outbox WHERE delivered_at IS NULL{table} ORDER BY id"
+PENDING_OF_TABLE = PENDING.format(table=" AND table_id = ?")
+
+#: PostgreSQL: a table's state (and message id, when given) and the outbox rows of the change as one statement that
+#: commits itself (`Outbox.save_state_statement`): the state, the message id, the table id, the time, the keys, the
+#: payloads. The rows are inserted only for the table the UPDATE changed (an open one: `FROM t`), so a closed table
+#: changes nothing and the statement says `INSERT 0 0`.
+_SAVE_STATE_POSTGRESQL = """
+WITH t AS (
+    UPDATE poker_tables SET state = ?, message_id = COALESCE(?, message_id) WHERE id = ? AND status = 'open'
+    RETURNING id
+)
+INSERT INTO outbox (table_id, key, payload, created_at)
+SELECT t.id, o.key, o.payload, ?
+FROM t, unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[])) WITH ORDINALITY AS o (key, payload, n)
+ORDER BY o.n
+"""
 
 
 class Outbox:
@@ -61,10 +80,34 @@ class Outbox:
         except Conflict as exc:
             raise StorageError(f"an outbox key of table {table_id} is already used: {exc}") from exc
 
+    async def save_state_statement(
+        self,
+        executor: Executor,
+        table_id: int,
+        state_text: str,
+        message_id: int | None,
+        rows: Sequence[Mapping[str, Any]],
+    ) -> bool:
+        """PostgreSQL: `Tables.save_state` (the state of an open table, its message id when given, the rows the
+        change owes) as one statement that commits itself: one round trip instead of four (BEGIN, the UPDATE, the
+        rows' INSERT, COMMIT), the same guarantees (one statement is one transaction: all of it or nothing).
+        Returns False when the table is not open (nothing written). A key used before raises StorageError."""
+        if not rows:
+            sql = "UPDATE poker_tables SET state = ?, message_id = COALESCE(?, message_id) WHERE id = ?"
+            return await executor.write_statement(f"{sql} AND status = 'open'", (state_text, message_id, table_id)) == 1
+        keys, payloads = [str(row["key"]) for row in rows], [dumps(row["payload"]) for row in rows]
+        params = (state_text, message_id, table_id, self._clock(), keys, payloads)
+        try:
+            inserted = await executor.write_statement(_SAVE_STATE_POSTGRESQL, params)
+        except Conflict as exc:
+            raise StorageError(f"an outbox key of table {table_id} is already used: {exc}") from exc
+        return inserted == len(rows)
+
     @staticmethod
     async def pending(tx: Tx, table_id: int | None) -> list[OutboxRow]:
         """Body of `Storage.pending_outbox`."""
-        where = "delivered_at IS NULL" + ("" if table_id is None else " AND table_id = ?")
-        params = () if table_id is None else (table_id,)
-        rows = await tx.all(f"SELECT table_id, key, payload FROM outbox WHERE {where} ORDER BY id", params)
+        if table_id is None:
+            rows = await tx.all(PENDING.format(table=""))
+        else:
+            rows = await tx.all(PENDING_OF_TABLE, (table_id,))
         return [OutboxRow.from_row(r) for r in rows]

@@ -18,7 +18,7 @@ from typing import Any
 from bot.poker import TableKind
 from bot.storage.backends import open_executor
 from bot.storage.behind import WriteBehind
-from bot.storage.executor import Executor
+from bot.storage.executor import Dialect, Executor
 from bot.storage.hands import ActionLog, Hands
 from bot.storage.ledger import Ledger
 from bot.storage.models import (
@@ -316,7 +316,11 @@ class Storage:
         self, table_id: int, state: Mapping[str, Any], message_id: int | None = None, *, outbox: Owed = ()
     ) -> None:
         """Store the table service's JSON state of an open table (and its current message id when given), with the
-        messages the change owes (`outbox`, as `Outbox.attach`), in one transaction."""
+        messages the change owes (`outbox`, as `Outbox.attach`), in one transaction (PostgreSQL: one statement,
+        `Outbox.save_state_statement`)."""
+        if self.executor.dialect is Dialect.POSTGRESQL:
+            await self._tables.save_state_statement(self.executor, table_id, state, message_id, outbox)
+            return
         await self.executor.write(lambda tx: self._tables.save_state(tx, table_id, state, message_id, outbox))
 
     async def set_table_message(self, table_id: int, message_id: int | None) -> None:

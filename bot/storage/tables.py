@@ -276,6 +276,15 @@ class Tables:
         )
         await self._outbox.attach(tx, table_id, None, outbox, None)
 
+    async def save_state_statement(
+        self, executor: Executor, table_id: int, state: Mapping[str, Any], message_id: int | None, outbox: Owed
+    ) -> None:
+        """`Storage.save_table_state` on PostgreSQL: `save_state` as one statement that commits itself (one round
+        trip instead of four; `Outbox.save_state_statement`); raises TableNotFound, StorageError as it does."""
+        rows = outbox(None) if callable(outbox) else outbox
+        if not await self._outbox.save_state_statement(executor, table_id, dumps(dict(state)), message_id, rows):
+            raise TableNotFound(f"no open table {table_id}")
+
     @staticmethod
     async def set_message(executor: Executor, table_id: int, message_id: int | None) -> None:
         """`Storage.set_table_message`: `_update_open` as a transaction of its own, one statement
@@ -294,10 +303,11 @@ class Tables:
         await self._outbox.attach(tx, table_id, state, outbox, None)
 
     @staticmethod
-    async def set_stacks(tx: Tx, table_id: int, stacks: Mapping[int, int]) -> None:
+    async def set_stacks(tx: Tx, table_id: int, stacks: Mapping[int, int]) -> dict[tuple[int, int], int]:
         """Set some seats' stacks ({seat: stack}) of a table whose row the caller locked; their total must not
-        change: raises ChipsNotConserved, NotSeated."""
-        rows = await tx.all("SELECT seat, stack FROM table_seats WHERE table_id = ?", (table_id,))
+        change: raises ChipsNotConserved, NotSeated. Returns every seat's stack after it, {(seat, user id): stack}
+        (one read of the seats serves the check and the caller)."""
+        rows = await tx.all("SELECT seat, user_id, stack FROM table_seats WHERE table_id = ?", (table_id,))
         current = {r["seat"]: r["stack"] for r in rows}
         missing = sorted(set(stacks) - set(current))
         if missing:
@@ -312,6 +322,7 @@ class Tables:
             "UPDATE table_seats SET stack = ? WHERE table_id = ? AND seat = ?",
             [(stack, table_id, seat) for seat, stack in stacks.items()],
         )
+        return {(r["seat"], r["user_id"]): stacks.get(r["seat"], r["stack"]) for r in rows}
 
     async def set_seat_stacks(self, tx: Tx, table_id: int, stacks: Mapping[int, int]) -> None:
         """Body of `Storage.set_seat_stacks`."""
