@@ -14,11 +14,10 @@ process's picture thread draws (`samples.table_series`): --tables tables of six 
 and result of each in turn, each table with its own names and hand numbers (new titles, pots, stacks and badges
 at every picture, as in real play): the mean CPU per picture of the first hand (every name new too) and of the
 --hands next ones (the names drawn already), which is what the picture thread costs per picture under
-`load.py` (each table's pictures through its own `TableMemo`, as the bot draws them); a fourth series plays the
-tables as `load.py`'s players do (everyone calls the big blind, then checks: the seats look the same from flop
-to river). For an A/B, run the same script of a peer checkout (`git worktree add /tmp/base main`) beside this
-one: each draws with its own code (`python /tmp/base/benchmarks/render.py`); a checkout without the memos
-draws without them. The named peer is Pillow's own PNG
+`load.py`; a fourth series plays the tables as `load.py`'s players do (everyone calls the big blind, then
+checks: the seats look the same from flop to river). For an A/B, run the same script of a peer checkout (`git
+worktree add /tmp/base main`) beside this one: each draws with its own code (`python
+/tmp/base/benchmarks/render.py`). The named peer is Pillow's own PNG
 writer (`Image.save(format="PNG", compress_level=1)`, zlib) on the same palette image, against our
 `encode_scanlines` (ISA-L's deflate, no row filter). Goals: p99 < 10 ms (both series), < 200 KB per picture.
 """
@@ -40,11 +39,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.render.picture import draw_image, draw_scanlines, draw_table, encode_scanlines, scene_from_snapshot
 from bot.render.picture.samples import showdown, table_series
-
-try:  # a checkout before the tables' memos (an A/B against main) draws without them
-    from bot.render.picture import TableMemo
-except ImportError:  # pragma: no cover
-    TableMemo = None  # type: ignore[assignment,misc]
 
 P99_GOAL_MS = 10.0
 BYTES_GOAL = 200_000
@@ -109,17 +103,9 @@ def main() -> None:
     theirs, theirs_cpu = _times(pillow, args.pictures // 3)
     pillow_size = len(pillow())
 
-    # Busy tables: every table's streets and results in turn; first hand (every name new), then the next ones;
-    # each table's pictures through its own memo when this checkout has one (as the bot draws them).
-    memos = [TableMemo() if TableMemo is not None else None for _ in range(args.tables)]
-    turn = iter(range(10**9))
-
+    # Busy tables: every table's streets and results in turn; first hand (every name new), then the next ones.
     def busy(pictures: Iterator[tuple[Any, Any]]) -> Callable[[], bytes]:
-        def job() -> bytes:
-            memo, scene = memos[next(turn) % args.tables], scene_from_snapshot(*next(pictures))
-            return draw_table(scene) if memo is None else draw_table(scene, memo)
-
-        return job
+        return lambda: draw_table(scene_from_snapshot(*next(pictures)))
 
     busy_first = _times(busy(iter(table_series(args.tables, 1, seed=1))), args.tables * 4)[1]
     after = iter(table_series(args.tables, args.hands, seed=2, first_hand=2))

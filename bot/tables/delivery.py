@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from bot.poker import HandResult
 from bot.render.announce import NoticeKind
 from bot.render.i18n import t
-from bot.render.picture import TableMemo
 from bot.storage import Storage
 from bot.tables.clock import Clock, SystemClock
 from bot.tables.kinds import OutboxKind
@@ -127,7 +126,6 @@ class Delivery:
         self._acks: set[asyncio.Task[None]] = set()  # acknowledgements being sent
         self._inflight: set[str] = set()  # outbox keys queued for delivery and not yet delivered
         self._dm_refused: set[int] = set()  # players told that their DMs are closed (told once)
-        self._picture_memo = TableMemo()  # what the table's last street or result picture pasted (one at a time)
 
     # ------------------------------------------------------------------ the worker
 
@@ -209,7 +207,7 @@ class Delivery:
                 await notifier.reply(int(payload["application_id"]), str(payload["token"]), text)
         elif owed.announcement is not None:
             # The picture of a street or a showdown is drawn now, from what the message says (never stored).
-            picture = await picture_for(owed.snapshot, owed.announcement, self._state.options, memo=self._picture_memo)
+            picture = await picture_for(owed.snapshot, owed.announcement, self._state.options)
             await notifier.announce(owed.snapshot, owed.announcement, nonce=nonce, picture=picture)
         if durable:
             self._mark_delivered(owed.key)

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from bot.poker import Card, HandResult, PotAwarded, Street
-from bot.render.picture import OddsLike, SeatOdds, TableMemo, draw_table, scene_from_snapshot
+from bot.render.picture import OddsLike, SeatOdds, draw_table, scene_from_snapshot
 from bot.render.table import SeatState
 from bot.tables.notifier import Announcement, Picture, SeatView, StreetAnnouncement, TableSnapshot
 from bot.tables.options import TableOptions
@@ -139,12 +139,10 @@ def draw_picture(
     announcement: Announcement,
     options: TableOptions,
     odds: Mapping[int, OddsLike] | None = None,
-    memo: TableMemo | None = None,
 ) -> Picture | None:
     """The picture for `announcement` (a street or a hand's result) at a table with `options`, or None: pictures
     are off, or the announcement has none. `odds`: each seat's chances at an all-in (by seat number); by
-    default those the street announces (`run_out_view`), with the hands turned face up. `memo`: the table's
-    `TableMemo` (what its last picture pasted; the same picture with or without it)."""
+    default those the street announces (`run_out_view`), with the hands turned face up."""
     if not options.pictures:
         return None
     if isinstance(announcement, StreetAnnouncement):
@@ -158,24 +156,18 @@ def draw_picture(
         scene = scene_from_snapshot(snapshot, announcement, four_colour=options.four_colour)
     else:
         return None
-    return Picture(draw_table(scene, memo))
+    return Picture(draw_table(scene))
 
 
 async def picture_for(
-    snapshot: TableSnapshot,
-    announcement: Announcement,
-    options: TableOptions,
-    odds: Any = None,
-    memo: TableMemo | None = None,
+    snapshot: TableSnapshot, announcement: Announcement, options: TableOptions, odds: Any = None
 ) -> Picture | None:
     """`draw_picture` in the picture thread; a picture that could not be drawn is logged and left out (the
-    message goes without it). `memo`: the table's `TableMemo`, used by one picture at a time (its delivery
-    waits for each)."""
+    message goes without it)."""
     if not options.pictures or not isinstance(announcement, StreetAnnouncement | HandResult):
         return None
     try:
-        draw = functools.partial(draw_picture, snapshot, announcement, options, odds, memo)
-        return await in_picture_thread(draw)
+        return await in_picture_thread(functools.partial(draw_picture, snapshot, announcement, options, odds))
     except Exception:
         log.exception("could not draw the picture of table %s", snapshot.table_id)
         return None

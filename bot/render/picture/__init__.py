@@ -43,7 +43,6 @@ from __future__ import annotations
 
 from bot.render.picture.draw import draw_image, draw_rows, draw_scanlines
 from bot.render.picture.layout import HEIGHT, WIDTH, layout_for
-from bot.render.picture.memo import TableMemo
 from bot.render.picture.png import compute_palette, encode_png, encode_rows, encode_scanlines
 from bot.render.picture.scene import (
     COMPUTER_MARK,
@@ -63,7 +62,6 @@ __all__ = [
     "OddsLike",
     "SceneSeat",
     "SeatOdds",
-    "TableMemo",
     "TableScene",
     "clean_name",
     "compute_palette",
@@ -80,8 +78,7 @@ __all__ = [
 ]
 
 
-def draw_table(scene: TableScene, memo: TableMemo | None = None) -> bytes:
+def draw_table(scene: TableScene) -> bytes:
     """The picture of `scene` as PNG bytes (`WIDTH` × `HEIGHT`, 8-bit palette), drawn as the PNG's scanlines
-    and compressed as they are (`draw_rows`, `encode_rows`). `memo`: the table's `TableMemo`, what its last
-    picture pasted (the same bytes with or without it)."""
-    return encode_rows(draw_rows(scene, memo))
+    and compressed as they are (`draw_rows`, `encode_rows`)."""
+    return encode_rows(draw_rows(scene))

@@ -60,7 +60,6 @@ from bot.render.picture.layout import (
     layout_for,
     plate_origin,
 )
-from bot.render.picture.memo import TableMemo
 from bot.render.picture.scene import OddsLike, SceneSeat, SeatOdds, TableScene
 from bot.render.picture.sprites import Indices
 
@@ -107,32 +106,12 @@ def _place_text(
     background: Colour,
     anchor: str = "la",
     passing: bool = False,
-    memo: TableMemo | None = None,
-    own: bool = False,
 ) -> None:
-    """Place `words` at `xy` (Pillow's anchor); `passing`: a title or pots line (`runs.passing_text`); `own`: a
-    text of this table alone (a name), kept by the table's `memo` only, when there is one."""
-    if memo is None:
-        if passing:
-            piece, left, top = runs.passing_text(words, size, colour, background, anchor)
-        else:
-            piece, left, top = sprites.text(words, size, colour, background, anchor)
+    """Place `words` at `xy` (Pillow's anchor); `passing`: a title or pots line (`runs.passing_text`)."""
+    if passing:
+        piece, left, top = runs.passing_text(words, size, colour, background, anchor)
     else:
-        key = (words, size, colour, background, anchor, passing)
-        if own:
-            kept = memo.own_text(key)
-            if kept is None:
-                kept = sprites.text_once(words, size, colour, background, anchor)
-                memo.keep_own_text(key, kept)
-        else:
-            kept = memo.text(key)
-            if kept is None:
-                if passing:
-                    kept = runs.passing_text(words, size, colour, background, anchor)
-                else:
-                    kept = sprites.text(words, size, colour, background, anchor)
-                memo.keep_text(key, kept)
-        piece, left, top = kept
+        piece, left, top = sprites.text(words, size, colour, background, anchor)
     _place(into, piece, round(xy[0]) + left, round(xy[1]) + top)
 
 
@@ -179,22 +158,12 @@ def hand_name_lines(hand: str) -> tuple[tuple[str, ...], int]:
     return sprites.fit_in_two(hand, HAND_SIZE, PLATE_SIZE[0] - 2 * HAND_INSET, HAND_MIN_SIZE)
 
 
-def seat_pieces(
-    layout: int, language: str, four_colour: bool, seat: SceneSeat, memo: TableMemo | None = None
-) -> tuple[Placed, ...]:
+def seat_pieces(layout: int, language: str, four_colour: bool, seat: SceneSeat) -> tuple[Placed, ...]:
     """The pieces that draw `seat` in `layout` and their places (plate, cards, name, stack, third line, badge,
-    robot, marks), kept when the seat's odds are `SeatOdds` (hashable) or None: by the table's `memo` when there
-    is one (until its next picture), else for the last `SEAT_CACHE` seats of the process."""
-    if seat.odds is not None and type(seat.odds) is not SeatOdds:
-        return _seat_pieces(layout, language, four_colour, seat)
-    if memo is None:
+    robot, marks), kept for the last `SEAT_CACHE` seats when the seat's odds are `SeatOdds` (hashable) or None."""
+    if seat.odds is None or type(seat.odds) is SeatOdds:
         return _kept_seat_pieces(layout, language, four_colour, _seat_fields(seat))
-    key = (layout, language, four_colour, _seat_fields(seat))
-    placed: tuple[Placed, ...] | None = memo.seat(seat.seat, key)
-    if placed is None:
-        placed = _seat_pieces(layout, language, four_colour, seat, memo)
-        memo.keep_seat(seat.seat, key, placed)
-    return placed
+    return _seat_pieces(layout, language, four_colour, seat)
 
 
 #: A seat's fields as a plain tuple: a key hashed and compared in C (a frozen dataclass's own hash and equality
@@ -207,9 +176,7 @@ def _kept_seat_pieces(layout: int, language: str, four_colour: bool, fields: tup
     return _seat_pieces(layout, language, four_colour, SceneSeat(*fields))  # type: ignore[arg-type]
 
 
-def _seat_pieces(
-    layout: int, language: str, four_colour: bool, seat: SceneSeat, memo: TableMemo | None = None
-) -> tuple[Placed, ...]:
+def _seat_pieces(layout: int, language: str, four_colour: bool, seat: SceneSeat) -> tuple[Placed, ...]:
     placed: list[Placed] = []
     pw, ph = PLATE_SIZE
     x0, y0 = plate_origin(layout, seat.seat)
@@ -240,21 +207,20 @@ def _seat_pieces(
             _place(placed, sprites.card(card, SEAT_CARD, four_colour, fill), x0 + 8 + i * (cw + 4), card_y)
         text_x = x0 + 8 + 2 * (cw + 4) + 4
     name, size = sprites.fit(seat.name or t("picture.seat", language, n=seat.seat), 28, x0 + pw - 8 - text_x, 20)
-    _place_text(placed, (text_x, y0 + 6), name, size, TEXT_DIM if dim else TEXT, fill, memo=memo, own=True)
+    _place_text(placed, (text_x, y0 + 6), name, size, TEXT_DIM if dim else TEXT, fill)
     stack, size = sprites.fit(format_number(seat.stack, language), 28, x0 + pw - 8 - text_x, 20)
-    _place_text(placed, (text_x, y0 + 40), stack, size, STACK, fill, memo=memo)
+    _place_text(placed, (text_x, y0 + 40), stack, size, STACK, fill)
     if len(hand_lines) == 1:
-        _place_text(placed, (x0 + HAND_INSET, y0 + ph - 6), hand_lines[0], hand_size, TEXT_DIM, fill, "ld", memo=memo)
+        _place_text(placed, (x0 + HAND_INSET, y0 + ph - 6), hand_lines[0], hand_size, TEXT_DIM, fill, "ld")
     for n, words in enumerate(hand_lines if len(hand_lines) > 1 else ()):
         y = y0 + ph - HAND_LINES_BOTTOM - (len(hand_lines) - 1 - n) * (hand_size + 1)
-        _place_text(placed, (x0 + HAND_INSET, y), words, hand_size, TEXT_DIM, fill, "ld", memo=memo)
+        _place_text(placed, (x0 + HAND_INSET, y), words, hand_size, TEXT_DIM, fill, "ld")
     if third:
         # The odds with a tie ("Gagne ≈ 62 % · partage 12 %") may use the plate's whole width and a smaller font
         # rather than lose a figure to "…".
         inset, smallest = (6, 14) if seat.odds is not None else (8, 16)
         line, size = sprites.fit(third, 22, pw - 2 * inset, smallest)
-        colour = ODDS if seat.odds else TEXT_DIM
-        _place_text(placed, (x0 + inset, y0 + ph - 6), line, size, colour, fill, "ld", memo=memo)
+        _place_text(placed, (x0 + inset, y0 + ph - 6), line, size, ODDS if seat.odds else TEXT_DIM, fill, "ld")
     label = badge_label(seat, language)
     if label is not None:
         room = pw - 20 - (ROBOT_BADGE_WIDTH + 6 if seat.computer else 0)  # clear of the robot's badge
@@ -283,7 +249,7 @@ sprites.DEPENDENT_CACHES.append(_kept_seat_pieces.cache_clear)
 seat_cache_info = _kept_seat_pieces.cache_info
 
 
-def _centre_pieces(scene: TableScene, memo: TableMemo | None = None) -> list[Placed]:
+def _centre_pieces(scene: TableScene) -> list[Placed]:
     placed: list[Placed] = []
     language = scene.language
     cx, cy = WIDTH / 2, HEIGHT / 2
@@ -304,9 +270,9 @@ def _centre_pieces(scene: TableScene, memo: TableMemo | None = None) -> list[Pla
         title = f"{title} · {street}" if title else street
     if title:
         words, size = sprites.fit(title, 26, CENTRE_WIDTH, 18)
-        _place_text(placed, (cx, cy - 118), words, size, TEXT, FELT, "mm", passing=True, memo=memo)
+        _place_text(placed, (cx, cy - 118), words, size, TEXT, FELT, "mm", passing=True)
     words, size = sprites.fit(t("picture.blinds", language, blinds=blinds), 22, CENTRE_WIDTH, 16)
-    _place_text(placed, (cx, cy - 88), words, size, BLINDS_TEXT, FELT, "mm", memo=memo)
+    _place_text(placed, (cx, cy - 88), words, size, BLINDS_TEXT, FELT, "mm")
     # The board: five places, the cards dealt so far.
     bw, bh = BOARD_CARD
     left = cx - (5 * bw + 4 * BOARD_GAP) / 2
@@ -334,7 +300,7 @@ def _centre_pieces(scene: TableScene, memo: TableMemo | None = None) -> list[Pla
         y = top + bh + 24
         for line in lines:
             words, fitted = sprites.fit(line, size, CENTRE_WIDTH + 60, 14)
-            _place_text(placed, (cx, y), words, fitted, TEXT, FELT, "mm", passing=True, memo=memo)
+            _place_text(placed, (cx, y), words, fitted, TEXT, FELT, "mm", passing=True)
             y += size + 4
     return placed
 
@@ -349,19 +315,9 @@ def _wrap(parts: Sequence[str], size: int, width: int) -> list[str]:
     return lines
 
 
-def draw_rows(scene: TableScene, memo: TableMemo | None = None) -> np.ndarray:
+def draw_rows(scene: TableScene) -> np.ndarray:
     """The picture of `scene` as PNG scanlines: `HEIGHT` rows of `WIDTH` + 1 palette indices (uint8), whose
-    column 0 holds each row's filter type (0, none) and columns 1..`WIDTH` the picture (`png.encode_rows`).
-    `memo`: the table's `TableMemo` (what its last picture pasted), taken from and left with this picture's."""
-    if memo is None:
-        return _draw_rows(scene, None)
-    memo.begin()
-    rows = _draw_rows(scene, memo)
-    memo.end()
-    return rows
-
-
-def _draw_rows(scene: TableScene, memo: TableMemo | None) -> np.ndarray:
+    column 0 holds each row's filter type (0, none) and columns 1..`WIDTH` the picture (`png.encode_rows`)."""
     layout = layout_for(scene.max_seats)
     rows = sprites.table_scanlines(layout).copy()
     taken = {s.seat for s in scene.seats}
@@ -371,10 +327,10 @@ def _draw_rows(scene: TableScene, memo: TableMemo | None) -> np.ndarray:
             piece, x, y = sprites.empty_seat(layout, number)
             _place(placed, piece, x, y)
     _paste(rows, placed)
-    _paste(rows, _centre_pieces(scene, memo))
+    _paste(rows, _centre_pieces(scene))
     language, four_colour = scene.language, scene.four_colour
     for seat in scene.seats:
-        _paste(rows, seat_pieces(layout, language, four_colour, seat, memo))
+        _paste(rows, seat_pieces(layout, language, four_colour, seat))
     rows[:, 0] = 0  # a piece cut by the picture's left edge must not change a filter type
     return rows
 

@@ -361,14 +361,6 @@ def text(words: str, size: int, colour: Colour, background: Colour, anchor: str 
     return _text(words, size, colour, background, anchor)
 
 
-def text_once(words: str, size: int, colour: Colour, background: Colour, anchor: str = "la") -> Piece:
-    """`text`'s piece, without keeping a text that is not a number (a table's own name: its `TableMemo` keeps
-    it, so that the process's cache of texts keeps those every table draws)."""
-    if words and anchor == "la" and NUMBER_CHARACTERS.issuperset(words):
-        return _number(words, size, colour, background)
-    return drawn_text(words, size, colour, background, anchor)
-
-
 def drawn_text(words: str, size: int, colour: Colour, background: Colour, anchor: str) -> Piece:
     """`words` drawn whole, not kept (`text` keeps it): the piece and its offset from the anchor point."""
     if RECORDER is not None:  # the palette's computation sees the text blended in RGB, as it was drawn before
