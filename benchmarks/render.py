@@ -14,7 +14,10 @@ process's picture thread draws (`samples.table_series`): --tables tables of six 
 and result of each in turn, each table with its own names and hand numbers (new titles, pots, stacks and badges
 at every picture, as in real play): the mean CPU per picture of the first hand (every name new too) and of the
 --hands next ones (the names drawn already), which is what the picture thread costs per picture under
-`load.py`. The named peer is Pillow's own PNG
+`load.py`; a fourth series plays the tables as `load.py`'s players do (everyone calls the big blind, then
+checks: the seats look the same from flop to river). For an A/B, run the same script of a peer checkout (`git
+worktree add /tmp/base main`) beside this one: each draws with its own code (`python
+/tmp/base/benchmarks/render.py`). The named peer is Pillow's own PNG
 writer (`Image.save(format="PNG", compress_level=1)`, zlib) on the same palette image, against our
 `encode_scanlines` (ISA-L's deflate, no row filter). Goals: p99 < 10 ms (both series), < 200 KB per picture.
 """
@@ -23,12 +26,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import inspect
 import io
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -99,10 +104,16 @@ def main() -> None:
     pillow_size = len(pillow())
 
     # Busy tables: every table's streets and results in turn; first hand (every name new), then the next ones.
-    first = iter(table_series(args.tables, 1, seed=1))
-    busy_first = _times(lambda: draw_table(scene_from_snapshot(*next(first))), args.tables * 4)[1]
+    def busy(pictures: Iterator[tuple[Any, Any]]) -> Callable[[], bytes]:
+        return lambda: draw_table(scene_from_snapshot(*next(pictures)))
+
+    busy_first = _times(busy(iter(table_series(args.tables, 1, seed=1))), args.tables * 4)[1]
     after = iter(table_series(args.tables, args.hands, seed=2, first_hand=2))
-    busy_wall, busy_cpu = _times(lambda: draw_table(scene_from_snapshot(*next(after))), args.tables * 4 * args.hands)
+    busy_wall, busy_cpu = _times(busy(after), args.tables * 4 * args.hands)
+    checks_cpu: list[float] = []
+    if "checks" in inspect.signature(table_series).parameters:  # load.py's play: everyone checks after the flop
+        played = iter(table_series(args.tables, args.hands, seed=3, first_hand=2 + args.hands, checks=True))
+        checks_cpu = _times(busy(played), args.tables * 4 * args.hands)[1]
 
     print(f"10-seat showdown picture, {args.pictures} pictures after {args.warmup} to warm up")
     print(f"  draw + encode, wall: p50 {_p(wall, 0.5):.2f} ms, p99 {_p(wall, 0.99):.2f} ms")
@@ -120,6 +131,12 @@ def main() -> None:
         f"{sum(busy_cpu) / len(busy_cpu):.2f} ms (p50 {_p(busy_cpu, 0.5):.2f}, p99 {_p(busy_cpu, 0.99):.2f}); "
         f"their first hand, every name new: mean {sum(busy_first) / len(busy_first):.2f} ms"
     )
+    if checks_cpu:
+        print(
+            f"  busy tables played as load.py plays (calls, then checks), CPU per picture: mean "
+            f"{sum(checks_cpu) / len(checks_cpu):.2f} ms (p50 {_p(checks_cpu, 0.5):.2f}, "
+            f"p99 {_p(checks_cpu, 0.99):.2f})"
+        )
     p99 = max(_p(wall, 0.99), _p(new_wall, 0.99), _p(busy_wall, 0.99))
     print(f"  goal p99 < {P99_GOAL_MS:g} ms: {'met' if p99 < P99_GOAL_MS else 'NOT met'} ({p99:.2f} ms wall, worst)")
     print(f"  goal < {BYTES_GOAL // 1000} KB: {'met' if size < BYTES_GOAL else 'NOT met'}")

@@ -438,3 +438,16 @@ def test_titles_and_pots_put_together_from_their_parts_are_the_whole_text_drawn(
         mask, left, top = sprites.text_mask(words, size, "mm")
         assert (parts[1], parts[2]) == (left, top), words
         assert parts[0].tobytes() == mask.tobytes() and parts[0].shape == (mask.height, mask.width), words
+
+
+def test_chip_counts_do_not_push_the_names_out_of_the_kept_fits() -> None:
+    """`sprites.fit` keeps no number (new chip counts at nearly every picture): 5,000 of them leave a name's fit
+    kept, and are fitted as a text is (the largest size that fits, cut at the smallest)."""
+    sprites.fit("Jean-Sébastien 12", 28, 150, 20)
+    for n in range(5000):
+        assert sprites.fit(f"{n * 7919:,}", 28, 60, 20)[1] in range(20, 29, 2)
+    hits = sprites._kept_fit.cache_info().hits
+    sprites.fit("Jean-Sébastien 12", 28, 150, 20)
+    assert sprites._kept_fit.cache_info().hits == hits + 1
+    words, size = sprites.fit("1,234,567", 28, 40, 20)
+    assert size == 20 and words.endswith("…") and sprites.text_length(words, 20) <= 40

@@ -33,10 +33,12 @@ _PARTS = re.compile(r"[0-9]|[^0-9]+")
 
 
 @lru_cache(maxsize=PART_CACHE)
-def _part(part: str, size: int) -> tuple[Indices, int, int, float]:
-    """A part's coverage at the "la" anchor, the offset of its box from the pen, and its advance (pixels)."""
+def _part(part: str, size: int) -> tuple[Indices, int, int, float, bool]:
+    """A part's coverage at the "la" anchor, the offset of its box from the pen, its advance (pixels), and
+    whether it has any ink."""
     mask, left, top = sprites.text_mask(part, size, "la")
-    return np.asarray(mask), left, top, shapes.font(size).getlength(part)
+    array = np.asarray(mask)
+    return array, left, top, shapes.font(size).getlength(part), bool(array.any())
 
 
 def assembled(words: str, size: int, anchor: str) -> tuple[Indices, int, int] | None:
@@ -47,10 +49,10 @@ def assembled(words: str, size: int, anchor: str) -> tuple[Indices, int, int] | 
     pen = 0
     parts = _PARTS.findall(words)
     for i, part in enumerate(parts):
-        mask, part_x, part_y, advance = _part(part, size)
+        mask, part_x, part_y, advance, inked = _part(part, size)
         if advance != int(advance) and i < len(parts) - 1:
             return None
-        if mask.any():  # a part of spaces has no ink to place (nor a box that counts)
+        if inked:  # a part of spaces has no ink to place (nor a box that counts)
             placed.append((mask, pen + part_x, part_y))
         pen += int(advance)
     if not placed:
@@ -77,7 +79,7 @@ def passing_text(words: str, size: int, colour: Colour, background: Colour, anch
         found = assembled(words, size, anchor)
         if found is not None:
             mask, left, top = found
-            array: Indices = sprites.coverage(colour, background)[mask]
+            array: Indices = sprites.coverage(colour, background).take(mask)
             array.flags.writeable = False
             return array, left, top
     return sprites.drawn_text(words, size, colour, background, anchor)

@@ -218,13 +218,15 @@ def _series_seats(
 
 
 def table_series(
-    tables: int = 100, hands: int = 1, seed: int = 15, first_hand: int = 1
+    tables: int = 100, hands: int = 1, seed: int = 15, first_hand: int = 1, checks: bool = False
 ) -> list[tuple[TableSnapshot, HandResult | None]]:
     """What a busy process's picture thread draws, in order: `tables` tables of six players at ten seats (as
     benchmarks/load.py opens them), `hands` hands each, the flop, turn, river and result of every table in
     turn. Each table has its own names (the same for every `seed`) and hand numbers (from `first_hand`, apart by
     table); every street each player still in puts chips in and one folds, the result shows the last hands and
-    pays the best. A pair (snapshot, None) is a street's picture, (snapshot, result) a result's."""
+    pays the best. `checks`: played as benchmarks/load.py's players play instead — everyone calls the big blind
+    and checks every street after (nobody folds: the streets' seats look the same from flop to river). A pair
+    (snapshot, None) is a street's picture, (snapshot, result) a result's."""
     rng = random.Random(seed)
     deck = full_deck()
     per_table: list[list[tuple[TableSnapshot, HandResult | None]]] = []
@@ -240,12 +242,12 @@ def table_series(
             board, holes = tuple(cards[:5]), [tuple(cards[5 + 2 * k : 7 + 2 * k]) for k in range(6)]
             button, in_hand, pot = h % 6, set(range(6)), 0
             for street, dealt in ((Street.FLOP, 3), (Street.TURN, 4), (Street.RIVER, 5)):
-                bet = rng.choice((2, 4, 10, 20, 40, 100))
+                bet = 2 if checks and street == Street.FLOP else 0 if checks else rng.choice((2, 4, 10, 20, 40, 100))
                 for k in in_hand:
                     paid = min(bet, stacks[k])
                     stacks[k] -= paid
                     pot += paid
-                if len(in_hand) > 2:
+                if len(in_hand) > 2 and not checks:
                     in_hand.discard(rng.choice(sorted(in_hand)))
                 actor = min(in_hand, key=lambda k: (k - button - 1) % 6)
                 seats = _series_seats(names, users, stacks, in_hand, button, actor)

@@ -107,10 +107,17 @@ def _advance(ch: str, size: int) -> float:
     return font(size).getlength(ch)
 
 
-@lru_cache(maxsize=4096)
 def fit(text: str, size: int, width: int, min_size: int | None = None) -> tuple[str, int]:
     """`text` and the largest font size from `size` down to `min_size` (steps of 2) at which it fits `width`
-    pixels, cut with "…" at `min_size` when even that is too wide."""
+    pixels, cut with "…" at `min_size` when even that is too wide. The last 4,096 texts that are not numbers
+    are kept; a number (a chip count: new at nearly every picture, and measured from its characters' kept
+    advances) is fitted again each time, so that the stream of them does not push the names out."""
+    if text and NUMBER_CHARACTERS.issuperset(text):
+        return _fit(text, size, width, min_size)
+    return _kept_fit(text, size, width, min_size)
+
+
+def _fit(text: str, size: int, width: int, min_size: int | None) -> tuple[str, int]:
     low = min_size if min_size is not None else size
     for s in range(size, low - 1, -2):
         if text_length(text, s) <= width:
@@ -119,6 +126,9 @@ def fit(text: str, size: int, width: int, min_size: int | None = None) -> tuple[
     while text and f.getlength(text + "…") > width:
         text = text[:-1]
     return text.rstrip() + "…", low
+
+
+_kept_fit = lru_cache(maxsize=4096)(_fit)
 
 
 @lru_cache(maxsize=4096)
@@ -357,7 +367,7 @@ def drawn_text(words: str, size: int, colour: Colour, background: Colour, anchor
         sprite, left, top = _text_sprite(words, size, colour, anchor)
         return _flat(sprite.size, background, [(sprite, 0, 0)]), left, top
     mask, left, top = text_mask(words, size, anchor)
-    array: Indices = coverage(colour, background)[np.asarray(mask)]
+    array: Indices = coverage(colour, background).take(np.asarray(mask))
     array.flags.writeable = False
     return array, left, top
 
