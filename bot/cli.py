@@ -88,8 +88,13 @@ def build_parser(
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """`poker-bot run`: one bot process (bot/runtime.py)."""
+    """`poker-bot run`: one bot process (bot/runtime.py). The cluster's options (`--lease-holder`, `--replaces`)
+    are refused unless this process is a child of the cluster that named them (`cluster.from_the_supervisor`)."""
+    from bot.cluster import from_the_supervisor
     from bot.runtime import run_bot
+
+    if not from_the_supervisor(args.lease_holder, args.replaces):
+        return _usage("--lease-holder and --replaces are set by `poker-bot cluster` for its children only")
 
     shard_ids = None
     if args.shards is not None:

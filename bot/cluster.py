@@ -15,6 +15,7 @@ import contextlib
 import ctypes
 import logging
 import os
+import re
 import secrets
 import signal
 import socket
@@ -78,6 +79,35 @@ def child_holder(index: int, start: int) -> str:
     """A lease holder name for a child's start, unique like a process's own (host, the cluster's pid, which child
     and start, a random part): a new one at each start, so that the leases it takes are its own."""
     return f"{socket.gethostname()}:cluster{os.getpid()}-child{index}-{start}:{secrets.token_hex(4)}"
+
+
+#: A name `child_holder` makes: host, the cluster's pid, the child's index and start, a random part.
+_CHILD_HOLDER = re.compile(r"(?P<host>[^:]+):cluster(?P<pid>\d+)-child(?P<index>\d+)-(?P<start>\d+):[0-9a-f]{8}")
+
+
+def from_the_supervisor(
+    holder: str | None, replaces: Sequence[str], *, parent_pid: int | None = None, host: str | None = None
+) -> bool:
+    """May a `poker-bot run` use the cluster's options `--lease-holder holder` and `--replaces` (names of dead
+    starts whose live leases it takes at once)? Only as a child of the cluster that named them: `holder` is a
+    `child_holder` name of this host whose cluster pid is this process's parent (`parent_pid`, default
+    `os.getppid()`), and each replaced name is an earlier start of the same child of the same cluster. A process
+    started by hand (its parent a shell, not the cluster) can name no live holder's leases as its own this way.
+    True when neither option is given."""
+    if holder is None:
+        return not replaces
+    parent_pid = os.getppid() if parent_pid is None else parent_pid
+    host = socket.gethostname() if host is None else host
+    own = _CHILD_HOLDER.fullmatch(holder)
+    if own is None or own["host"] != host or int(own["pid"]) != parent_pid:
+        return False
+    for name in replaces:
+        dead = _CHILD_HOLDER.fullmatch(name)
+        if dead is None or (dead["host"], dead["pid"], dead["index"]) != (own["host"], own["pid"], own["index"]):
+            return False
+        if int(dead["start"]) >= int(own["start"]):
+            return False
+    return True
 
 
 class Cluster:

@@ -20,7 +20,7 @@ import discord
 from bot.app import PokerBot, default_table_service_factory
 from bot.config import ConfigError, load_settings
 from bot.render.counted import counted
-from bot.storage import StorageError
+from bot.storage import StorageError, StorageUnreadable
 from bot.storage.backends import redact
 
 log = logging.getLogger(__name__)
@@ -122,7 +122,8 @@ def run_bot(
     """Start one bot process: every shard by default; `shard_ids` of `shard_count` shards when given (without
     `shard_count`, Discord's recommended count, GET /gateway/bot); `lease_holder` / `replaces` as a cluster gives
     them to its children (`PokerBot`). Returns the exit code: 2 with one line on stderr
-    for a missing/malformed setting or a refused token, 1 for a database error or an unreachable Discord."""
+    for a missing/malformed setting, a refused token or a database file that is no SQLite database (restore it), 1
+    for another database error or an unreachable Discord."""
     try:
         settings = load_settings()
     except ConfigError as exc:
@@ -141,6 +142,8 @@ def run_bot(
     )
     try:
         asyncio.run(run(bot, settings.discord_token.get_secret_value()), **event_loop_options())
+    except StorageUnreadable as exc:  # no restart helps: someone must restore the file (a cluster stops too)
+        return fail(str(exc), EXIT_CONFIG)
     except StorageError as exc:
         return fail(f"database error: {exc}", EXIT_RUNTIME)
     except DISCORD_START_ERRORS as exc:

@@ -30,6 +30,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 RUNNER = "bot/tables/runner.py"
+CLOCKWORK = "bot/tables/clockwork.py"
 HANDS = "bot/tables/hands.py"
 SEATING = "bot/tables/seating.py"
 HOST = "bot/tables/host.py"
@@ -369,7 +370,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "next-hand-delay-ignored",
         "flow",
-        RUNNER,
+        CLOCKWORK,
         "        when = clock.time() + delay\n",
         "        when = clock.time() + 10 * delay\n",
         (SERVICE, TURNS, FLOW),
@@ -377,7 +378,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "next-hand-scheduled-twice",
         "flow",
-        RUNNER,
+        CLOCKWORK,
         "        if self._next_hand is not None and not self._next_hand.done():\n            return\n        if not",
         "        if not",
         (SERVICE, TURNS, RECOVERY, FLOW),

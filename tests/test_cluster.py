@@ -7,7 +7,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import re
+import secrets
+import socket
 import subprocess
 import sys
 import textwrap
@@ -17,7 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from bot.cluster import Cluster
+from bot.cluster import Cluster, from_the_supervisor
 from tests.discord_stub import DiscordStub
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,6 +103,11 @@ async def test_a_restarted_child_is_told_the_lease_holder_names_of_the_starts_th
         holders = [option(argv, "--lease-holder") for argv in starts]
         assert all(len(names) == 1 for names in holders) and len({names[0] for names in holders}) == 3
         assert [option(argv, "--replaces") for argv in starts] == [[], holders[0], holders[0] + holders[1]]
+        # Each child (whose parent is this process, the cluster's) is allowed what its cluster told it.
+        assert all(
+            from_the_supervisor(h[0], option(argv, "--replaces"), parent_pid=os.getpid())
+            for h, argv in zip(holders, starts, strict=True)
+        )
         assert all(argv[-4:] == ["--shard-count", "2", "--shards", "0-1"] for argv in starts)
     finally:
         cluster.stop()
@@ -250,3 +258,50 @@ async def test_a_cluster_asking_discord_for_the_shard_count_fails_in_one_line(
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], result.stderr
     assert token not in result.stderr + result.stdout
+
+
+def test_the_clusters_lease_options_are_refused_to_a_process_started_by_hand(tmp_path: Path) -> None:
+    """`--replaces NAME` takes NAME's live leases at once: given by hand, next to a live bot, it would run the same
+    tables twice. `poker-bot run` accepts `--lease-holder` / `--replaces` only from the cluster that named them (its
+    parent); by hand (here the test is the parent, not a cluster) it exits 2 in one line, before reading any
+    setting or reaching Discord. On the old code it started and took the leases."""
+    host = socket.gethostname()
+    live = f"{host}:cluster1-child0-1:0123abcd"  # a live child's name (of a cluster that is not our parent)
+    for options in (
+        ["--replaces", live],
+        ["--lease-holder", live],
+        ["--lease-holder", f"{host}:cluster1-child0-2:0123abcd", "--replaces", live],
+        ["--lease-holder", f"{host}:cluster{os.getpid()}-child0-2:0123abcd", "--replaces", live],  # another cluster's
+    ):
+        result = subprocess.run(
+            [sys.executable, "-m", "bot", "run", *options],
+            cwd=tmp_path,
+            env={"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": "secret-token-value"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == 2, (options, result.stderr)
+        assert result.stderr.strip().splitlines() == [
+            "poker-bot: --lease-holder and --replaces are set by `poker-bot cluster` for its children only"
+        ]
+
+
+def test_a_child_of_the_cluster_may_name_its_own_start_and_its_dead_earlier_starts() -> None:
+    """What the supervisor passes (`Cluster.argv`) is accepted by its child, and only that."""
+    cluster_pid, host = 4242, socket.gethostname()
+    names = [f"{host}:cluster{cluster_pid}-child1-{start}:{secrets.token_hex(4)}" for start in (1, 2, 3)]
+
+    def accepted(holder: str | None, replaces: list[str], parent_pid: int = cluster_pid) -> bool:
+        return from_the_supervisor(holder, replaces, parent_pid=parent_pid, host=host)
+
+    assert accepted(None, [])  # the options unused: any process
+    assert accepted(names[0], []) and accepted(names[2], names[:2])
+    assert not accepted(names[2], names[:2], parent_pid=cluster_pid + 1)  # another parent: not that cluster's child
+    assert not accepted(None, names[:1])  # --replaces alone
+    assert not accepted(names[1], [names[2]])  # a later start is not dead yet
+    other_child = f"{host}:cluster{cluster_pid}-child0-1:{secrets.token_hex(4)}"
+    other_cluster = f"{host}:cluster{cluster_pid + 1}-child1-1:{secrets.token_hex(4)}"
+    assert not accepted(names[2], [other_child]) and not accepted(names[2], [other_cluster])
+    assert not accepted(names[2], [f"{host}:{cluster_pid}:{secrets.token_hex(4)}"])  # a process's own name
+    assert not accepted(f"elsewhere:cluster{cluster_pid}-child1-2:0123abcd", [])  # another machine's name

@@ -20,6 +20,20 @@ class StorageUnavailable(StorageError):
         self.cause = cause
 
 
+class StorageUnreadable(StorageError):
+    """The database file is not a SQLite database (SQLITE_NOTADB: another kind of file) or is damaged (SQLITE_CORRUPT):
+    no retry helps, someone must restore it. `database`: the database as logged (`sqlite:///path`, no secret);
+    `cause`: the driver's error. `str()` says both, and what to do (the one line `poker-bot` exits with at start)."""
+
+    def __init__(self, database: str, cause: str) -> None:
+        super().__init__(
+            f"the database at {database} is not a readable SQLite database ({cause}): restore it from a backup,"
+            " or move it away to start with an empty one"
+        )
+        self.database = database
+        self.cause = cause
+
+
 class SchemaTooNew(StorageError):
     """The database was written by a newer version of the bot (its `user_version` is above ours)."""
 

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.storage.errors import Conflict, StorageError, StorageUnavailable
+from bot.storage.errors import Conflict, StorageError, StorageUnavailable, StorageUnreadable
 from bot.storage.executor import Body, Dialect, Executor, Params, Tx, WouldWait
 from bot.storage.models import Row
 
@@ -149,7 +149,9 @@ class SQLiteExecutor(Executor):
                     pass
         except BaseException as exc:
             await connection.close()
-            if isinstance(exc, sqlite3.DatabaseError):  # "file is not a database": another kind of file
+            if (unreadable_error := unreadable(exc, f"sqlite:///{path}")) is not None:  # another kind of file
+                raise unreadable_error from exc
+            if isinstance(exc, sqlite3.DatabaseError):
                 raise StorageError(f"cannot open the database at {path}: {exc}") from exc
             raise
         return cls(connection, str(path))
@@ -173,6 +175,10 @@ class SQLiteExecutor(Executor):
         except sqlite3.OperationalError as exc:
             if (outage := unavailable(exc)) is not None:
                 raise outage from exc
+            raise
+        except sqlite3.DatabaseError as exc:  # a page found damaged (the migrations read the file first)
+            if (unreadable_error := unreadable(exc, self.description)) is not None:
+                raise unreadable_error from exc
             raise
 
     async def write(self, body: Body[T]) -> T:
@@ -260,13 +266,15 @@ def open_actions_connection(path: str) -> sqlite3.Connection | None:
 
 
 #: SQLite's primary result codes that mean the database cannot be written or read now, not a wrong statement:
-#: SQLITE_PERM, BUSY, LOCKED, READONLY, IOERR, FULL, CANTOPEN, PROTOCOL.
-_UNAVAILABLE_CODES = frozenset({3, 5, 6, 8, 10, 13, 14, 15})
+#: SQLITE_PERM, BUSY, READONLY, IOERR, FULL, CANTOPEN, PROTOCOL. Not SQLITE_LOCKED (6): a conflict inside one
+#: connection (a statement of ours still reading a table the same connection changes), our own bug.
+_UNAVAILABLE_CODES = frozenset({3, 5, 8, 10, 13, 14, 15})
 
 
 def unavailable(exc: BaseException) -> StorageUnavailable | None:
-    """The `StorageUnavailable` a SQLite error means (the file locked, read-only, full, unreadable), or None for
-    any other error (a wrong statement is a bug, not an outage)."""
+    """The `StorageUnavailable` a SQLite error means (the file locked by another connection, read-only, full,
+    unreadable), or None for any other error (a wrong statement, or SQLITE_LOCKED: a table locked by our own
+    connection, is a bug, not an outage)."""
     if not isinstance(exc, sqlite3.OperationalError):
         return None
     code = getattr(exc, "sqlite_errorcode", None)
@@ -275,7 +283,25 @@ def unavailable(exc: BaseException) -> StorageUnavailable | None:
     return StorageUnavailable(f"SQLite: {exc} ({getattr(exc, 'sqlite_errorname', code)})")
 
 
-def is_busy(exc: sqlite3.OperationalError) -> bool:
-    """The statement was refused because another connection holds the write lock."""
+#: SQLite's primary result codes of a file that is no SQLite database, or a damaged one: SQLITE_CORRUPT, NOTADB.
+_UNREADABLE_CODES = frozenset({11, 26})
+
+
+def unreadable(exc: BaseException, database: str) -> StorageUnreadable | None:
+    """The `StorageUnreadable` a SQLite error means (the file at `database` is no SQLite database, or a damaged
+    one), or None for any other error."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return None
     code = getattr(exc, "sqlite_errorcode", None)
-    return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(exc)
+    if code is None or code & 0xFF not in _UNREADABLE_CODES:
+        return None
+    return StorageUnreadable(database, str(exc))
+
+
+def is_busy(exc: sqlite3.OperationalError) -> bool:
+    """The statement was refused because another connection holds the write lock (SQLITE_BUSY: "database is
+    locked"; SQLITE_LOCKED, "database table is locked", is a conflict inside one connection, not this)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return bool(code & 0xFF == sqlite3.SQLITE_BUSY)
+    return "database is locked" in str(exc)

@@ -77,6 +77,7 @@ CODES: frozenset[str] = frozenset(
         "storage_unavailable",
         "leave_pending",
         "tournament_end_pending",
+        "action_stands",
     }
 )
 

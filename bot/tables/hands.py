@@ -17,7 +17,7 @@ from bot.poker.events import RunTwiceAnswered
 from bot.poker.seal import DeckSeal
 from bot.poker.sizing import HALF_POT
 from bot.render.announce import NoticeKind
-from bot.storage import is_computer_player
+from bot.storage import StorageUnavailable, is_computer_player
 from bot.tables.allin import street_announcements
 from bot.tables.core import Scheduler, TableCore
 from bot.tables.errors import ServiceError
@@ -278,7 +278,10 @@ class Hands:
         player left, their hand is folded at once, whoever is to act (`Hand.forfeit`; stored as a fold).
         `stored`: told the action (`PlayerActed`) once it is stored and applied, when what follows it in this
         operation still waits for storage (it ended the hand: the result's transaction, then the table's), so
-        that its author can be answered before that (see `TableRunner.act`)."""
+        that its author can be answered before that (see `TableRunner.act`). Once the action is stored, the database
+        unavailable for what follows it (the hand's end, a tournament's close, the next auto-actions) raises
+        ServiceError("action_stands"): the action counts, and the table goes on from it when it reads storage again
+        (docs/storage.md, "Outages")."""
         state, core = self._state, self._core
         hand = state.hand
         assert hand is not None and state.hand_id is not None
@@ -300,7 +303,12 @@ class Hands:
                 stored(acted)  # the action is stored: its author need not wait for the hand's end to be stored too
             except Exception:  # the caller's own failure: the hand goes on to its end all the same
                 log.exception("table %s: telling a stored action failed", state.ids.table_id)
-        await self.after_events(hand, before)
+        try:
+            await self.after_events(hand, before)
+        except StorageUnavailable as exc:  # the action stands (stored); the table goes on from it once storage answers
+            if forfeit:
+                raise  # a leave's fold: `TableRunner.leave` says so (leave_pending)
+            raise ServiceError("action_stands") from exc  # not "nothing was changed"; the table reads storage again
         return acted
 
     async def after_events(self, hand: Hand, before: int) -> None:

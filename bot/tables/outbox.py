@@ -115,8 +115,13 @@ def encode_announcement(announcement: StoredAnnouncement) -> dict[str, Any]:
     }
 
 
+class UnknownKind(ValueError):
+    """An outbox row of a kind (or an announcement of a class) this version does not know: written by a newer
+    version. It is kept undelivered, for a version that knows it (docs/outbox.md)."""
+
+
 def decode_announcement(data: Mapping[str, Any]) -> StoredAnnouncement:
-    """The announcement `encode_announcement` wrote. Raises ValueError for an unknown class."""
+    """The announcement `encode_announcement` wrote. Raises UnknownKind (a ValueError) for an unknown class."""
     fields = dict(data.get("fields") or {})
     if data.get("class") == "player":
         return PlayerAnnouncement(**{**fields, "kind": NoticeKind(fields["kind"])})
@@ -132,7 +137,7 @@ def decode_announcement(data: Mapping[str, Any]) -> StoredAnnouncement:
             voided_hand=fields.get("voided_hand"),
             tournament_over=bool(fields.get("tournament_over")),
         )
-    raise ValueError(f"unknown announcement class {data.get('class')!r}")
+    raise UnknownKind(f"announcement class {data.get('class')!r}")
 
 
 def encode_cards(cards: tuple[Card, ...]) -> list[str]:

@@ -2,8 +2,9 @@
 state) and the answers the Discord layer needs before it acts (whose turn, the legal actions, the amounts to
 offer, the hole cards, missed blinds, the time bank, choices made in advance, the coach's facts).
 
-`TableReader` is the read side of `TableRunner` (bot/tables/runner.py, which adds the lock, the operations and the
-clockwork): every method here reads the runner's state as it is now and changes nothing.
+`TableReader` is the read side of `TableRunner` (bot/tables/runner.py, which adds the lock and the operations,
+operation.py, and the clockwork, clockwork.py): every method here reads the runner's state as it is now and changes
+nothing.
 """
 
 from __future__ import annotations

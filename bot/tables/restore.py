@@ -16,7 +16,7 @@ from bot.tables.hands import Hands
 from bot.tables.host import Host
 from bot.tables.kinds import OutboxKind
 from bot.tables.notifier import Announcement
-from bot.tables.outbox import Owed, decode_announcement, payload_kind
+from bot.tables.outbox import Owed, UnknownKind, decode_announcement, payload_kind
 from bot.tables.record import StoredHand, replay, replay_actions
 from bot.tables.results import hand_result
 from bot.tables.run_twice import restored_deadline as run_twice_deadline
@@ -24,6 +24,9 @@ from bot.tables.shows import decode_shown
 from bot.tables.timebank_turn import restored_deadline as time_bank_deadline
 
 log = logging.getLogger(__name__)
+
+#: The outbox rows of a kind this version does not know that this process has logged (each is logged once).
+_KEPT_LOGGED: set[str] = set()
 
 #: Seconds given to the player to act when a table resumes after a storage fault (their time had already run).
 FAULT_RESUME_GRACE = 2.0
@@ -144,12 +147,25 @@ class Restorer:
             announcement: Announcement | None = None
             try:
                 match payload_kind(payload):
+                    case None:
+                        raise UnknownKind(f"type {payload.get('type')!r}")
                     case OutboxKind.ANNOUNCE:
                         announcement = decode_announcement(payload["announcement"])
                     case OutboxKind.HAND_RESULT:
                         announcement = await self._stored_result(int(payload["hand_number"]))
                     case OutboxKind.SHOWN:
                         announcement = decode_shown(payload)
+            except UnknownKind as exc:  # a newer version's: kept for it (never marked), the rows after it go on
+                if row.key not in _KEPT_LOGGED:
+                    _KEPT_LOGGED.add(row.key)
+                    log.warning(
+                        "table %s: outbox row %s is of a kind this version does not know (%s): kept undelivered, for"
+                        " a version that knows it",
+                        state.ids.table_id,
+                        row.key,
+                        exc,
+                    )
+                continue
             except Exception:
                 log.exception("table %s: outbox row %s cannot be read; dropped", state.ids.table_id, row.key)
                 await core.storage.mark_delivered([row.key])

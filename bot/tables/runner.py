@@ -1,60 +1,54 @@
 """One table's orchestration: the lock, the turn timer and the next-hand scheduler (docs/architecture.md, "Table
 orchestration", which names every module of a table and the points where a feature plugs in).
 
-Everything that changes a table — a command, a button press, a timer expiry, the next deal — runs under
-the runner's lock as one operation (`_operation`): a change is computed in memory by the runner's collaborators
-(`Seating`, `Hands`, `Host`, `Restorer`, sharing the table's `TableCore`), stored by one commit with what it owes
-Discord, then told through the table's ordered delivery (`Delivery`), so that slow Discord calls never hold the
-lock. A change that fails is rolled back in memory and told to nobody; after a storage fault the table is read
-again from storage and resumes by itself.
+Everything that changes a table — a command, a button press, a timer expiry, the next deal — runs under the
+runner's lock as one operation (`_operation`, bot/tables/operation.py): a change is computed in memory by the
+runner's collaborators (`Seating`, `Hands`, `Host`, `Restorer`, sharing the table's `TableCore`), stored by one
+commit with what it owes Discord, then told through the table's ordered delivery (`Delivery`), so that slow Discord
+calls never hold the lock. A change that fails is rolled back in memory and told to nobody; after a storage fault
+the table is read again from storage and resumes by itself. The timers (turn, computer player, next deal) are the
+runner's clockwork (bot/tables/clockwork.py); this module holds the runner's parts and its public operations.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import itertools
 import logging
-import random
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.poker import ActionKind, Card, LevelBy, PlayerActed, PokerError
+from bot.poker import ActionKind, Card, LevelBy, PlayerActed
 from bot.storage import OutboxRow, Storage, StorageUnavailable, TableRow
 from bot.tables.clock import Clock
+from bot.tables.clockwork import Clockwork
 from bot.tables.coaching import CoachDMs
-from bot.tables.computers import Computers, pause
+from bot.tables.computers import Computers
 from bot.tables.core import DeckFactory, RngFactory, TableCore
 from bot.tables.delivery import Delivery, IdleWait
-from bot.tables.errors import STORAGE_REFUSALS, ServiceError, refusal
+from bot.tables.errors import ServiceError
 from bot.tables.hands import Hands, Stored
 from bot.tables.host import Host
 from bot.tables.kinds import ActionBy
 from bot.tables.notifier import CardsShown, Carrier, Notifier, TableClosedAnnouncement, TableSnapshot
+from bot.tables.operation import WRITE_TIMEOUT_S
 from bot.tables.options import TableOptions
 from bot.tables.outbox import InteractionReply
 from bot.tables.preactions import PreAction, PreChoice
 from bot.tables.reader import TableReader
 from bot.tables.restore import Restorer
-from bot.tables.run_twice import RUN_TWICE_TIMEOUT_S, RunTwice
+from bot.tables.run_twice import RunTwice
 from bot.tables.seating import Seating
 from bot.tables.shows import Shows
 from bot.tables.state import TableIds, TableState
 from bot.tables.timebank_turn import TimeBankTurn
-from bot.tables.turn_timer import KeptTurnTimer
 
 log = logging.getLogger(__name__)
 
 #: Extra seconds given to the player to act when a turn is restored after a restart.
 RESTORE_GRACE = 15.0
-#: Pauses (seconds) before a table whose storage failed is read again from storage and resumed; the last repeats.
-FAULT_RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 8.0)
-#: Seconds a storage write may take before the runner gives up waiting (a hung disk): the change is undone in
-#: memory and the table read again from storage later, since the write may still land.
-WRITE_TIMEOUT_S = 5.0
 
 
-class TableRunner(TableReader, KeptTurnTimer):
+class TableRunner(TableReader, Clockwork):
     """The live table of one channel and every operation on it.
 
     Users are Discord user ids (ints); chips are ints. Public methods take the lock, check, persist,
@@ -126,10 +120,6 @@ class TableRunner(TableReader, KeptTurnTimer):
         self._resume: asyncio.Task[None] | None = None
         self._stopping = False
 
-    def settled(self) -> bool:
-        """No change is being made and no resume after a storage fault is pending: memory is what storage holds."""
-        return not self._lock.locked() and (self._resume is None or self._resume.done())
-
     # ------------------------------------------------------------------ setup
 
     def start(self) -> None:
@@ -148,156 +138,6 @@ class TableRunner(TableReader, KeptTurnTimer):
     async def drain(self) -> None:
         """Wait until every announcement queued so far is delivered, and marked so in storage (tests, shutdown)."""
         await self._outbox.drain()
-
-    # ------------------------------------------------------------------ one operation at a time
-
-    @contextlib.asynccontextmanager
-    async def _operation(self) -> AsyncIterator[None]:
-        """One change of the table, under the lock. If it fails (a refusal, or storage) memory goes back to what
-        storage holds (`TableCore.roll_back`) and nothing it owed is told; after a storage failure the table is
-        read again from storage and resumed a little later (`_resume_later`), so that it never hangs; a storage
-        error that is a refusal (`bot.tables.errors.refusal`: not enough chips) is raised as its ServiceError (the
-        database unavailable, `StorageUnavailable`, is raised as it is: the Discord layer refuses with it). A write
-        that timed out (it may still land) is refused as ServiceError("table_recovering"), and so is every change
-        until then."""
-        async with self._lock:
-            if self._core.stale:
-                raise ServiceError("table_recovering")
-            with self._state.changing():
-                self._core.begin()
-                try:
-                    yield
-                except PokerError as exc:  # a refusal; one that storage caused (leave_pending...) reads storage again
-                    self._core.roll_back()
-                    if isinstance(exc.__cause__, StorageUnavailable | TimeoutError):
-                        self._resume_later()
-                    raise
-                except STORAGE_REFUSALS as exc:  # not a fault: the ledger refused (not enough chips...)
-                    self._core.roll_back()
-                    raise refusal(exc) from exc
-                except BaseException as exc:
-                    self._core.roll_back()
-                    self._resume_later()
-                    if isinstance(exc, TimeoutError) and self._core.stale:  # the database too slow to answer
-                        log.warning("table %s: a storage write timed out (it may still land)", self.ids.table_id)
-                        raise ServiceError("table_recovering") from exc
-                    raise
-
-    def _resume_later(self) -> None:
-        """After a storage failure: read the table again from storage and resume it (timer re-armed, hand
-        finished, next deal scheduled), after a short pause, retried with a growing pause until storage answers."""
-        if self._stopping or (self._resume is not None and not self._resume.done()):
-            return
-        clock = self._core.clock
-
-        async def resume() -> None:
-            for attempt in itertools.count():
-                delay = FAULT_RETRY_DELAYS_S[min(attempt, len(FAULT_RETRY_DELAYS_S) - 1)]
-                await clock.sleep_until(clock.time() + delay)
-                try:
-                    async with self._lock:
-                        with self._state.changing():
-                            self._core.forget_owed()
-                            await self._restorer.reload()
-                    return
-                except Exception:
-                    log.warning("table %s: storage still failing, resuming later", self.ids.table_id, exc_info=True)
-
-        self._resume = asyncio.create_task(resume(), name=f"table-resume-{self.ids.channel_id}")
-
-    # ------------------------------------------------------------------ the clockwork (`core.Scheduler`)
-
-    def start_turn(self, deadline: float | None = None) -> None:
-        """Arm the turn timer for whoever is to act now, or for the question "run it twice?" (`RUN_TWICE_TIMEOUT_S`),
-        or stop it when nobody is to act; a timer asleep that wakes by the new deadline is kept (`_turn_timer`)."""
-        self._turn += 1
-        state, clock = self._state, self._core.clock
-        asking = self._run_twice.asking()
-        if state.hand is None or (state.hand.actor is None and not asking):
-            self.cancel_turn()
-            state.deadline = None
-            return
-        if deadline is None:
-            deadline = clock.time() + (RUN_TWICE_TIMEOUT_S if asking else state.options.turn_timeout)
-        state.deadline = deadline
-        if self._computers.to_act():
-            self.cancel_turn()
-            turn, name = self._turn, f"computer-turn-{self.ids.channel_id}"
-            self._timer = asyncio.create_task(self._computer_turn(turn), name=name)
-            return
-        self._coach_dms.turn_started()  # the coach by DM, for a member who wants it (bot/tables/coaching.py)
-        self._arm_turn(deadline)
-
-    def _timer_name(self) -> str:
-        return f"turn-timer-{self.ids.channel_id}"
-
-    async def _turn_timed_out(self) -> None:
-        turn = self._turn
-        try:
-            async with self._operation():
-                if turn == self._turn and not self._state.closed:
-                    await (self._run_twice.expire() if self._run_twice.asking() else self._hands.expire())
-        except Exception:
-            log.exception("table %s: a turn timeout could not be stored (resumed later)", self.ids.table_id)
-
-    async def _computer_turn(self, turn: int) -> None:
-        """A computer player's turn: its pause, then its decision, as one operation (bot/tables/computers.py)."""
-        state, clock = self._state, self._core.clock
-        mean = state.options.computer_delay if self._computer_delay_s is None else self._computer_delay_s
-        await clock.sleep_until(clock.time() + pause(mean, random.Random()))
-        try:
-            async with self._operation():
-                if turn == self._turn and not state.closed and self._computers.to_act():
-                    await self._computers.act()
-        except Exception:
-            log.exception("table %s: a computer player's action could not be stored (resumed later)", self.ids.table_id)
-
-    def cancel_turn(self) -> None:
-        """Stop the turn timer."""
-        if self._timer is not None and self._timer is not asyncio.current_task():
-            self._timer.cancel()
-        self._timer = None
-        self._sleeps_until = self._turn_deadline = None
-
-    def schedule_next_hand(self) -> None:
-        """Deal the next hand after the table's delay (`next_hand_delay_s`, else the table's option), if the game
-        runs and a hand can be dealt."""
-        state, clock = self._state, self._core.clock
-        if not state.running or state.closed or state.hand is not None:
-            return
-        if self._next_hand is not None and not self._next_hand.done():
-            return
-        if not state.table.can_start_hand():
-            return  # the table message says what it waits for (`waiting`); a join or sit-in calls again
-        delay = state.options.next_hand_delay if self._next_hand_delay_s is None else self._next_hand_delay_s
-        when = clock.time() + delay
-        state.next_hand_at = when
-
-        async def deal_later() -> None:
-            await clock.sleep_until(when)
-            try:
-                async with self._operation():
-                    self._next_hand = None
-                    state.next_hand_at = None
-                    if state.running and not state.closed and state.hand is None and state.table.can_start_hand():
-                        await self._hands.start_hand()
-                    elif state.hand is None and not state.closed:
-                        self._outbox.refresh()  # no deal after all: the table message says what the table waits for
-            except Exception:
-                log.exception("table %s: the next hand could not be dealt (resumed later)", self.ids.table_id)
-
-        self._next_hand = asyncio.create_task(deal_later(), name=f"next-hand-{self.ids.channel_id}")
-
-    def table_closed(self) -> None:
-        """The table is closed in storage: stop its timers and leave the registry."""
-        self._state.closed = True
-        self.cancel_turn()
-        if self._next_hand is not None and self._next_hand is not asyncio.current_task():
-            self._next_hand.cancel()
-        self._state.hand = None
-        self._state.hand_id = None
-        if self._on_closed is not None:
-            self._on_closed(self)
 
     # ------------------------------------------------------------------ the table and its message
 

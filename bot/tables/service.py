@@ -19,8 +19,9 @@ from bot.tables.core import DeckFactory, RngFactory
 from bot.tables.delivery import IdleWait
 from bot.tables.errors import STORAGE_REFUSALS, ServiceError, refusal
 from bot.tables.notifier import Notifier, TableSnapshot
+from bot.tables.operation import WRITE_TIMEOUT_S
 from bot.tables.options import TableOptions
-from bot.tables.runner import WRITE_TIMEOUT_S, TableRunner
+from bot.tables.runner import TableRunner
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ starts it earlier, the same way. Whatever part of the bank the player used (the 
 deadline) is spent when they act or when the bank runs out too (then the automatic check/fold). Every hand dealt
 refills each bank by `refill` seconds up to `size`; at a tournament a new blind level fills every bank again.
 
-Pure bookkeeping on plain numbers (seconds, clock times): the turn timer that reads it lives in runner.py and
+Pure bookkeeping on plain numbers (seconds, clock times): the turn timer that reads it lives in clockwork.py and
 hands.py. Saved with the table (`to_json`), so a restart restores the banks and a bank that was running.
 """
 

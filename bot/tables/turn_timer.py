@@ -1,5 +1,5 @@
-"""The turn timer of a table (`TableRunner`'s, bot/tables/runner.py), kept from turn to turn while the deadline only
-moves later: no task made and cancelled at every action (docs/architecture.md, "A turn starts")."""
+"""The turn timer of a table (`TableRunner`'s clockwork, bot/tables/clockwork.py), kept from turn to turn while the
+deadline only moves later: no task made and cancelled at every action (docs/architecture.md, "A turn starts")."""
 
 from __future__ import annotations
 

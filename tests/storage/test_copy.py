@@ -162,7 +162,11 @@ def db_copy(source: str, target: str, cwd: Path) -> subprocess.CompletedProcess[
     ("source", "target", "message"),
     [
         ("sqlite:///missing/poker.sqlite3", "sqlite:///copy.sqlite3", "there is no database file at missing/poker"),
-        ("sqlite:///notes.txt", "sqlite:///copy.sqlite3", "cannot open the database at notes.txt: file is not a"),
+        (
+            "sqlite:///notes.txt",
+            "sqlite:///copy.sqlite3",
+            "the database at sqlite:///notes.txt is not a readable SQLite database (file is not a database): restore",
+        ),
         ("sqlite:///poker.sqlite3", "postgresql://poker:hunter2@db:port/poker", "a malformed URL"),
         ("sqlite:///poker.sqlite3", "postgresql://poker:hunter2@[::1/poker", "a malformed URL"),
     ],

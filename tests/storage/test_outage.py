@@ -47,6 +47,40 @@ async def test_a_sqlite_file_locked_by_another_process_is_unavailable_and_nothin
         await store.close()
 
 
+async def test_a_table_locked_by_our_own_connection_is_a_bug_not_an_outage(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """SQLITE_LOCKED ("database table is locked") comes from a conflict inside one connection: a statement of ours
+    still reading a table that the same connection changes. In one process that is our bug, not the database being
+    away: it surfaces as the driver's error (logged with its traceback, the generic answer to the member), not as
+    `StorageUnavailable` ("try again in a moment", which would never help). On the old code it was an outage."""
+    store = await Storage.open(db_path, defaults=DEFAULTS)
+
+    def drop_while_reading(db: sqlite3.Connection) -> None:
+        db.execute("CREATE TABLE scratch (x INTEGER)")
+        db.execute("INSERT INTO scratch VALUES (1), (2)")
+        reading = db.execute("SELECT x FROM scratch")
+        try:
+            reading.fetchone()  # the statement is still active
+            db.execute("DROP TABLE scratch")
+        finally:
+            reading.close()
+
+    try:
+        with pytest.raises(sqlite3.OperationalError) as raised:
+            await sqlite_of(store).in_thread(drop_while_reading)
+        assert not isinstance(raised.value, StorageError)
+        assert raised.value.sqlite_errorname == "SQLITE_LOCKED"
+        caplog.set_level(logging.DEBUG, logger="bot.discord_ui.errors")
+        text = refusal_text(raised.value, "en", "the test")
+        assert text != t("error.storage_unavailable", "en") and "try again in a moment" not in text
+        [logged] = [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert logged.getMessage().startswith("unexpected error") and logged.exc_info is not None
+        assert await store.balance(GUILD, ALICE) == DEFAULTS.starting_grant  # the storage still works
+    finally:
+        await store.close()
+
+
 async def test_the_refusal_says_nothing_changed_in_both_languages() -> None:
     error = StorageUnavailable("SQLite: database is locked (SQLITE_BUSY)")
     english, french = refusal_text(error, "en", "x"), refusal_text(error, "fr", "x")

@@ -28,7 +28,8 @@ from bot.storage import Storage, StorageError
 from bot.tables import ManualClock, PlayerAnnouncement, RecordingNotifier, TableOptions, TableService
 from bot.tables.clock import settle
 from bot.tables.errors import ServiceError
-from bot.tables.runner import FAULT_RETRY_DELAYS_S, TableRunner
+from bot.tables.operation import FAULT_RETRY_DELAYS_S
+from bot.tables.runner import TableRunner
 
 from .conftest import ALICE, BOB, CHANNEL, CHLOE, GUILD, HOST, NAMES, Decks
 

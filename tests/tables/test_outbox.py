@@ -3,13 +3,18 @@ when the process could not deliver it, exactly once, and never again once delive
 
 from __future__ import annotations
 
+import json
+import logging
 import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.poker import ActionKind, Card, HandResult
+from bot.render.announce import NoticeKind
 from bot.render.i18n import t
 from bot.storage import Storage
 from bot.tables import (
@@ -237,10 +242,53 @@ async def test_rows_stored_before_the_payload_kinds_were_an_enum_are_delivered_t
     assert [(n, u, tuple(map(str, cards))) for n, u, cards in notifier.hole_cards] == [(1, ALICE, ("5s", "4d"))]
     assert [a.hand_number for a in notifier.announcements if isinstance(a, HandResult)] == [1]
     assert notifier.replies == {"old-token": t("end.done", "fr")}
-    # A row of a type this version does not know is dropped, as before: nothing is sent for it.
-    assert not await storage.pending_outbox()
+    # A row of a type this version does not know is kept undelivered (for a version that knows it); nothing is sent.
+    assert [row.key for row in await storage.pending_outbox()] == ["o0000000000000004"]
     assert len(notifier.announcements) == 1
     await stop(storage, service)
+
+
+async def test_a_row_of_a_kind_this_version_does_not_know_is_kept_for_an_upgrade_and_blocks_nothing(
+    db_path: Path, clock: ManualClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A newer version wrote outbox rows of a kind (or an announcement class) this version does not know, then the
+    bot was downgraded: those rows are kept undelivered, each logged once at warning, so that upgrading again
+    delivers them; the rows after them are delivered as usual. On the old code they were marked delivered."""
+    storage = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
+    service = TableService(storage, DiscordDown(), clock=clock, rng_factory=Decks())
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
+    await service.get(CHANNEL).drain()
+    await stop(storage, service)
+    notice = encode_announcement(PlayerAnnouncement(NoticeKind.SAT_OUT, ALICE, "Alice"))
+    rows = {
+        "o00000000000000f1": {"type": "from_a_newer_version", "what": "anything"},
+        "o00000000000000f2": {"type": "announce", "announcement": {"class": "from_a_newer_version", "fields": {}}},
+        "o00000000000000f3": {"type": "announce", "announcement": notice},  # after them: delivered
+    }
+    with sqlite3.connect(db_path) as db:
+        db.execute("DELETE FROM outbox")
+        (table_id,) = db.execute("SELECT id FROM poker_tables").fetchone()
+        db.executemany(
+            "INSERT INTO outbox (table_id, key, payload, created_at) VALUES (?, ?, ?, ?)",
+            [(table_id, key, json.dumps(payload), clock.time()) for key, payload in rows.items()],
+        )
+    caplog.set_level(logging.WARNING, logger="bot.tables.restore")
+    notifier = RecordingNotifier()
+    storage, service = await restarted(db_path, clock, notifier)
+    try:
+        told = [a for a in notifier.announcements if isinstance(a, PlayerAnnouncement)]
+        assert [(a.kind, a.user_id) for a in told] == [(NoticeKind.SAT_OUT, ALICE)]
+        assert [row.key for row in await storage.pending_outbox()] == ["o00000000000000f1", "o00000000000000f2"]
+        runner = service.get(CHANNEL)
+        assert await runner.deliver_pending() == 0  # read again (a re-read after a fault): still kept, not told
+        await runner.drain()
+        assert [row.key for row in await storage.pending_outbox()] == ["o00000000000000f1", "o00000000000000f2"]
+        warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+        assert len(warnings) == 2, warnings  # once per row, not at each reading
+        assert all("this version does not know" in w for w in warnings)
+        assert any("o00000000000000f1" in w for w in warnings) and any("o00000000000000f2" in w for w in warnings)
+    finally:
+        await stop(storage, service)
 
 
 async def test_the_payloads_are_stored_as_the_same_json_text_as_before(db_path: Path, clock: ManualClock) -> None:

@@ -247,8 +247,12 @@ def _step(state: TableState, step: str, turn: int) -> None:
         elif state.table.can_start_hand():
             deal(state)
     elif step in ("fold", "all_in") and hand is not None and hand.actor is not None:
-        kind = ActionKind.FOLD if step == "fold" and hand.can_fold() else ActionKind.ALL_IN
-        hand.act(kind)
+        if step == "fold" and hand.can_fold():
+            hand.act(ActionKind.FOLD)
+        elif hand.can_all_in():
+            hand.act(ActionKind.ALL_IN)
+        else:  # an all-in that raises with no one left to raise it is refused (no_one_to_raise): act as usual
+            act(state)
     elif step == "act" and hand is not None and hand.actor is not None:
         act(state)
     elif step == "away":

@@ -15,7 +15,8 @@ from bot.storage import Storage, StorageUnavailable
 from bot.storage.sqlite import SQLiteExecutor
 from bot.tables import ManualClock, TableOptions, TableService
 from bot.tables.clock import settle
-from bot.tables.runner import FAULT_RETRY_DELAYS_S, TableRunner
+from bot.tables.operation import FAULT_RETRY_DELAYS_S
+from bot.tables.runner import TableRunner
 
 from .conftest import ALICE, BOB, CHANNEL, GUILD, HOST, NAMES
 

@@ -18,7 +18,7 @@ from bot.storage.sqlite import SQLiteExecutor
 from bot.tables import ManualClock, TableOptions, TableService
 from bot.tables.clock import settle
 from bot.tables.errors import ServiceError
-from bot.tables.runner import FAULT_RETRY_DELAYS_S
+from bot.tables.operation import FAULT_RETRY_DELAYS_S
 
 from .conftest import ALICE, BOB, CHANNEL, GUILD, HOST, NAMES
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.discord_ui.errors import refusal_text
+from bot.poker import ActionKind
 from bot.render.announce import NoticeKind
 from bot.render.i18n import t
 from bot.render.table import SeatState
@@ -24,9 +25,9 @@ from bot.tables import ManualClock, RecordingNotifier, TableClosedAnnouncement, 
 from bot.tables.clock import settle
 from bot.tables.errors import ServiceError
 from bot.tables.kinds import ActionBy
-from bot.tables.runner import FAULT_RETRY_DELAYS_S
+from bot.tables.operation import FAULT_RETRY_DELAYS_S
 
-from .conftest import ALICE, BOB, CHANNEL, CHLOE, DEFAULTS, GUILD, HOST, NAMES, Decks, play_to_end_of_hand
+from .conftest import ALICE, BOB, CHANNEL, CHLOE, DEFAULTS, GUILD, HOST, NAMES, Decks, deck_for, play_to_end_of_hand
 
 PLAYERS = (ALICE, BOB, CHLOE)
 
@@ -178,6 +179,25 @@ async def test_a_restart_between_a_leave_and_its_fold_completes_the_forfeit(
         await storage2.close()
 
 
+def refuse_writes_under(storage: Storage, method: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the database refuse writes (SQLITE_READONLY: `PRAGMA query_only`, a real `StorageUnavailable`) while
+    `storage.<method>` runs, and only then."""
+    executor = storage.executor
+    assert isinstance(executor, SQLiteExecutor)
+    real = getattr(storage, method)
+
+    async def refused(*args: object, **kwargs: object) -> object:
+        async with executor.connection.execute("PRAGMA query_only = ON"):
+            pass
+        try:
+            return await real(*args, **kwargs)
+        finally:
+            async with executor.connection.execute("PRAGMA query_only = OFF"):
+                pass
+
+    monkeypatch.setattr(storage, method, refused)
+
+
 async def win_a_tournament_by_a_leave_whose_close_fails(
     service: TableService, storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> TableRunner:
@@ -191,20 +211,7 @@ async def win_a_tournament_by_a_leave_whose_close_fails(
     await play_to_end_of_hand(service)
     await runner.drain()
     assert runner.snapshot().street is None and len(runner.snapshot().seats) == 2  # between hands, both in
-    executor = storage.executor
-    assert isinstance(executor, SQLiteExecutor)
-    close_table = storage.close_table
-
-    async def close_refused(*args: object, **kwargs: object) -> object:
-        async with executor.connection.execute("PRAGMA query_only = ON"):
-            pass
-        try:
-            return await close_table(*args, **kwargs)  # type: ignore[arg-type]
-        finally:
-            async with executor.connection.execute("PRAGMA query_only = OFF"):
-                pass
-
-    monkeypatch.setattr(storage, "close_table", close_refused)
+    refuse_writes_under(storage, "close_table", monkeypatch)
     with pytest.raises(ServiceError) as refused:
         await runner.leave(BOB)
     monkeypatch.undo()
@@ -262,3 +269,44 @@ async def test_a_restart_after_a_tournament_won_by_a_leave_whose_close_failed_cl
         await settle()
         await service2.close()
         await storage2.close()
+
+
+async def test_a_tournament_won_at_a_hands_end_whose_close_could_not_be_stored_is_closed_by_the_table(
+    service: TableService,
+    storage: Storage,
+    clock: ManualClock,
+    notifier: RecordingNotifier,
+    decks: Decks,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The call that ends a two-player tournament's all-in hand is stored, then the hand's end (the result, the
+    loser's stand-up, the table's state), then the tournament's close: when the close cannot be stored (the
+    database refuses writes: SQLITE_READONLY under `close_table`), the table closes the tournament itself once
+    storage answers (its re-read, `TableRunner._operation`), telling its end once, with its places. The member who
+    called is told that the call counts (`action_stands`): on the old code, "nothing was changed, try again"."""
+    decks.queue.append(deck_for(["7c 2d", "Ah Ad"], "Kc 9d 4s 5h Jc"))
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2, kind="tournament"))
+    runner = service.get(CHANNEL)
+    for user in (ALICE, BOB):
+        await runner.join(user, NAMES[user])
+    await runner.start_game(HOST)
+    big, small = runner.view().hand_users  # heads-up: player 0 is the big blind, the button acts first
+    await runner.act(small, ActionKind.ALL_IN)
+    refuse_writes_under(storage, "close_table", monkeypatch)
+    with pytest.raises(ServiceError) as refused:
+        await runner.act(big, ActionKind.CALL)
+    monkeypatch.undo()
+    assert refused.value.code == "action_stands"  # the call was stored: not "nothing was changed"
+    assert "nothing was changed" not in refusal_text(refused.value, "en", "the test")
+    assert refusal_text(refused.value, "fr", "the test") == t("error.action_stands", "fr")
+    row = await storage.latest_table_for_channel(CHANNEL)
+    assert row is not None and row.status == "open"
+    hands = await storage.hands_for_table(row.id, limit=1)
+    assert hands[0].ended_at is not None  # the call stands: the hand's end is stored
+    await clock.advance(FAULT_RETRY_DELAYS_S[0] + 0.1)  # the table reads itself again from storage
+    await settle()
+    await runner.drain()  # the showdown's picture is drawn on a thread
+    await assert_tournament_closed_once(service, storage, notifier)
+    assert await storage.pending_outbox(row.id) == []  # the hand's result, the elimination, the close: all told
+    closed = next(a for a in notifier.announcements if isinstance(a, TableClosedAnnouncement))
+    assert [(place, user) for place, user, _, _ in closed.placings] == [(1, small), (2, big)]
