@@ -178,6 +178,51 @@ class Delivery:
 
         self.worker.put(deliver)
 
+    def queue_together(self, owed: list[Owed]) -> None:
+        """Queue stored hole-card rows (a hand's DMs, each to its own player) as one job that sends them all at
+        once, concurrently, then tells in order what follows them (the "press My cards" notice of a refused DM)
+        and marks them delivered: the job takes about one DM's round trip instead of one per player, so the
+        table edits queued after it (the first actions of the hand) wait that much less, and every player still
+        has their cards before anything queued later is told (a refused DM's notice included)."""
+        for item in owed:
+            self._inflight.add(item.key)
+
+        async def deliver() -> None:
+            try:
+                sent = await asyncio.gather(
+                    *(self._send_hole_cards(item, nonce=item.key) for item in owed), return_exceptions=True
+                )
+                for item, outcome in zip(owed, sent, strict=True):
+                    if isinstance(outcome, BaseException):
+                        log.error("table notification failed", exc_info=outcome)  # as the worker logs a job's
+                        continue
+                    await self._after_hole_cards(item, outcome, nonce=item.key)
+                    self._mark_delivered(item.key)
+            finally:
+                for item in owed:
+                    self._inflight.discard(item.key)
+
+        self.worker.put(deliver)
+
+    async def _send_hole_cards(self, owed: Owed, *, nonce: str | None) -> bool:
+        """DM a hole-card row's cards to its player: whether Discord took the DM."""
+        payload = owed.payload or {}
+        cards = decode_cards(payload["cards"])
+        proofs = tuple(str(p) for p in payload.get("proofs", ()))
+        return await self.notifier.send_hole_cards(
+            owed.snapshot, int(payload["user_id"]), cards, nonce=nonce, proofs=proofs
+        )
+
+    async def _after_hole_cards(self, owed: Owed, delivered: bool, *, nonce: str | None) -> None:
+        """After a hole-card DM: a player whose DM was refused is told once, publicly, to press My cards."""
+        user = int((owed.payload or {})["user_id"])
+        if delivered:
+            self._dm_refused.discard(user)
+        elif user not in self._dm_refused:
+            self._dm_refused.add(user)
+            notice = PlayerAnnouncement(NoticeKind.DM_REFUSED, user, self._state.name(user))
+            await self.notifier.announce(owed.snapshot, notice, nonce=None if nonce is None else nonce + "r")
+
     async def _deliver(self, owed: Owed, *, durable: bool) -> None:
         """Send one owed message; a stored one is then marked delivered (a failure to send leaves it for the
         next start). Posts carry the row's key as nonce, so a second delivery makes no second message."""
@@ -186,16 +231,7 @@ class Delivery:
         nonce = owed.key if durable else None
         kind = payload_kind(payload)
         if kind is OutboxKind.HOLE_CARDS:
-            user = int(payload["user_id"])
-            cards = decode_cards(payload["cards"])
-            proofs = tuple(str(p) for p in payload.get("proofs", ()))
-            delivered = await notifier.send_hole_cards(owed.snapshot, user, cards, nonce=nonce, proofs=proofs)
-            if delivered:
-                self._dm_refused.discard(user)
-            elif user not in self._dm_refused:
-                self._dm_refused.add(user)
-                notice = PlayerAnnouncement(NoticeKind.DM_REFUSED, user, self._state.name(user))
-                await notifier.announce(owed.snapshot, notice, nonce=None if nonce is None else nonce + "r")
+            await self._after_hole_cards(owed, await self._send_hole_cards(owed, nonce=nonce), nonce=nonce)
         elif kind is OutboxKind.CLOSED_TABLE:
             # Only if it is still the table's message (a message retired meanwhile has no buttons, and is final).
             message_id = self._state.message_id

@@ -139,8 +139,7 @@ class Hands:
         core.mark_committed()
         # The message replaced showed the table between hands: its retirement needs only what `snap` shows too.
         core.delivery.post_table(replaces_hand=False, picture=snap)
-        for dm in dms:
-            core.delivery.queue(dm, durable=True)
+        core.delivery.queue_together(dms)  # sent at once, after the table message
         self._scheduler.start_turn()
         await self.auto_act_if_needed()
 

@@ -179,7 +179,8 @@ class Carrier:
 
 
 class Notifier(Protocol):
-    """Implemented by the Discord layer; the service calls it in order, one table at a time.
+    """Implemented by the Discord layer; the service calls it in order, one table at a time (but a hand's hole-card
+    DMs, to one player each, which it sends together: `Delivery.queue_together`).
 
     Errors raised here are logged by the service and never undo game state (the state is already stored).
     """

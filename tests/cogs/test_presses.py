@@ -301,3 +301,57 @@ async def test_a_refused_press_gets_no_acknowledgement_after_its_refusal() -> No
     await answer.refused()  # the refusal is its answer (type 4)
     await asyncio.sleep(0.05)
     assert transport.sent == []
+
+
+class HeldTransport(Transport):
+    """A `Transport` whose interaction callbacks are answered only once `release` is set (a slow Discord)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+
+    async def request(self, route: Any, session: Any, *, payload: Any = None, **kwargs: Any) -> Any:
+        self.sent.append((route.path, payload))
+        await self.release.wait()
+        return None
+
+
+async def test_by_default_an_action_does_not_wait_for_its_deferrals_round_trip() -> None:
+    transport = HeldTransport()
+    press = pressed(transport)
+    acted = asyncio.Event()
+
+    async def action() -> str:
+        acted.set()
+        return "acted"
+
+    async def run() -> str:
+        answer = await acknowledge_action(press, arrived=0.0, within=0)
+        return await answer.beside(action())
+
+    running = asyncio.create_task(run())
+    await asyncio.wait_for(acted.wait(), 1)  # acted while the deferral's answer is still awaited
+    assert transport.sent == [("/interactions/{webhook_id}/{webhook_token}/callback", {"type": 6})]
+    assert not running.done() and not press.answered  # the outcome waits for the deferral (a refusal: a followup)
+    transport.release.set()
+    assert await asyncio.wait_for(running, 1) == "acted" and press.answered
+
+
+async def test_by_default_a_refused_action_is_told_after_its_deferral() -> None:
+    transport = HeldTransport()
+    press = pressed(transport)
+
+    async def refused() -> None:
+        raise ValueError("refused")
+
+    async def run() -> None:
+        answer = await acknowledge_action(press, arrived=0.0, within=0)
+        await answer.beside(refused())
+
+    running = asyncio.create_task(run())
+    await asyncio.sleep(0.01)
+    assert not running.done()  # held until the deferral is answered
+    transport.release.set()
+    with pytest.raises(ValueError, match="refused"):
+        await asyncio.wait_for(running, 1)
+    assert press.answered  # so the refusal goes as a followup

@@ -1,0 +1,87 @@
+"""A hand's hole-card DMs go out together, right after its table message (`Delivery.queue_together`): one DM's round
+trip instead of one per player before the table edits queued behind them (the hand's first actions), and still every
+DM before anything queued after them, a refused DM's "press My cards" notice included, in the DMs' order."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot.poker import ActionKind
+from bot.tables import PlayerAnnouncement, RecordingNotifier, TableOptions, TableService
+from bot.tables.clock import settle
+from bot.tables.notifier import TableSnapshot
+from tests.tables.conftest import ALICE, BOB, CHANNEL, CHLOE, GUILD, HOST, NAMES
+
+
+class SlowDMs(RecordingNotifier):
+    """Discord answering DMs only once `gate` is set; every call noted in `calls` as it starts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.in_flight = 0
+        self.calls: list[str] = []
+
+    async def send_hole_cards(self, snapshot: TableSnapshot, user_id: int, *args: Any, **kwargs: Any) -> bool:
+        self.calls.append(f"dm {user_id}")
+        self.in_flight += 1
+        await self.gate.wait()
+        self.in_flight -= 1
+        return await super().send_hole_cards(snapshot, user_id, *args, **kwargs)
+
+    async def post_table(self, snapshot: TableSnapshot) -> int | None:
+        self.calls.append("post")
+        return await super().post_table(snapshot)
+
+    async def edit_table(self, snapshot: TableSnapshot, carrier: Any = None) -> None:
+        self.calls.append("edit")
+        await super().edit_table(snapshot, carrier)
+
+    async def announce(self, snapshot: TableSnapshot, announcement: Any, *args: Any, **kwargs: Any) -> None:
+        if isinstance(announcement, PlayerAnnouncement):
+            self.calls.append(f"{announcement.kind} {announcement.user_id}")
+        await super().announce(snapshot, announcement, *args, **kwargs)
+
+
+def last(calls: list[str], call: str) -> int:
+    return len(calls) - 1 - calls[::-1].index(call)
+
+
+@pytest.fixture
+def notifier() -> SlowDMs:
+    return SlowDMs()
+
+
+async def test_a_hands_dms_are_sent_together_after_its_table_message_and_before_its_edits(
+    service: TableService, notifier: SlowDMs
+) -> None:
+    try:
+        notifier.refuse_dms.update({CHLOE, ALICE})
+        await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
+        for user in (ALICE, BOB, CHLOE):
+            await service.get(CHANNEL).join(user, NAMES[user])
+        runner = service.get(CHANNEL)
+        await runner.start_game(HOST)
+        await settle()
+        assert notifier.in_flight == 3  # all three DMs on their way at once (one at a time before)
+        dms = notifier.calls[last(notifier.calls, "post") + 1 :]  # in the hand's order of players
+        assert sorted(dms) == [f"dm {ALICE}", f"dm {BOB}", f"dm {CHLOE}"]
+        actor = runner.snapshot().actor_user_id
+        assert actor is not None
+        snap = runner.snapshot()
+        kind = ActionKind.CHECK if snap.legal is not None and snap.legal.can_check else ActionKind.CALL
+        await runner.act(actor, kind)
+        await settle()
+        assert notifier.calls[-1] == dms[-1]  # the action's edit waits for the DMs
+        notifier.gate.set()
+        await runner.drain()
+        after = notifier.calls[last(notifier.calls, dms[-1]) + 1 :]
+        # The refused DMs' notices in the DMs' order, then the edit: no one's turn is shown before their cards.
+        refused = [f"dm_refused {dm.split()[1]}" for dm in dms if dm != f"dm {BOB}"]
+        assert after == [*refused, "edit"]
+        assert sorted(user for _, user, _ in notifier.hole_cards) == [BOB]
+    finally:
+        notifier.gate.set()  # a failed test leaves no DM held (the service's close delivers what is queued)
