@@ -309,19 +309,20 @@ class Hands:
 
     async def after_stored(self, hand: Hand, before: int, *, forfeit: bool = False) -> None:
         """`after_events` once a decision (an action, a run-it-twice answer) is stored: the database unavailable
-        for what follows raises ServiceError("action_stands"), not "nothing was changed" — the decision counts and
-        the table goes on from it when it reads storage again. `forfeit` (a leave's fold): StorageUnavailable is
-        raised as it is, even from a decision it set off (an away player's fold), for `TableRunner.leave` to say
-        leave_pending."""
+        for what follows, or a write of it timed out (it may still land), raises ServiceError("action_stands"), not
+        "nothing was changed": the decision counts and the table goes on from it when it reads storage again.
+        `forfeit` (a leave's fold): the StorageUnavailable (or TimeoutError) is raised as it is, even from a decision
+        it set off (an away player's fold), for `TableRunner.leave` to say leave_pending."""
         try:
             await self.after_events(hand, before)
-        except StorageUnavailable as exc:
+        except (StorageUnavailable, TimeoutError) as exc:  # a write refused, or one that may still land (stale)
             if forfeit:
                 raise
             raise ServiceError("action_stands") from exc
         except ServiceError as exc:  # a decision this one set off stands: so does this one
-            if forfeit and exc.code == "action_stands" and isinstance(exc.__cause__, StorageUnavailable):
-                raise exc.__cause__ from None
+            cause = exc.__cause__
+            if forfeit and exc.code == "action_stands" and isinstance(cause, StorageUnavailable | TimeoutError):
+                raise cause from None
             raise
 
     async def after_events(self, hand: Hand, before: int) -> None:

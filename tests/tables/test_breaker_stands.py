@@ -4,9 +4,13 @@ leave whose fold sets off another player's decision; and the table rolls forward
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import pytest
 
 from bot.discord_ui.errors import refusal_text
+from bot.poker import ActionKind
 from bot.poker.events import PotAwarded
 from bot.render.i18n import t
 from bot.storage import Storage
@@ -15,7 +19,7 @@ from bot.tables import ManualClock, RecordingNotifier, TableOptions, TableServic
 from bot.tables.clock import settle
 from bot.tables.errors import ServiceError
 from bot.tables.kinds import ActionBy
-from bot.tables.operation import FAULT_RETRY_DELAYS_S
+from bot.tables.operation import FAULT_RETRY_DELAYS_S, WRITE_TIMEOUT_S
 from bot.tables.record import replay
 
 from .conftest import ALICE, BOB, CHANNEL, CHLOE, GUILD, HOST, NAMES, Decks
@@ -114,3 +118,54 @@ async def test_a_leave_whose_fold_sets_off_an_away_players_fold_and_an_outage_is
     # The leaver (the button: no blind in) is gone with their stack; the two left hold the rest, blinds paid.
     assert sum(s.stack for s in runner.snapshot().seats) == 2 * runner.view().options.starting_stack
     assert all(s.name != NAMES[leaver] for s in runner.snapshot().seats)
+
+
+async def test_a_call_stored_before_the_hands_end_write_times_out_is_told_that_it_stands(
+    service: TableService,
+    storage: Storage,
+    clock: ManualClock,
+    notifier: RecordingNotifier,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The call that ends a heads-up cash hand is stored, then the hand's end hangs past the write timeout (a hung
+    disk: the write lands later): the member is told that the call counts (`action_stands`), not "try again in a
+    few seconds" (`table_recovering`, on the old code: the call cannot be made again, the hand is over); once the
+    write lands the table reads storage again and goes on, the chips exact."""
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
+    runner = service.get(CHANNEL)
+    for user in (ALICE, BOB):
+        await runner.join(user, NAMES[user], buy_in=100)
+    await runner.start_game(ALICE)
+    await settle()
+    issued = (await storage.audit(GUILD)).issued
+    first = runner.snapshot().actor_user_id
+    assert first is not None
+    await runner.act(first, ActionKind.ALL_IN)
+    gate, hung = asyncio.Event(), asyncio.Event()
+    real = storage.finish_hand
+
+    async def hanging(*args: Any, **kwargs: Any) -> Any:
+        hung.set()
+        await gate.wait()
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "finish_hand", hanging)
+    call = asyncio.ensure_future(runner.act(next(u for u in (ALICE, BOB) if u != first), ActionKind.CALL))
+    await hung.wait()
+    await clock.advance(WRITE_TIMEOUT_S + 0.1)
+    await settle()
+    assert call.done()
+    refused = call.exception()
+    assert isinstance(refused, ServiceError) and refused.code == "action_stands", refused
+    monkeypatch.undo()
+    gate.set()  # the hung write lands
+    for _ in range(3):
+        await clock.advance(max(FAULT_RETRY_DELAYS_S) + 0.1)
+        await settle()
+    await runner.drain()
+    assert runner.settled()
+    hands = await storage.hands_for_table(runner.ids.table_id, limit=2)
+    assert hands[-1].ended_at is not None  # the first hand's end landed
+    audit = await storage.audit(GUILD)
+    assert audit.ok and audit.issued == issued, audit.problems
+    assert sum(s.stack for s in runner.snapshot().seats) == 200
