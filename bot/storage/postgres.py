@@ -46,6 +46,10 @@ _UNAVAILABLE = (
     asyncpg.exceptions.ReadOnlySQLTransactionError,
     OSError,
 )
+#: What the executor catches to classify: `_UNAVAILABLE`, and asyncpg's InterfaceError, which replaces the outage
+#: when the connection is lost inside a transaction (its `__aexit__` cannot roll back on a closed connection:
+#: "cannot call Transaction.__aexit__(): the underlying connection is closed"); `unavailable` reads its context.
+_CAUGHT = (*_UNAVAILABLE, asyncpg.InterfaceError)
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\?|(?<![:\w]):([A-Za-z_]\w*)")
 
 
@@ -159,8 +163,11 @@ class _OneStatementTx(PostgresTx):
 
 def unavailable(exc: BaseException, url: str, *, reading: bool = False) -> StorageUnavailable | None:
     """The `StorageUnavailable` an asyncpg error means (see `_UNAVAILABLE`), its message without the passwords of
-    `url`; None for any other error. `reading`: in a read (`read`, `read_statement`), where a read-only refusal
+    `url`; None for any other error (an InterfaceError raised over one of them, a connection lost inside a
+    transaction, is that one). `reading`: in a read (`read`, `read_statement`), where a read-only refusal
     is a write of ours in a transaction we opened read-only, a bug, not a standby."""
+    if isinstance(exc, asyncpg.InterfaceError) and isinstance(exc.__context__, _UNAVAILABLE):
+        exc = exc.__context__  # the connection lost inside a transaction: the outage, not the failed rollback
     if not isinstance(exc, _UNAVAILABLE) or isinstance(exc, TimeoutError):
         return None
     if reading and isinstance(exc, asyncpg.exceptions.ReadOnlySQLTransactionError):
@@ -250,7 +257,7 @@ class PostgresExecutor(Executor):
             try:
                 async with pool.acquire() as conn:
                     return await run(conn)
-            except _UNAVAILABLE as exc:
+            except _CAUGHT as exc:
                 if (outage := unavailable(exc, self._url)) is not None:
                     raise outage from exc
                 raise
@@ -267,7 +274,7 @@ class PostgresExecutor(Executor):
         try:
             async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
                 return await body(PostgresTx(conn))
-        except _UNAVAILABLE as exc:
+        except _CAUGHT as exc:
             if (outage := unavailable(exc, self._url, reading=True)) is not None:
                 raise outage from exc
             raise
@@ -278,7 +285,7 @@ class PostgresExecutor(Executor):
         try:
             async with self.pool.acquire() as conn:
                 return await body(_OneStatementTx(conn))
-        except _UNAVAILABLE as exc:
+        except _CAUGHT as exc:
             if (outage := unavailable(exc, self._url, reading=True)) is not None:
                 raise outage from exc
             raise

@@ -303,13 +303,26 @@ class Hands:
                 stored(acted)  # the action is stored: its author need not wait for the hand's end to be stored too
             except Exception:  # the caller's own failure: the hand goes on to its end all the same
                 log.exception("table %s: telling a stored action failed", state.ids.table_id)
+        await self.after_stored(hand, before, forfeit=forfeit)
+        return acted
+
+    async def after_stored(self, hand: Hand, before: int, *, forfeit: bool = False) -> None:
+        """`after_events` once a decision (an action, a run-it-twice answer) is stored: the database unavailable
+        for what follows, or a write of it timed out (it may still land), raises ServiceError("action_stands"), not
+        "nothing was changed": the decision counts and the table goes on from it when it reads storage again.
+        `forfeit` (a leave's fold): the StorageUnavailable (or TimeoutError) is raised as it is, even from a decision
+        it set off (an away player's fold), for `TableRunner.leave` to say leave_pending."""
         try:
             await self.after_events(hand, before)
-        except StorageUnavailable as exc:  # the action stands (stored); the table goes on from it once storage answers
+        except (StorageUnavailable, TimeoutError) as exc:  # a write refused, or one that may still land (stale)
             if forfeit:
-                raise  # a leave's fold: `TableRunner.leave` says so (leave_pending)
-            raise ServiceError("action_stands") from exc  # not "nothing was changed"; the table reads storage again
-        return acted
+                raise
+            raise ServiceError("action_stands") from exc
+        except ServiceError as exc:  # a decision this one set off stands: so does this one
+            cause = exc.__cause__
+            if forfeit and exc.code == "action_stands" and isinstance(cause, StorageUnavailable | TimeoutError):
+                raise cause from None
+            raise
 
     async def after_events(self, hand: Hand, before: int) -> None:
         """After an action or an answer: the streets it dealt, then the hand's end, or the next turn (or the

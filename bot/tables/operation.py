@@ -65,6 +65,8 @@ class Operations:
                     self._core.roll_back()
                     if isinstance(exc.__cause__, StorageUnavailable | TimeoutError):
                         self._resume_later()
+                    if isinstance(exc.__cause__, TimeoutError) and self._core.stale:  # action_stands, leave_pending
+                        log.warning("table %s: a storage write timed out (it may still land)", self._state.ids.table_id)
                     raise
                 except STORAGE_REFUSALS as exc:  # not a fault: the ledger refused (not enough chips...)
                     self._core.roll_back()

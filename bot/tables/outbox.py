@@ -29,10 +29,11 @@ once. Street lines and the per-action table edit are not rows (see docs/outbox.m
 
 from __future__ import annotations
 
+import enum
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.poker import Card, LevelBy, parse_card
 from bot.render.announce import NoticeKind
@@ -48,6 +49,7 @@ from bot.tables.notifier import (
 
 #: The announcements stored as such (plain values); a hand's result is stored by its number.
 StoredAnnouncement = PlayerAnnouncement | TableClosedAnnouncement | LevelAnnouncement
+_E = TypeVar("_E", bound=enum.Enum)
 
 #: How long an interaction token can be used to answer (Discord: 15 minutes); a reply row older is dropped.
 REPLY_TOKEN_LIFETIME_S = 15 * 60
@@ -121,16 +123,21 @@ class UnknownKind(ValueError):
 
 
 def decode_announcement(data: Mapping[str, Any]) -> StoredAnnouncement:
-    """The announcement `encode_announcement` wrote. Raises UnknownKind (a ValueError) for an unknown class."""
+    """The announcement `encode_announcement` wrote. Raises UnknownKind (a ValueError) for what a newer version
+    wrote: an unknown class, or a known one with a notice kind, a level change's cause or a field this version
+    does not know (a downgrade: kept for the upgrade, docs/outbox.md)."""
     fields = dict(data.get("fields") or {})
     if data.get("class") == "player":
-        return PlayerAnnouncement(**{**fields, "kind": NoticeKind(fields["kind"])})
+        _known_fields(PlayerAnnouncement, fields)
+        return PlayerAnnouncement(**{**fields, "kind": _known(NoticeKind, fields["kind"])})
     if data.get("class") == "level":
+        _known_fields(LevelAnnouncement, fields)
         nxt = fields.get("next_level")
         return LevelAnnouncement(
-            **{**fields, "next_level": None if nxt is None else tuple(nxt), "by": LevelBy(fields["by"])}
+            **{**fields, "next_level": None if nxt is None else tuple(nxt), "by": _known(LevelBy, fields["by"])}
         )
     if data.get("class") == "table_closed":
+        _known_fields(None, fields, {"cashed_out", "placings", "voided_hand", "tournament_over"})
         return TableClosedAnnouncement(
             cashed_out=tuple((int(u), str(n), int(c)) for u, n, c in fields["cashed_out"]),
             placings=tuple(Placing(int(p), int(u), str(n), int(s)) for p, u, n, s in fields["placings"]),
@@ -138,6 +145,21 @@ def decode_announcement(data: Mapping[str, Any]) -> StoredAnnouncement:
             tournament_over=bool(fields.get("tournament_over")),
         )
     raise UnknownKind(f"announcement class {data.get('class')!r}")
+
+
+def _known_fields(cls: Any, fields: Mapping[str, Any], names: set[str] | None = None) -> None:
+    """Raise UnknownKind when `fields` holds a name that dataclass `cls` (or `names`) does not have."""
+    unknown = set(fields) - (names if names is not None else set(cls.__dataclass_fields__))
+    if unknown:
+        raise UnknownKind(f"announcement fields {sorted(unknown)}")
+
+
+def _known(kind: type[_E], value: Any) -> _E:
+    """`kind(value)`, or UnknownKind for a value a newer version added to the enum."""
+    try:
+        return kind(value)
+    except ValueError:
+        raise UnknownKind(f"{kind.__name__} {value!r}") from None
 
 
 def encode_cards(cards: tuple[Card, ...]) -> list[str]:

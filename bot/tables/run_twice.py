@@ -67,7 +67,7 @@ class RunTwice:
         await core.commit(lambda _data, _rows: core.storage.append_action(hand_id, answer), carries=False)
         before = len(hand.events)
         hand.answer_run_twice(player, yes)
-        await self._hands.after_events(hand, before)
+        await self._hands.after_stored(hand, before)  # stored: an outage from here on is action_stands
 
     async def expire(self) -> None:
         """The question ran out of time: the first player who has not answered says no (no answer = no)."""
