@@ -193,10 +193,16 @@ class Delivery:
                     *(self._send_hole_cards(item, nonce=item.key) for item in owed), return_exceptions=True
                 )
                 for item, outcome in zip(owed, sent, strict=True):
+                    # Each DM's outcome on its own, as when each was a job: a failure (logged as the worker logs a
+                    # job's, the row left for the next start) cuts off no other player's notice or delivered mark.
                     if isinstance(outcome, BaseException):
-                        log.error("table notification failed", exc_info=outcome)  # as the worker logs a job's
+                        log.error("table notification failed", exc_info=outcome)
                         continue
-                    await self._after_hole_cards(item, outcome, nonce=item.key)
+                    try:
+                        await self._after_hole_cards(item, outcome, nonce=item.key)
+                    except Exception:
+                        log.exception("table notification failed")
+                        continue
                     self._mark_delivered(item.key)
             finally:
                 for item in owed:

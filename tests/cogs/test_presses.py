@@ -8,9 +8,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import discord
 import pytest
 from discord.webhook.async_ import async_context
 
+from bot.discord_ui.errors import CommandRefused
 from bot.discord_ui.presses import ANSWER_WITHIN_S, Press, TableButton, acknowledge_action
 from tests.cogs.conftest import FORGED_POST, World
 from tests.cogs.test_door import NOT_HERE, NOT_VALID, Door
@@ -355,3 +357,63 @@ async def test_by_default_a_refused_action_is_told_after_its_deferral() -> None:
     with pytest.raises(ValueError, match="refused"):
         await asyncio.wait_for(running, 1)
     assert press.answered  # so the refusal goes as a followup
+
+
+class FailingDeferral(Transport):
+    """A `Transport` whose deferral (type 6) Discord refuses (the interaction expired: 10062); the rest answered."""
+
+    async def request(self, route: Any, session: Any, *, payload: Any = None, **kwargs: Any) -> Any:
+        self.sent.append((route.path, payload))
+        if payload == {"type": 6}:
+            raise discord.NotFound(FakeResponse(404), {"code": 10062, "message": "Unknown interaction"})
+        return None
+
+
+class FakeResponse:
+    """Enough of aiohttp's response for discord.HTTPException."""
+
+    def __init__(self, status: int) -> None:
+        self.status, self.reason = status, "Not Found"
+
+
+async def test_by_default_a_refused_action_whose_deferral_failed_is_answered_by_its_refusal_once() -> None:
+    """The deferral refused, the action refused: the refusal is then the response (type 4), the press's one answer
+    after the failed deferral (no followup: nothing acknowledged it)."""
+    transport = FailingDeferral()
+    press = pressed(transport)
+
+    async def refused() -> None:
+        raise CommandRefused("not_your_turn_generic")
+
+    answer = await acknowledge_action(press, arrived=0.0, within=0)
+    with pytest.raises(CommandRefused):
+        await answer.beside(refused())
+    assert not press.answered
+    await press.send_private("refused")
+    callback = "/interactions/{webhook_id}/{webhook_token}/callback"
+    assert [(path, body["type"]) for path, body in transport.sent] == [(callback, 6), (callback, 4)]
+
+
+async def test_a_press_cancelled_while_its_deferral_is_held_lets_its_action_finish() -> None:
+    """The bot stopping (`Presses.close` cancels a press still running): an action already started is not cut off
+    by a cancel that reached the press's deferral."""
+    transport = HeldTransport()
+    press = pressed(transport)
+    finished = asyncio.Event()
+
+    async def action() -> None:
+        await asyncio.sleep(0.01)
+        finished.set()
+
+    async def run() -> None:
+        answer = await acknowledge_action(press, arrived=0.0, within=0)
+        await answer.beside(action())
+
+    running = asyncio.create_task(run())
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    running.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await running
+    await asyncio.wait_for(finished.wait(), 1)
+    transport.release.set()

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.poker import ActionKind
+from bot.render.announce import NoticeKind
 from bot.tables import PlayerAnnouncement, RecordingNotifier, TableOptions, TableService
 from bot.tables.clock import settle
 from bot.tables.notifier import TableSnapshot
@@ -85,3 +86,42 @@ async def test_a_hands_dms_are_sent_together_after_its_table_message_and_before_
         assert sorted(user for _, user, _ in notifier.hole_cards) == [BOB]
     finally:
         notifier.gate.set()  # a failed test leaves no DM held (the service's close delivers what is queued)
+
+
+class FailingNotice(RecordingNotifier):
+    """Discord refusing to post the first "press My cards" notice (a channel error): the other DMs' outcomes stand."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failed: int | None = None
+
+    async def announce(self, snapshot: TableSnapshot, announcement: Any, *args: Any, **kwargs: Any) -> None:
+        refused = isinstance(announcement, PlayerAnnouncement) and announcement.kind is NoticeKind.DM_REFUSED
+        if refused and self.failed is None:
+            self.failed = announcement.user_id
+            raise RuntimeError("the channel refused the notice")
+        await super().announce(snapshot, announcement, *args, **kwargs)
+
+
+@pytest.mark.parametrize("notifier", [FailingNotice()], ids=["failing_notice"])
+async def test_a_refused_dm_s_notice_that_fails_loses_no_other_player_s_notice_or_delivered_mark(
+    service: TableService, notifier: FailingNotice, storage: Any
+) -> None:
+    """One player's notice failing (logged, its row left for the next start, as one DM's job did) must not cut off
+    the hand's other DMs: the other refused player is still told, and the DMs sent are marked delivered (else they
+    are sent again at the next start)."""
+    notifier.refuse_dms.update({CHLOE, ALICE})
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
+    for user in (ALICE, BOB, CHLOE):
+        await service.get(CHANNEL).join(user, NAMES[user])
+    await service.get(CHANNEL).start_game(HOST)
+    await service.get(CHANNEL).drain()
+    assert notifier.failed in (ALICE, CHLOE)
+    told = [
+        a.user_id
+        for a in notifier.announcements
+        if isinstance(a, PlayerAnnouncement) and a.kind is NoticeKind.DM_REFUSED
+    ]
+    assert told == [({ALICE, CHLOE} - {notifier.failed}).pop()]
+    left = [row.payload["user_id"] for row in await storage.pending_outbox() if "cards" in (row.payload or {})]
+    assert left == [notifier.failed]
