@@ -30,7 +30,7 @@ from tests.discord_stub import BotProcess, DiscordStub, GuildHandle, User
 from tests.discord_stub.gateway import INTENT_DIRECT_MESSAGES
 
 from .conftest import bot_env, show_log
-from .driver import WAIT, Game
+from .driver import Game
 from .records import open_storage
 from .spectator import cards_in
 
