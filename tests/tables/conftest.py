@@ -12,6 +12,7 @@ import pytest
 
 from bot.poker import CARDS, ActionKind, Card, parse_cards
 from bot.storage import GuildDefaults, Storage
+from bot.storage.sqlite import SQLiteExecutor
 from bot.tables import ManualClock, RecordingNotifier, TableService
 from bot.tables.clock import settle
 
@@ -118,3 +119,22 @@ async def play_to_end_of_hand(service: TableService, channel: int = CHANNEL) -> 
         kind = ActionKind.CHECK if snap.legal is not None and snap.legal.can_check else ActionKind.CALL
         await service.get(channel).act(snap.actor_user_id, kind)
     raise AssertionError("the hand did not end")
+
+
+def refuse_writes_under(storage: Storage, method: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the database refuse writes (SQLITE_READONLY: `PRAGMA query_only`, a real `StorageUnavailable`) while
+    `storage.<method>` runs, and only then."""
+    executor = storage.executor
+    assert isinstance(executor, SQLiteExecutor)
+    real = getattr(storage, method)
+
+    async def refused(*args: object, **kwargs: object) -> object:
+        async with executor.connection.execute("PRAGMA query_only = ON"):
+            pass
+        try:
+            return await real(*args, **kwargs)
+        finally:
+            async with executor.connection.execute("PRAGMA query_only = OFF"):
+                pass
+
+    monkeypatch.setattr(storage, method, refused)

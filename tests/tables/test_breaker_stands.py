@@ -14,7 +14,6 @@ from bot.poker import ActionKind
 from bot.poker.events import PotAwarded
 from bot.render.i18n import t
 from bot.storage import Storage
-from bot.storage.sqlite import SQLiteExecutor
 from bot.tables import ManualClock, RecordingNotifier, TableOptions, TableService
 from bot.tables.clock import settle
 from bot.tables.errors import ServiceError
@@ -22,26 +21,8 @@ from bot.tables.kinds import ActionBy
 from bot.tables.operation import FAULT_RETRY_DELAYS_S, WRITE_TIMEOUT_S
 from bot.tables.record import replay
 
-from .conftest import ALICE, BOB, CHANNEL, CHLOE, GUILD, HOST, NAMES, Decks
+from .conftest import ALICE, BOB, CHANNEL, CHLOE, GUILD, HOST, NAMES, Decks, refuse_writes_under
 from .test_run_twice import all_in_on_the_flop
-
-
-def refuse_writes_under(storage: Storage, method: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The database refuses writes (SQLITE_READONLY: a real `StorageUnavailable`) while `storage.<method>` runs."""
-    executor = storage.executor
-    assert isinstance(executor, SQLiteExecutor)
-    real = getattr(storage, method)
-
-    async def refused(*args: object, **kwargs: object) -> object:
-        async with executor.connection.execute("PRAGMA query_only = ON"):
-            pass
-        try:
-            return await real(*args, **kwargs)
-        finally:
-            async with executor.connection.execute("PRAGMA query_only = OFF"):
-                pass
-
-    monkeypatch.setattr(storage, method, refused)
 
 
 async def test_the_last_run_twice_answer_stored_before_an_outage_at_the_hands_end_stands(

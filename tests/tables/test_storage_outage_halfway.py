@@ -27,7 +27,20 @@ from bot.tables.errors import ServiceError
 from bot.tables.kinds import ActionBy
 from bot.tables.operation import FAULT_RETRY_DELAYS_S
 
-from .conftest import ALICE, BOB, CHANNEL, CHLOE, DEFAULTS, GUILD, HOST, NAMES, Decks, deck_for, play_to_end_of_hand
+from .conftest import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    CHLOE,
+    DEFAULTS,
+    GUILD,
+    HOST,
+    NAMES,
+    Decks,
+    deck_for,
+    play_to_end_of_hand,
+    refuse_writes_under,
+)
 
 PLAYERS = (ALICE, BOB, CHLOE)
 
@@ -177,25 +190,6 @@ async def test_a_restart_between_a_leave_and_its_fold_completes_the_forfeit(
         await settle()
         await service2.close()
         await storage2.close()
-
-
-def refuse_writes_under(storage: Storage, method: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make the database refuse writes (SQLITE_READONLY: `PRAGMA query_only`, a real `StorageUnavailable`) while
-    `storage.<method>` runs, and only then."""
-    executor = storage.executor
-    assert isinstance(executor, SQLiteExecutor)
-    real = getattr(storage, method)
-
-    async def refused(*args: object, **kwargs: object) -> object:
-        async with executor.connection.execute("PRAGMA query_only = ON"):
-            pass
-        try:
-            return await real(*args, **kwargs)
-        finally:
-            async with executor.connection.execute("PRAGMA query_only = OFF"):
-                pass
-
-    monkeypatch.setattr(storage, method, refused)
 
 
 async def win_a_tournament_by_a_leave_whose_close_fails(
