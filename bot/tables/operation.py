@@ -20,9 +20,9 @@ import logging
 from collections.abc import AsyncIterator
 
 from bot.poker import PokerError
-from bot.storage import StorageUnavailable, StorageUnreadable
+from bot.storage import StorageUnreadable
 from bot.tables.core import TableCore
-from bot.tables.errors import STORAGE_REFUSALS, ServiceError, refusal
+from bot.tables.errors import STORAGE_FAULTS, STORAGE_REFUSALS, ServiceError, refusal
 from bot.tables.restore import Restorer
 from bot.tables.state import TableState
 
@@ -74,7 +74,7 @@ class Operations:
                     yield
                 except PokerError as exc:  # a refusal; one that storage caused (leave_pending...) reads storage again
                     self._core.roll_back()
-                    if isinstance(exc.__cause__, StorageUnavailable | StorageUnreadable | TimeoutError):
+                    if isinstance(exc.__cause__, STORAGE_FAULTS):
                         self._resume_later()
                     if isinstance(exc.__cause__, TimeoutError) and self._core.stale:  # action_stands, leave_pending
                         log.warning("table %s: a storage write timed out (it may still land)", self._state.ids.table_id)
