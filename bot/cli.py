@@ -68,6 +68,7 @@ def build_parser(
     # name, and that of the dead child it replaces, whose leases it takes at once (docs/architecture.md).
     run.add_argument("--lease-holder", help=argparse.SUPPRESS)
     run.add_argument("--replaces", action="append", default=[], help=argparse.SUPPRESS)
+    run.add_argument("--supervisor-fd", type=int, help=argparse.SUPPRESS)  # the cluster's socket: its proof
     run.set_defaults(handler=run_command)
 
     cluster = commands.add_parser(
@@ -89,11 +90,12 @@ def build_parser(
 
 def run_command(args: argparse.Namespace) -> int:
     """`poker-bot run`: one bot process (bot/runtime.py). The cluster's options (`--lease-holder`, `--replaces`)
-    are refused unless this process is a child of the cluster that named them (`cluster.from_the_supervisor`)."""
-    from bot.cluster import from_the_supervisor
+    are refused unless this process is a child of the cluster that named them (`cluster.from_the_supervisor`: the
+    socket it passed, `--supervisor-fd`)."""
+    from bot.cluster import from_the_supervisor, supervisor_pid
     from bot.runtime import run_bot
 
-    if not from_the_supervisor(args.lease_holder, args.replaces):
+    if not from_the_supervisor(args.lease_holder, args.replaces, supervisor=supervisor_pid(args.supervisor_fd)):
         return _usage("--lease-holder and --replaces are set by `poker-bot cluster` for its children only")
 
     shard_ids = None

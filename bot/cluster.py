@@ -6,6 +6,13 @@ legitimately; docs/architecture.md, "Shards and processes"); SIGINT/SIGTERM are 
 stop cleanly (their tables stay open in the database, their shard leases are given back); a child gets SIGTERM
 when the cluster process itself dies, even by SIGKILL (Linux: `die_with_parent`). A child that exits with code 2
 (a configuration error or a refused token) is not restarted: the cluster stops and exits with 2.
+
+Only the cluster's children may use the lease options it gives them (`--lease-holder`, `--replaces`: a dead
+start's live leases taken at once). A child proves it by a Unix socket the cluster made (`socket.socketpair`) and
+passes to every child (`pass_fds`, its number as `--supervisor-fd`): the kernel records who made it
+(SO_PEERCRED), which must be the cluster that the holder name names. The parent's pid alone did not do: a process
+started by hand and orphaned is re-parented to PID 1, which a cluster that is a container's entrypoint is; and a
+socket, unlike a pipe, cannot be opened again through /proc by another process (`from_the_supervisor`).
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ import re
 import secrets
 import signal
 import socket
+import stat
+import struct
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -85,21 +94,50 @@ def child_holder(index: int, start: int) -> str:
 _CHILD_HOLDER = re.compile(r"(?P<host>[^:]+):cluster(?P<pid>\d+)-child(?P<index>\d+)-(?P<start>\d+):[0-9a-f]{8}")
 
 
+def supervisor_pid(fd: int | None) -> int | None:
+    """The pid of the process that made the Unix socket at file descriptor `fd` (the cluster passes one to each
+    child: `Cluster`), read from the kernel (SO_PEERCRED, Linux), then `fd` is closed; None when `fd` is None, not
+    open, or not a socket (a pipe, a file, a terminal). Where the kernel does not tell (not Linux), this process's
+    parent when `fd` is a socket: the weaker check by the parent's pid alone."""
+    if fd is None:
+        return None
+    try:
+        if not stat.S_ISSOCK(os.fstat(fd).st_mode):
+            return None
+        with socket.socket(fileno=os.dup(fd)) as sock:
+            if not hasattr(socket, "SO_PEERCRED"):
+                return os.getppid()
+            credentials = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        pid, _uid, _gid = struct.unpack("3i", credentials)
+        return int(pid)
+    except OSError:
+        return None
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
 def from_the_supervisor(
-    holder: str | None, replaces: Sequence[str], *, parent_pid: int | None = None, host: str | None = None
+    holder: str | None,
+    replaces: Sequence[str],
+    *,
+    supervisor: int | None,
+    parent_pid: int | None = None,
+    host: str | None = None,
 ) -> bool:
     """May a `poker-bot run` use the cluster's options `--lease-holder holder` and `--replaces` (names of dead
     starts whose live leases it takes at once)? Only as a child of the cluster that named them: `holder` is a
     `child_holder` name of this host whose cluster pid is this process's parent (`parent_pid`, default
-    `os.getppid()`), and each replaced name is an earlier start of the same child of the same cluster. A process
-    started by hand (its parent a shell, not the cluster) can name no live holder's leases as its own this way.
-    True when neither option is given."""
+    `os.getppid()`) and the maker of the socket the cluster passed it (`supervisor`: `supervisor_pid` of
+    `--supervisor-fd`, None without one), and each replaced name is an earlier start of the same child of the same
+    cluster. A process started by hand cannot hold that socket, even orphaned and re-parented to a cluster that is
+    PID 1, so it can name no live holder's leases as its own. True when neither option is given."""
     if holder is None:
         return not replaces
     parent_pid = os.getppid() if parent_pid is None else parent_pid
     host = socket.gethostname() if host is None else host
     own = _CHILD_HOLDER.fullmatch(holder)
-    if own is None or own["host"] != host or int(own["pid"]) != parent_pid:
+    if own is None or own["host"] != host or int(own["pid"]) != parent_pid or supervisor != parent_pid:
         return False
     for name in replaces:
         dead = _CHILD_HOLDER.fullmatch(name)
@@ -135,13 +173,18 @@ class Cluster:
         self.lease_ttl_s = lease_ttl_s
         self.stopping = asyncio.Event()
         self.exit_code = 0
+        # The socket whose one end every child gets (`from_the_supervisor`), made by `run` in this process (the
+        # maker the kernel tells the children); both ends stay open while the cluster runs.
+        self._passed: socket.socket | None = None
 
     def argv(self, child: Child) -> list[str]:
-        """The command line of a child: its lease holder name, the dead ones it replaces, its shards."""
+        """The command line of a child: its lease holder name, the dead ones it replaces, the socket it proves
+        itself a child by (`--supervisor-fd`, the same number in the child: `pass_fds`), its shards."""
         holder = ["--lease-holder", child.holder] if child.holder else []
         replaces = [word for name, _died in child.dead for word in ("--replaces", name)]
+        proof = ["--supervisor-fd", str(self._passed.fileno())] if child.holder and self._passed else []
         shards = ["--shard-count", str(self.shard_count), "--shards", format_shards(child.shards)]
-        return [*self.command, *holder, *replaces, *shards]
+        return [*self.command, *holder, *replaces, *proof, *shards]
 
     async def run(self) -> int:
         """Run until SIGINT/SIGTERM (or a child's configuration error), then stop every child; the exit code."""
@@ -155,7 +198,13 @@ class Cluster:
             counted(self.shard_count, "shard"),
             "; ".join(format_shards(c.shards) for c in self.children),
         )
-        await asyncio.gather(*(self.supervise(child) for child in self.children))
+        kept, self._passed = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            await asyncio.gather(*(self.supervise(child) for child in self.children))
+        finally:
+            kept.close()
+            self._passed.close()
+            self._passed = None
         return self.exit_code
 
     def stop(self) -> None:
@@ -179,7 +228,10 @@ class Cluster:
             child.dead = [(name, died) for name, died in child.dead if started - died < 2 * self.lease_ttl_s]
             child.holder = child_holder(child.index, child.starts + 1)
             child.process = await asyncio.create_subprocess_exec(
-                *self.argv(child), env={**os.environ, **self.env}, preexec_fn=die_with_parent()
+                *self.argv(child),
+                env={**os.environ, **self.env},
+                preexec_fn=die_with_parent(),
+                pass_fds=() if self._passed is None else (self._passed.fileno(),),
             )
             child.starts += 1
             log.info(

@@ -24,6 +24,7 @@ from bot.discord_ui.texts import en
 from bot.discord_ui.turns import explain
 from bot.poker import ActionKind, PlayerActed, PokerError
 from bot.render import format_chips, parse_amount, render_event_line, t
+from bot.tables.errors import storage_cause, storage_outcome
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +60,15 @@ async def act(interaction: discord.Interaction[Any], kind: ActionKind, amount: i
                 raise explain(error, service, channel_id) from error
             raise
         # The action is stored and answered: what failed after it (storing the hand's end) is the table's to
-        # resume from (TableRunner._resume_later); a second answer would contradict the first.
-        log.exception("table in channel %s: after a stored action of /%s", channel_id, kind.value)
+        # resume from (TableRunner._resume_later); a second answer would contradict the first. A storage fault
+        # then is a warning (the table reads storage again), anything else a bug.
+        if storage_outcome(error) is None:
+            log.exception("table in channel %s: after a stored action of /%s", channel_id, kind.value)
+        else:
+            cause = storage_cause(error)
+            log.warning(
+                "table in channel %s: /%s is stored; a write after it failed: %s", channel_id, kind.value, cause
+            )
         await answer
         return
     if answer is None:

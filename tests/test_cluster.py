@@ -73,9 +73,11 @@ async def test_children_split_the_shards_a_dead_child_is_restarted_and_sigterm_s
 ARGV_CHILD = textwrap.dedent(
     """
     import json, pathlib, sys, time
+    from bot.cluster import supervisor_pid
     log = pathlib.Path(sys.argv[1])
-    with log.open("a") as out:
-        out.write(json.dumps(sys.argv[2:]) + "\\n")
+    fd = int(sys.argv[sys.argv.index("--supervisor-fd") + 1]) if "--supervisor-fd" in sys.argv else None
+    with log.open("a") as out:  # its command line, then the maker of the socket it was passed
+        out.write(json.dumps([*sys.argv[2:], supervisor_pid(fd)]) + "\\n")
     if len(log.read_text().splitlines()) < 3:
         sys.exit(1)  # the first two starts die (a crash)
     while True:
@@ -103,12 +105,14 @@ async def test_a_restarted_child_is_told_the_lease_holder_names_of_the_starts_th
         holders = [option(argv, "--lease-holder") for argv in starts]
         assert all(len(names) == 1 for names in holders) and len({names[0] for names in holders}) == 3
         assert [option(argv, "--replaces") for argv in starts] == [[], holders[0], holders[0] + holders[1]]
-        # Each child (whose parent is this process, the cluster's) is allowed what its cluster told it.
+        # Each child (whose parent is this process, the cluster's) holds the socket this process made, and is
+        # allowed what its cluster told it.
+        assert [argv[-1] for argv in starts] == [os.getpid()] * 3
         assert all(
-            from_the_supervisor(h[0], option(argv, "--replaces"), parent_pid=os.getpid())
+            from_the_supervisor(h[0], option(argv, "--replaces"), supervisor=argv[-1], parent_pid=os.getpid())
             for h, argv in zip(holders, starts, strict=True)
         )
-        assert all(argv[-4:] == ["--shard-count", "2", "--shards", "0-1"] for argv in starts)
+        assert all(argv[-5:-1] == ["--shard-count", "2", "--shards", "0-1"] for argv in starts)
     finally:
         cluster.stop()
         await asyncio.wait_for(task, 10)
@@ -273,18 +277,58 @@ def test_the_clusters_lease_options_are_refused_to_a_process_started_by_hand(tmp
         ["--lease-holder", f"{host}:cluster1-child0-2:0123abcd", "--replaces", live],
         ["--lease-holder", f"{host}:cluster{os.getpid()}-child0-2:0123abcd", "--replaces", live],  # another cluster's
     ):
-        result = subprocess.run(
-            [sys.executable, "-m", "bot", "run", *options],
-            cwd=tmp_path,
-            env={"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": "secret-token-value"},
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert result.returncode == 2, (options, result.stderr)
-        assert result.stderr.strip().splitlines() == [
-            "poker-bot: --lease-holder and --replaces are set by `poker-bot cluster` for its children only"
-        ]
+        refused_by_hand(tmp_path, options)
+
+
+def refused_by_hand(
+    tmp_path: Path, options: list[str], pass_fds: tuple[int, ...] = (), own_socket: bool = False
+) -> None:
+    """`poker-bot run *options`, its parent this test: exit code 2, the one line of a process started by hand.
+    `own_socket`: the process makes a socket pair itself and names one end as `--supervisor-fd`, then runs the bot
+    (exec: the same process, so the socket's maker is the bot's own pid, not its parent's)."""
+    bot = [sys.executable, "-m", "bot", "run", *options]
+    command = [sys.executable, "-c", OWN_SOCKET, *bot] if own_socket else bot
+    result = subprocess.run(
+        command,
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": "secret-token-value", "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        pass_fds=pass_fds,
+    )
+    assert result.returncode == 2, (options, result.stderr)
+    assert result.stderr.strip().splitlines() == [
+        "poker-bot: --lease-holder and --replaces are set by `poker-bot cluster` for its children only"
+    ]
+
+
+OWN_SOCKET = textwrap.dedent(
+    """
+    import os, socket, sys
+    kept, passed = socket.socketpair()
+    os.set_inheritable(passed.fileno(), True)
+    os.execv(sys.argv[1], [*sys.argv[1:], "--supervisor-fd", str(passed.fileno())])
+    """
+)
+
+
+def test_an_orphan_whose_parent_is_the_cluster_is_refused_without_the_clusters_socket(tmp_path: Path) -> None:
+    """A cluster that is PID 1 (a container's entrypoint) is the parent of every orphan: a process started by hand
+    whose shell exited passed the parent check with the names of that cluster's children. Here the test plays that
+    cluster (the parent of the process, named in its holder): names right, but no socket of the cluster's (none, a
+    pipe, a socket the process made itself). On the old code the first was accepted (the bot went on to start)."""
+    host, pid = socket.gethostname(), os.getpid()
+    own, dead = f"{host}:cluster{pid}-child0-2:0123abcd", f"{host}:cluster{pid}-child0-1:89abcdef"
+    options = ["--lease-holder", own, "--replaces", dead]
+    refused_by_hand(tmp_path, options)
+    read, write = os.pipe()
+    try:
+        refused_by_hand(tmp_path, [*options, "--supervisor-fd", str(read)], pass_fds=(read,))
+    finally:
+        os.close(read)
+        os.close(write)
+    refused_by_hand(tmp_path, options, own_socket=True)
 
 
 def test_a_child_of_the_cluster_may_name_its_own_start_and_its_dead_earlier_starts() -> None:
@@ -292,12 +336,18 @@ def test_a_child_of_the_cluster_may_name_its_own_start_and_its_dead_earlier_star
     cluster_pid, host = 4242, socket.gethostname()
     names = [f"{host}:cluster{cluster_pid}-child1-{start}:{secrets.token_hex(4)}" for start in (1, 2, 3)]
 
-    def accepted(holder: str | None, replaces: list[str], parent_pid: int = cluster_pid) -> bool:
-        return from_the_supervisor(holder, replaces, parent_pid=parent_pid, host=host)
+    def accepted(
+        holder: str | None, replaces: list[str], parent_pid: int = cluster_pid, supervisor: int | None = cluster_pid
+    ) -> bool:
+        return from_the_supervisor(holder, replaces, supervisor=supervisor, parent_pid=parent_pid, host=host)
 
-    assert accepted(None, [])  # the options unused: any process
+    assert accepted(None, []) and accepted(None, [], supervisor=None)  # the options unused: any process
     assert accepted(names[0], []) and accepted(names[2], names[:2])
     assert not accepted(names[2], names[:2], parent_pid=cluster_pid + 1)  # another parent: not that cluster's child
+    # The parent is the cluster (an orphan re-parented to a cluster that is PID 1) but the process does not hold the
+    # socket that cluster made: none, or one made by another process.
+    assert not accepted(names[2], names[:2], supervisor=None)
+    assert not accepted(names[0], [], supervisor=cluster_pid + 1)
     assert not accepted(None, names[:1])  # --replaces alone
     assert not accepted(names[1], [names[2]])  # a later start is not dead yet
     other_child = f"{host}:cluster{cluster_pid}-child0-1:{secrets.token_hex(4)}"

@@ -24,7 +24,7 @@ from bot.poker import PokerError
 from bot.render.embeds import CONTENT_MAX, clamp
 from bot.render.errors import render_error, render_poker_error
 from bot.render.i18n import Locale, t
-from bot.storage import StorageUnavailable
+from bot.storage import StorageUnavailable, StorageUnreadable
 from bot.tables.errors import refusal
 
 log = logging.getLogger(__name__)
@@ -47,14 +47,14 @@ class CommandRefused(PokerError):
 def error_text(error: BaseException, locale: Locale) -> str | None:
     """The localized answer for an expected refusal, or None when `error` is a bug (unexpected).
 
-    Understands PokerError (engine, table service, CommandRefused), the database unavailable (StorageUnavailable,
-    refused as `bot.tables.errors.refusal` says), an option value refused at the command's door (OptionRefused)
-    and the app-command check errors (missing Manage Server permission, guild-only command used elsewhere, a value
-    discord.py could not convert).
+    Understands PokerError (engine, table service, CommandRefused), the database unavailable (StorageUnavailable)
+    or found damaged while the bot runs (StorageUnreadable), refused as `bot.tables.errors.refusal` says, an option
+    value refused at the command's door (OptionRefused) and the app-command check errors (missing Manage Server
+    permission, guild-only command used elsewhere, a value discord.py could not convert).
     """
     if isinstance(error, CommandRefused):
         return clamp(t(error.key, locale, **error.params), CONTENT_MAX)
-    if isinstance(error, StorageUnavailable):  # the database down: a refusal (nothing changed), not a bug
+    if isinstance(error, StorageUnavailable | StorageUnreadable):  # down, or damaged: nothing changed, not a bug
         return render_poker_error(refusal(error), locale)
     if isinstance(error, PokerError):
         return render_poker_error(error, locale)
@@ -128,6 +128,8 @@ def refusal_text(error: BaseException, locale: Locale, where: str) -> str:
         return render_error("unexpected", locale, {"error_id": reference})
     if isinstance(error, StorageUnavailable):
         log.warning("refused %s: the database is unavailable (%s)", where, error.cause)
+    elif isinstance(error, StorageUnreadable):  # the table logs the damage once (bot/tables/operation.py)
+        log.warning("refused %s: the database is unreadable (%s)", where, error.cause)
     else:
         log.debug("refused %s: %s", where, getattr(error, "code", type(error).__name__))
     return text

@@ -43,6 +43,7 @@ from bot.discord_ui.errors import (
     NO_MENTIONS,
     CommandRefused,
     answer_refusal,
+    error_text,
     refusal_text,
     where_text,
 )
@@ -52,6 +53,7 @@ from bot.discord_ui.turns import ensure_turn, explain
 from bot.poker import PokerError
 from bot.render.embeds import CONTENT_MAX, clamp
 from bot.tables import Carrier
+from bot.tables.errors import storage_cause, storage_outcome
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -265,8 +267,22 @@ ANSWER_WITHIN_S = 0.0
 
 
 def _log_failure(task: asyncio.Future[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("a press's action failed after its press was cancelled", exc_info=task.exception())
+    """How the action of a press cancelled meanwhile (the bot stopping) ended, when it failed: a refusal (not your
+    turn, the storage unavailable...) is what it is, no one left to tell (info; a storage fault a warning), and
+    only anything else, a bug, an error with its traceback."""
+    if task.cancelled() or (error := task.exception()) is None:
+        return
+    outcome = storage_outcome(error)
+    if outcome == "stored":
+        log.warning(
+            "a press's action is stored (its press cancelled); a write after it failed: %s", storage_cause(error)
+        )
+    elif outcome == "not stored":
+        log.warning("a press's action could not be stored (its press cancelled): %s", storage_cause(error))
+    elif error_text(error, "en") is not None:
+        log.info("a press's action was refused after its press was cancelled: %s", getattr(error, "code", error))
+    else:
+        log.error("a press's action failed after its press was cancelled", exc_info=error)
 
 
 class PendingAnswer:

@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.render.counted import counted
 from bot.storage.backends import dialect_of, redact, sqlite_path
-from bot.storage.errors import StorageError
+from bot.storage.errors import StorageError, StorageUnreadable
 from bot.storage.executor import Dialect, Tx
 from bot.storage.ledger import Ledger
 from bot.storage.models import AuditReport
@@ -53,6 +53,20 @@ _BATCH = 1000
 
 class CopyMismatch(StorageError):
     """The copy's audit (or its row counts) differs from the source's: nothing was written."""
+
+
+class SourceUnreadable(StorageUnreadable):
+    """The source database is not a readable SQLite database (another kind of file, or damaged pages met while
+    reading it): nothing was copied, and no target was created. `str()` says so, and to restore it first."""
+
+    def __init__(self, database: str, cause: str) -> None:
+        StorageError.__init__(
+            self,
+            f"the source database at {database} is not a readable SQLite database ({cause}): nothing was copied;"
+            " restore it from a backup, then copy again",
+        )
+        self.database = database
+        self.cause = cause
 
 
 @dataclass(frozen=True)
@@ -100,23 +114,27 @@ async def copy_database(source: str, target: str) -> CopyReport:
     the copy."""
     if dialect_of(source) is Dialect.SQLITE and not await asyncio.to_thread(Path(sqlite_path(source)).is_file):
         raise StorageError(f"there is no database file at {sqlite_path(source)}: nothing to copy (check --from)")
-    old = await Storage.open(source)
-    try:
-        new = await Storage.open(target)
-        try:
-            return await _copy(old, new)
-        finally:
-            await new.close()
-    finally:
-        await old.close()
 
-
-async def _copy(old: Storage, new: Storage) -> CopyReport:
     async def read(tx: Tx) -> tuple[dict[str, _Rows], tuple[AuditReport, ...]]:
         return await _read_all(tx), await _audits(tx, await _guilds(tx))
 
-    data, before = await old.executor.read(read)
-    _refuse_a_running_source(old, data["shard_leases"], time.time())
+    try:  # the whole source is read before the target is opened: an unreadable source leaves no empty copy
+        old = await Storage.open(source)
+        try:
+            data, before = await old.executor.read(read)
+            _refuse_a_running_source(old, data["shard_leases"], time.time())
+        finally:
+            await old.close()
+    except StorageUnreadable as exc:
+        raise SourceUnreadable(exc.database, exc.cause) from exc
+    new = await Storage.open(target)
+    try:
+        return await _copy(new, data, before)
+    finally:
+        await new.close()
+
+
+async def _copy(new: Storage, data: dict[str, _Rows], before: tuple[AuditReport, ...]) -> CopyReport:
 
     async def write(tx: Tx) -> CopyReport:
         for table in TABLES:
@@ -188,10 +206,14 @@ def add_db_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser])
 
 
 def copy_command(args: argparse.Namespace) -> int:
-    """`poker-bot db copy`: run the copy, print what it did; returns the exit code (0 done, 1 refused or failed)."""
+    """`poker-bot db copy`: run the copy, print what it did; returns the exit code (0 done, 1 refused or failed,
+    2 a database that is not a readable SQLite database: as `poker-bot run` exits, no retry helps)."""
     logging.basicConfig(level=logging.WARNING)
     try:
         report = asyncio.run(copy_database(args.source, args.target))
+    except StorageUnreadable as exc:
+        sys.stderr.write(f"poker-bot db copy: {exc}\n")
+        return 2
     except StorageError as exc:
         sys.stderr.write(f"poker-bot db copy: {exc}\n")
         return 1

@@ -216,6 +216,10 @@ class SQLiteExecutor(Executor):
                     db.execute("ROLLBACK")
             if (outage := unavailable(exc)) is not None:
                 raise outage from exc
+            # A page found damaged on this connection too: the same StorageUnreadable as the database thread's
+            # (`in_thread`), not the driver's DatabaseError (which the log would wrap as a generic StorageError).
+            if (unreadable_error := unreadable(exc, self.description)) is not None:
+                raise unreadable_error from exc
             raise
         return result
 

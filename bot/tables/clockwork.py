@@ -18,6 +18,7 @@ from typing import Any
 from bot.tables.coaching import CoachDMs
 from bot.tables.computers import Computers, pause
 from bot.tables.delivery import Delivery
+from bot.tables.errors import storage_cause, storage_outcome
 from bot.tables.hands import Hands
 from bot.tables.operation import Operations
 from bot.tables.run_twice import RUN_TWICE_TIMEOUT_S, RunTwice
@@ -70,8 +71,8 @@ class Clockwork(Operations, KeptTurnTimer):
             async with self._operation():
                 if turn == self._turn and not self._state.closed:
                     await (self._run_twice.expire() if self._run_twice.asking() else self._hands.expire())
-        except Exception:
-            log.exception("table %s: a turn timeout could not be stored (resumed later)", self._state.ids.table_id)
+        except Exception as exc:
+            self._log_failed("a turn timeout's action", exc)
 
     async def _computer_turn(self, turn: int) -> None:
         """A computer player's turn: its pause, then its decision, as one operation (bot/tables/computers.py)."""
@@ -82,9 +83,24 @@ class Clockwork(Operations, KeptTurnTimer):
             async with self._operation():
                 if turn == self._turn and not state.closed and self._computers.to_act():
                     await self._computers.act()
-        except Exception:
-            table_id = self._state.ids.table_id
-            log.exception("table %s: a computer player's action could not be stored (resumed later)", table_id)
+        except Exception as exc:
+            self._log_failed("a computer player's action", exc)
+
+    def _log_failed(self, what: str, exc: Exception) -> None:
+        """Log what happened to a timer's decision (`what`) that failed: stored and a write after it failed, or
+        not stored, each a warning with its storage error (the table reads storage again, `_operation`); anything
+        else is a bug, logged with its traceback."""
+        table_id = self._state.ids.table_id
+        match storage_outcome(exc):
+            case "stored":
+                cause = storage_cause(exc)
+                log.warning(
+                    "table %s: %s is stored; a write after it failed (resumed later): %s", table_id, what, cause
+                )
+            case "not stored":
+                log.warning("table %s: %s could not be stored (resumed later): %s", table_id, what, storage_cause(exc))
+            case _:
+                log.exception("table %s: %s failed (resumed later)", table_id, what)
 
     def cancel_turn(self) -> None:
         """Stop the turn timer."""
@@ -117,8 +133,13 @@ class Clockwork(Operations, KeptTurnTimer):
                         await self._hands.start_hand()
                     elif state.hand is None and not state.closed:
                         self._outbox.refresh()  # no deal after all: the table message says what the table waits for
-            except Exception:
-                log.exception("table %s: the next hand could not be dealt (resumed later)", self._state.ids.table_id)
+            except Exception as exc:
+                table_id = self._state.ids.table_id
+                if storage_outcome(exc) is None:
+                    log.exception("table %s: the next hand could not be dealt (resumed later)", table_id)
+                else:  # a storage fault: the table reads storage again (`_operation`), and deals then
+                    cause = storage_cause(exc)
+                    log.warning("table %s: the next hand could not be stored (resumed later): %s", table_id, cause)
 
         self._next_hand = asyncio.create_task(deal_later(), name=f"next-hand-{self._state.ids.channel_id}")
 

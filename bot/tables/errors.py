@@ -16,6 +16,7 @@ from bot.storage import (
     RefillDisabled,
     RefillNotNeeded,
     StorageUnavailable,
+    StorageUnreadable,
     TableExists,
 )
 
@@ -75,6 +76,7 @@ CODES: frozenset[str] = frozenset(
         "show_at_showdown",
         "show_already",
         "storage_unavailable",
+        "storage_unreadable",
         "leave_pending",
         "tournament_end_pending",
         "action_stands",
@@ -102,16 +104,49 @@ STORAGE_REFUSALS: tuple[type[StorageRefusal], ...] = (
 )
 
 
-def refusal(error: StorageRefusal | StorageUnavailable) -> ServiceError:
+#: The storage faults after which what was stored stands and what follows waits for the table's re-read: the
+#: database unavailable, found damaged, or a write timed out (it may still land). `Hands.after_stored` tells the
+#: author of a stored decision `action_stands` for each, a leave `leave_pending`, a stand-up `tournament_end_pending`.
+STORAGE_FAULTS: tuple[type[Exception], ...] = (StorageUnavailable, StorageUnreadable, TimeoutError)
+
+#: Refusals that storage caused after the decision was stored (it counts; what follows waits for the re-read), and
+#: those of a change that storage kept from being stored (nothing changed).
+STORED_CODES = frozenset({"action_stands", "leave_pending", "tournament_end_pending"})
+UNSTORED_CODES = frozenset({"storage_unavailable", "storage_unreadable", "table_recovering"})
+
+
+def storage_outcome(error: BaseException) -> str | None:
+    """What a failure that storage caused means for the change, for the logs: "stored" (the decision is stored,
+    a write after it failed: `STORED_CODES`), "not stored" (a storage fault, `STORAGE_FAULTS`, or its refusal,
+    `UNSTORED_CODES`: nothing changed), or None for any other error (a refusal of the rules, or a bug)."""
+    code = getattr(error, "code", None)
+    if isinstance(error, TableError) and code in STORED_CODES:
+        return "stored"
+    if isinstance(error, STORAGE_FAULTS) or (isinstance(error, TableError) and code in UNSTORED_CODES):
+        return "not stored"
+    return None
+
+
+def storage_cause(error: BaseException) -> str:
+    """The storage error behind `error` in one line, for a log line: a refusal's cause (action_stands's storage
+    error) when it has one, else `error` itself (`StorageUnavailable`'s text is its cause, with no password)."""
+    cause = error.__cause__ if isinstance(error, TableError) and error.__cause__ is not None else error
+    return f"{type(cause).__name__}: {cause}"
+
+
+def refusal(error: StorageRefusal | StorageUnavailable | StorageUnreadable) -> ServiceError:
     """The refusal a storage error means, in the catalogue's words: not enough chips for a buy-in or rebuy
     (`insufficient_balance`), a second table in a channel (`table_exists`), a refill that the server gives
     none of, that the member does not need, or that comes before its cooldown (`refill_*`); the database down,
-    locked or unwritable (`storage_unavailable`: nothing was changed, try again; the cause is for the log only).
-    `StorageUnavailable` is not among `STORAGE_REFUSALS`: it is a fault, after which a table reads itself again
-    from storage, and the Discord layer refuses with it wherever it comes from (bot/discord_ui/errors.py)."""
+    locked or unwritable (`storage_unavailable`: nothing was changed, try again; the cause is for the log only);
+    the database found damaged while the bot runs (`storage_unreadable`: nothing was changed, no retry helps until
+    it is restored). Neither is among `STORAGE_REFUSALS`: they are faults, after which a table reads itself again
+    from storage, and the Discord layer refuses with them wherever they come from (bot/discord_ui/errors.py)."""
     match error:
         case StorageUnavailable():
             return ServiceError("storage_unavailable")
+        case StorageUnreadable():
+            return ServiceError("storage_unreadable")
         case InsufficientBalance(balance=balance, needed=needed):
             return ServiceError("insufficient_balance", balance=balance, needed=needed)
         case TableExists():

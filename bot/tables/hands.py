@@ -17,10 +17,10 @@ from bot.poker.events import RunTwiceAnswered
 from bot.poker.seal import DeckSeal
 from bot.poker.sizing import HALF_POT
 from bot.render.announce import NoticeKind
-from bot.storage import StorageUnavailable, is_computer_player
+from bot.storage import is_computer_player
 from bot.tables.allin import street_announcements
 from bot.tables.core import Scheduler, TableCore
-from bot.tables.errors import ServiceError
+from bot.tables.errors import STORAGE_FAULTS, ServiceError
 from bot.tables.host import Host
 from bot.tables.kinds import ActionBy, Departure, OutboxKind
 from bot.tables.notifier import LevelAnnouncement, PlayerAnnouncement
@@ -308,19 +308,20 @@ class Hands:
 
     async def after_stored(self, hand: Hand, before: int, *, forfeit: bool = False) -> None:
         """`after_events` once a decision (an action, a run-it-twice answer) is stored: the database unavailable
-        for what follows, or a write of it timed out (it may still land), raises ServiceError("action_stands"), not
-        "nothing was changed": the decision counts and the table goes on from it when it reads storage again.
-        `forfeit` (a leave's fold): the StorageUnavailable (or TimeoutError) is raised as it is, even from a decision
+        (or found damaged) for what follows, or a write of it timed out (it may still land: `STORAGE_FAULTS`), raises
+        ServiceError("action_stands"), not "nothing was changed": the decision counts and the table goes on from it
+        when it reads storage again.
+        `forfeit` (a leave's fold): the fault (StorageUnavailable...) is raised as it is, even from a decision
         it set off (an away player's fold), for `TableRunner.leave` to say leave_pending."""
         try:
             await self.after_events(hand, before)
-        except (StorageUnavailable, TimeoutError) as exc:  # a write refused, or one that may still land (stale)
+        except STORAGE_FAULTS as exc:  # a write refused, the database damaged, or a write that may still land
             if forfeit:
                 raise
             raise ServiceError("action_stands") from exc
         except ServiceError as exc:  # a decision this one set off stands: so does this one
             cause = exc.__cause__
-            if forfeit and exc.code == "action_stands" and isinstance(cause, StorageUnavailable | TimeoutError):
+            if forfeit and exc.code == "action_stands" and isinstance(cause, STORAGE_FAULTS):
                 raise cause from None
             raise
 

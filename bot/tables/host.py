@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.poker import LevelBy, Table, TableKind
-from bot.storage import StorageUnavailable
 from bot.tables.core import Scheduler, TableCore
-from bot.tables.errors import ServiceError
+from bot.tables.errors import STORAGE_FAULTS, ServiceError
 from bot.tables.kinds import OutboxKind
 from bot.tables.notifier import Placing, TableClosedAnnouncement
 from bot.tables.options import TableOptions
@@ -88,7 +87,7 @@ class Host:
         whose refusal would say that nothing changed (docs/storage.md, "Outages")."""
         try:
             await self.end_tournament_if_won()
-        except (StorageUnavailable, TimeoutError) as exc:
+        except STORAGE_FAULTS as exc:
             raise ServiceError("tournament_end_pending") from exc
 
     async def close(

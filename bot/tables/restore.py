@@ -16,7 +16,7 @@ from bot.tables.hands import Hands
 from bot.tables.host import Host
 from bot.tables.kinds import OutboxKind
 from bot.tables.notifier import Announcement
-from bot.tables.outbox import Owed, UnknownKind, decode_announcement, payload_kind
+from bot.tables.outbox import Owed, UnknownKind, decode_announcement, known_kind
 from bot.tables.record import StoredHand, replay, replay_actions
 from bot.tables.results import hand_result
 from bot.tables.run_twice import restored_deadline as run_twice_deadline
@@ -146,9 +146,7 @@ class Restorer:
             payload = row.payload
             announcement: Announcement | None = None
             try:
-                match payload_kind(payload):
-                    case None:
-                        raise UnknownKind(f"type {payload.get('type')!r}")
+                match known_kind(payload):  # UnknownKind for a newer version's row, whatever its kind
                     case OutboxKind.ANNOUNCE:
                         announcement = decode_announcement(payload["announcement"])
                     case OutboxKind.HAND_RESULT:

@@ -18,14 +18,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.poker import ActionKind, Card, LevelBy, PlayerActed
-from bot.storage import OutboxRow, Storage, StorageUnavailable, TableRow
+from bot.storage import OutboxRow, Storage, TableRow
 from bot.tables.clock import Clock
 from bot.tables.clockwork import Clockwork
 from bot.tables.coaching import CoachDMs
 from bot.tables.computers import Computers
 from bot.tables.core import DeckFactory, RngFactory, TableCore
 from bot.tables.delivery import Delivery, IdleWait
-from bot.tables.errors import ServiceError
+from bot.tables.errors import STORAGE_FAULTS, ServiceError
 from bot.tables.hands import Hands, Stored
 from bot.tables.host import Host
 from bot.tables.kinds import ActionBy
@@ -118,6 +118,7 @@ class TableRunner(TableReader, Clockwork):
         self._sleeps_until = self._turn_deadline = None  # the turn timer's (bot/tables/turn_timer.py)
         self._next_hand: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
+        self._halted = False  # the database found damaged: changes refused until a re-read succeeds
         self._stopping = False
 
     # ------------------------------------------------------------------ setup
@@ -192,7 +193,7 @@ class TableRunner(TableReader, Clockwork):
             if player is not None:
                 try:  # the fold stored, the notice is told
                     await self._hands.forfeit(player)
-                except (StorageUnavailable, TimeoutError) as exc:
+                except STORAGE_FAULTS as exc:
                     raise ServiceError("leave_pending") from exc  # the table reads storage again (`_operation`)
                 return False
             await self._host.end_tournament_after_stand_up()

@@ -162,11 +162,6 @@ def db_copy(source: str, target: str, cwd: Path) -> subprocess.CompletedProcess[
     ("source", "target", "message"),
     [
         ("sqlite:///missing/poker.sqlite3", "sqlite:///copy.sqlite3", "there is no database file at missing/poker"),
-        (
-            "sqlite:///notes.txt",
-            "sqlite:///copy.sqlite3",
-            "the database at sqlite:///notes.txt is not a readable SQLite database (file is not a database): restore",
-        ),
         ("sqlite:///poker.sqlite3", "postgresql://poker:hunter2@db:port/poker", "a malformed URL"),
         ("sqlite:///poker.sqlite3", "postgresql://poker:hunter2@[::1/poker", "a malformed URL"),
     ],
@@ -183,3 +178,44 @@ def test_a_copy_that_cannot_start_says_why_in_one_line_and_creates_nothing(
     assert len(lines) == 1 and message in lines[0], done.stderr
     assert "hunter2" not in done.stderr + done.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # no empty source or copy left behind
+
+
+@pytest.mark.parametrize(
+    ("damage", "cause"),
+    [("another kind of file", "file is not a database"), ("one table's pages", "database disk image is malformed")],
+)
+def test_an_unreadable_source_says_so_in_one_line_exits_2_as_the_bot_and_creates_no_copy(
+    tmp_path: Path, damage: str, cause: str
+) -> None:
+    """A source that is no SQLite database, or whose pages are damaged (found only when the copy reads them): one
+    line that names it as the source and says nothing was copied, exit code 2 as `poker-bot run` (no retry helps);
+    on the old code exit 1, "move it away to start with an empty one" (no sense for a copy's source), and for
+    damaged pages an empty copy left behind."""
+    source = tmp_path / "poker.sqlite3"
+    if damage == "another kind of file":
+        source.write_text("the minutes of the club's meeting, not a database\n" * 100)
+    else:
+        asyncio.run(made(source))
+        db = sqlite3.connect(source)
+        size = int(db.execute("PRAGMA page_size").fetchone()[0])
+        query = "SELECT rootpage FROM sqlite_master WHERE tbl_name = 'ledger' AND rootpage > 0"
+        roots = [int(root) for (root,) in db.execute(query)]
+        db.close()
+        with source.open("r+b") as file:
+            for root in roots:
+                file.seek((root - 1) * size)
+                file.write(b"\x5a" * size)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    done = db_copy("sqlite:///poker.sqlite3", "sqlite:///copy.sqlite3", tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "poker-bot db copy: the source database at sqlite:///poker.sqlite3 is not a readable SQLite database"
+        f" ({cause}): nothing was copied; restore it from a backup, then copy again"
+    ], done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no empty copy left behind
+
+
+async def made(path: Path) -> None:
+    """A new database at `path` (migrated, empty), closed."""
+    store = await Storage.open(path, defaults=DEFAULTS)
+    await store.close()

@@ -5,9 +5,6 @@ for the upgrade; and each table's such row is logged, even when another table's 
 
 from __future__ import annotations
 
-import json
-import logging
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +12,11 @@ import pytest
 
 from bot.poker import LevelBy
 from bot.render.announce import NoticeKind
-from bot.storage import Storage
-from bot.tables import LevelAnnouncement, ManualClock, PlayerAnnouncement, RecordingNotifier, TableOptions, TableService
+from bot.tables import LevelAnnouncement, ManualClock, PlayerAnnouncement
 from bot.tables.outbox import UnknownKind, decode_announcement, encode_announcement
-from tests.tables.conftest import ALICE, CHANNEL, GUILD, HOST, Decks
+from tests.tables.conftest import ALICE
 
-from .test_outbox import DiscordDown, restarted, stop
+from .test_outbox import restarted_with_rows, stop
 
 
 def newer_rows() -> dict[str, dict[str, Any]]:
@@ -48,22 +44,7 @@ async def test_a_known_announcement_with_what_a_newer_version_added_is_kept_for_
     db_path: Path, clock: ManualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     """On the old code the three rows were logged as unreadable and marked delivered: lost for the upgrade."""
-    storage = await Storage.open(db_path, clock=clock.time)
-    service = TableService(storage, DiscordDown(), clock=clock, rng_factory=Decks())
-    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
-    await service.get(CHANNEL).drain()
-    await stop(storage, service)
-    rows = newer_rows()
-    with sqlite3.connect(db_path) as db:
-        db.execute("DELETE FROM outbox")
-        (table_id,) = db.execute("SELECT id FROM poker_tables").fetchone()
-        db.executemany(
-            "INSERT INTO outbox (table_id, key, payload, created_at) VALUES (?, ?, ?, ?)",
-            [(table_id, key, json.dumps(payload), clock.time()) for key, payload in rows.items()],
-        )
-    caplog.set_level(logging.WARNING, logger="bot.tables.restore")
-    notifier = RecordingNotifier()
-    storage, service = await restarted(db_path, clock, notifier)
+    storage, service, notifier = await restarted_with_rows(db_path, clock, newer_rows(), caplog)
     try:
         told = [a for a in notifier.announcements if isinstance(a, PlayerAnnouncement | LevelAnnouncement)]
         assert [(a.kind, a.user_id) for a in told] == [(NoticeKind.SAT_OUT, ALICE)]  # type: ignore[union-attr]

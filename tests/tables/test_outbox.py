@@ -103,6 +103,30 @@ async def stop(storage: Storage, service: TableService) -> None:
     await storage.close()
 
 
+async def restarted_with_rows(
+    db_path: Path, clock: ManualClock, rows: dict[str, dict[str, Any]], caplog: pytest.LogCaptureFixture
+) -> tuple[Storage, TableService, RecordingNotifier]:
+    """A table made with Discord down, its outbox replaced by `rows` (key -> payload, in this order, as another
+    version could have written them into the real SQLite file), then the bot restarted (warnings of
+    bot.tables.restore captured): its storage, service and notifier."""
+    storage = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
+    service = TableService(storage, DiscordDown(), clock=clock, rng_factory=Decks())
+    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
+    await service.get(CHANNEL).drain()
+    await stop(storage, service)
+    with sqlite3.connect(db_path) as db:
+        db.execute("DELETE FROM outbox")
+        (table_id,) = db.execute("SELECT id FROM poker_tables").fetchone()
+        db.executemany(
+            "INSERT INTO outbox (table_id, key, payload, created_at) VALUES (?, ?, ?, ?)",
+            [(table_id, key, json.dumps(payload), clock.time()) for key, payload in rows.items()],
+        )
+    caplog.set_level(logging.WARNING, logger="bot.tables.restore")
+    notifier = RecordingNotifier()
+    storage, service = await restarted(db_path, clock, notifier)
+    return storage, service, notifier
+
+
 async def test_what_could_not_be_delivered_goes_out_after_a_restart_once(db_path: Path, clock: ManualClock) -> None:
     storage = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
     service = TableService(storage, DiscordDown(), clock=clock, rng_factory=Decks())
@@ -254,27 +278,13 @@ async def test_a_row_of_a_kind_this_version_does_not_know_is_kept_for_an_upgrade
     """A newer version wrote outbox rows of a kind (or an announcement class) this version does not know, then the
     bot was downgraded: those rows are kept undelivered, each logged once at warning, so that upgrading again
     delivers them; the rows after them are delivered as usual. On the old code they were marked delivered."""
-    storage = await Storage.open(db_path, defaults=DEFAULTS, clock=clock.time)
-    service = TableService(storage, DiscordDown(), clock=clock, rng_factory=Decks())
-    await service.create_table(GUILD, CHANNEL, HOST, TableOptions.for_blinds(1, 2))
-    await service.get(CHANNEL).drain()
-    await stop(storage, service)
     notice = encode_announcement(PlayerAnnouncement(NoticeKind.SAT_OUT, ALICE, "Alice"))
     rows = {
         "o00000000000000f1": {"type": "from_a_newer_version", "what": "anything"},
         "o00000000000000f2": {"type": "announce", "announcement": {"class": "from_a_newer_version", "fields": {}}},
         "o00000000000000f3": {"type": "announce", "announcement": notice},  # after them: delivered
     }
-    with sqlite3.connect(db_path) as db:
-        db.execute("DELETE FROM outbox")
-        (table_id,) = db.execute("SELECT id FROM poker_tables").fetchone()
-        db.executemany(
-            "INSERT INTO outbox (table_id, key, payload, created_at) VALUES (?, ?, ?, ?)",
-            [(table_id, key, json.dumps(payload), clock.time()) for key, payload in rows.items()],
-        )
-    caplog.set_level(logging.WARNING, logger="bot.tables.restore")
-    notifier = RecordingNotifier()
-    storage, service = await restarted(db_path, clock, notifier)
+    storage, service, notifier = await restarted_with_rows(db_path, clock, rows, caplog)
     try:
         told = [a for a in notifier.announcements if isinstance(a, PlayerAnnouncement)]
         assert [(a.kind, a.user_id) for a in told] == [(NoticeKind.SAT_OUT, ALICE)]
