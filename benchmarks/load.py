@@ -64,6 +64,7 @@ from benchmarks.load_runs import (
     Run,
     report_lines,
 )
+from benchmarks.stall_log import stall_record, write_stall_log
 from benchmarks.throwaway_pg import ThrowawayPostgres
 from bot.runtime import event_loop_options
 from tests.discord_stub import BotProcess, DiscordStub, GuildHandle, Interaction, Message, User
@@ -177,6 +178,7 @@ class Stats:
     stalls: int = 0
     rejoins: int = 0
     hands: set[tuple[int, int]] = field(default_factory=set)
+    stall_log: list[dict[str, Any]] = field(default_factory=list)  # each stall's record (--stall-log)
 
 
 class TableDriver:
@@ -227,6 +229,7 @@ class TableDriver:
             if view is None or not view.in_hand or (view.message_id, view.seq) == acted_on:
                 if not await self.changed(STALL) and view is not None and view.in_hand:
                     self.stats.stalls += 1
+                    self.stats.stall_log.append(stall_record(self.stub, "play", self.channel.id, view, None))
                     acted_on = None  # look again: a refused press changes nothing
                 continue
             if view.hand_number is not None:
@@ -271,6 +274,7 @@ class TableDriver:
                 return
             if not await self.changed(STALL):
                 self.stats.stalls += 1
+                self.stats.stall_log.append(stall_record(self.stub, "act", self.channel.id, view, inter))
                 return
 
 
@@ -495,6 +499,8 @@ async def measure(
         await asyncio.gather(*tasks, return_exceptions=True)
         await bot.stop(timeout=20)
         report_log(bot.log_path)
+        if args.stall_log is not None:
+            write_stall_log(stub, stats.stall_log, Path(f"{args.stall_log}.{label.replace(' ', '-')}.json"))
 
 
 async def run(args: argparse.Namespace) -> int:
@@ -742,7 +748,12 @@ def report(
     else:
         goal += ": no verdict, the bot's fixed costs dominate with fewer tables"
     print(f"memory per table  : {per_table:8.1f} KiB  ({goal})")
-    print(f"refused {stats.refused}, stalls {stats.stalls}, rejoins {stats.rejoins}, rule violations {violations}")
+    after_action = sum(1 for record in stats.stall_log if record["where"] == "act")
+    print(
+        f"refused {stats.refused}, stalls {stats.stalls} (a player waited {STALL:.0f} s for its table message: "
+        f"{after_action} after its acknowledged action, {stats.stalls - after_action} with a turn shown), "
+        f"rejoins {stats.rejoins}, rule violations {violations}"
+    )
     return Figures(p99, percentile(by_button, 99), percentile(by_slash, 99), rest, per_table)
 
 
@@ -813,6 +824,12 @@ def main(argv: list[str] | None = None) -> int:
         "figures, their medians (min-max) and the goals judged on the medians",
     )
     parser.add_argument("--keep", action="store_true", help="keep the bot's log and database (a temporary folder)")
+    parser.add_argument(
+        "--stall-log",
+        metavar="PREFIX",
+        default=None,
+        help="write each stall with the channel's history around it to PREFIX.LABEL.json (benchmarks/stall_log.py)",
+    )
     args = parser.parse_args(argv)
     if not 2 <= args.players <= 10 or args.tables < 1 or args.seconds < 1 or args.warmup < 0:
         parser.error("--players 2..10, --tables >= 1, --seconds >= 1, --warmup >= 0")

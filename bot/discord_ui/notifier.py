@@ -9,6 +9,7 @@ locale. Messages are sent through `Client.get_partial_messageable`, so nothing d
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -93,6 +94,8 @@ class DiscordNotifier:
         self.client = client
         self.people = people if people is not None else People()
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
+        # DM channels being opened, by user: a second DM waits for the same request (`_dm_channel`).
+        self._dm_opening: dict[int, asyncio.Future[int]] = {}
         # Streets waiting to be posted, by channel: a board run out after an all-in goes out as one message, with
         # the pictures of those streets (`_attached`).
         self._streets: dict[int, list[StreetAnnouncement]] = {}
@@ -388,6 +391,9 @@ class DiscordNotifier:
             return False
         return True
 
+    async def _open_dm(self, user_id: int) -> int:
+        return (await self.client.create_dm(discord.Object(id=user_id))).id
+
     async def reply(self, application_id: int, token: str, text: str) -> None:
         """Answer a deferred interaction by editing its original response (idempotent); an expired or unknown
         token is logged."""
@@ -404,10 +410,18 @@ class DiscordNotifier:
 
     async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
         """The DM channel with a user: created once (one REST call), then remembered (a bot's DM channel with a
-        user never changes), so that each later DM is a single REST call."""
+        user never changes), so that each later DM is a single REST call. A DM while the channel is being opened
+        waits for that same request: opening DM channels is one Discord bucket for the whole bot (one request at a
+        time until Discord's headers say more), and a hand's DMs no longer wait for the table's earlier ones
+        (`Delivery.queue_together`), so a player's second hand could ask again while their first is in line."""
         channel_id = self._dm_channels.get(user_id)
         if channel_id is None:
-            channel_id = (await self.client.create_dm(discord.Object(id=user_id))).id
+            opening = self._dm_opening.get(user_id)
+            if opening is None:
+                opening = asyncio.ensure_future(self._open_dm(user_id))
+                self._dm_opening[user_id] = opening
+                opening.add_done_callback(lambda _: self._dm_opening.pop(user_id, None))
+            channel_id = await asyncio.shield(opening)  # a cancelled DM leaves the opening to the others
         self._dm_channels[user_id] = channel_id
         self._dm_channels.move_to_end(user_id)
         while len(self._dm_channels) > DM_CHANNELS_KEPT:

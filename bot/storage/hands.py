@@ -242,7 +242,8 @@ class ActionLog:
     While that thread holds the write lock, the batch is tried again a few times within milliseconds, then waits in
     line in the thread; later batches wait behind it (`_write_backlog`). Where `write_now` cannot be used
     (PostgreSQL, an in-memory SQLite database) every batch goes through `Executor.write_ahead`, one at a time
-    (PostgreSQL: on a connection kept for them, never queued behind the other writes). Each
+    (PostgreSQL: on a connection kept for them, never queued behind the other writes; the writer starts at a
+    turn's first append and sends the turn's batch on the next turn, then whatever was appended meanwhile). Each
     caller returns only once its own row is committed; a refused row (hand not open) refuses only its caller."""
 
     def __init__(self, executor: Executor, clock: Clock) -> None:
@@ -259,7 +260,14 @@ class ActionLog:
         future: asyncio.Future[int] = loop.create_future()
         self._pending.append((hand_id, dumps(dict(action)), self._clock(), future))
         if len(self._pending) == 1:
-            loop.call_soon(self._send)
+            if self._executor.can_write_now or self._closed:
+                loop.call_soon(self._send)
+            elif self._backlog is None:
+                # PostgreSQL: the writer starts now; its first step, on the loop's next turn, takes the appends
+                # of this turn (a `call_soon(_send)` that then started it cost one more turn of the busy loop).
+                self._backlog = []
+                self._start_writer()
+            # else a writer is running: it takes what is pending once its batch is stored
         return await future
 
     async def close(self) -> None:
@@ -288,6 +296,9 @@ class ActionLog:
                 _settle(batch, outcomes)
                 return
         self._backlog = list(batch)
+        self._start_writer()
+
+    def _start_writer(self) -> None:
         task = asyncio.ensure_future(self._write_backlog())
         self._writes.add(task)
         task.add_done_callback(self._writes.discard)
@@ -314,8 +325,9 @@ class ActionLog:
         executor as a transaction of its own, in line with its other work, so that a busy thread never starves
         the actions."""
         try:
-            while self._backlog:
-                batch, self._backlog = self._backlog, []
+            while self._backlog or self._pending:
+                batch = [*(self._backlog or ()), *self._pending]  # the batches waiting, then this turn's appends
+                self._backlog, self._pending = [], []
                 rows = _rows(batch)
                 try:
                     outcomes = await self._store_backlog(rows)

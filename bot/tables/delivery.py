@@ -31,6 +31,12 @@ from bot.tables.state import TableState
 
 log = logging.getLogger(__name__)
 
+#: How long a hand's hole-card DMs may hold the table's queue (seconds of the service clock) before what is queued
+#: after them (the table edits of the hand's first actions) goes on without them (`Delivery.queue_together`). A DM
+#: takes one round trip (tens of milliseconds); what takes seconds is a DM channel still to be opened, in the one
+#: bucket Discord (and discord.py) keeps for that for the whole bot, a 429, or a slow Discord.
+DM_HOLD_S = 1.0
+
 #: Seconds after its arrival that a press may still carry an edit of its message; past that it is acknowledged
 #: without one (Discord forgets an interaction not answered within 3 s; the rest is margin for the answer's trip).
 CARRY_TIMEOUT_S = 1.5
@@ -124,6 +130,7 @@ class Delivery:
         self._carriers: list[Carrier] = []
         self._carrier_timer: asyncio.Task[None] | None = None
         self._acks: set[asyncio.Task[None]] = set()  # acknowledgements being sent
+        self._late_dms: set[asyncio.Task[None]] = set()  # a hand's DMs that held the queue too long (`queue_together`)
         self._inflight: set[str] = set()  # outbox keys queued for delivery and not yet delivered
         self._dm_refused: set[int] = set()  # players told that their DMs are closed (told once)
 
@@ -136,6 +143,7 @@ class Delivery:
     async def drain(self) -> None:
         """Wait until every message queued so far is delivered (presses answered), and marked so in storage."""
         await self.worker.drain()
+        await self._late_dms_sent()
         await self._marks_written()
         await self._acks_sent()
 
@@ -149,12 +157,17 @@ class Delivery:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._carrier_timer
             self._carrier_timer = None
+        await self._late_dms_sent()
         await self._marks_written()
         await self._acks_sent()
 
     async def _acks_sent(self) -> None:
         if self._acks:
             await asyncio.gather(*self._acks, return_exceptions=True)
+
+    async def _late_dms_sent(self) -> None:
+        if self._late_dms:
+            await asyncio.gather(*self._late_dms, return_exceptions=True)
 
     async def _marks_written(self) -> None:
         await self._storage.flush_behind()
@@ -182,33 +195,62 @@ class Delivery:
         """Queue stored hole-card rows (a hand's DMs, each to its own player) as one job that sends them all at
         once, concurrently, then tells in order what follows them (the "press My cards" notice of a refused DM)
         and marks them delivered: the job takes about one DM's round trip instead of one per player, so the
-        table edits queued after it (the first actions of the hand) wait that much less, and every player still
-        has their cards before anything queued later is told (a refused DM's notice included)."""
+        table edits queued after it (the first actions of the hand) wait that much less, and every player
+        normally has their cards before anything queued later is told (a refused DM's notice included).
+
+        The DMs hold the table's queue for `DM_HOLD_S` at most (the service clock): past that, what is queued
+        after them goes on, and the DMs still on their way are finished beside the worker (their notices told and
+        their rows marked delivered when they are answered; `drain` waits for them). A DM channel still to be
+        opened goes through one Discord bucket for the whole bot (POST /users/@me/channels, one request at a time
+        until Discord's headers allow more): after a restart, or when many new players sit down at once, every
+        table's first DMs wait in that one line, and the hand's first actions stayed off the table message for
+        seconds behind them (benchmarks/README.md, "Stalls")."""
         for item in owed:
             self._inflight.add(item.key)
 
         async def deliver() -> None:
+            sending = asyncio.ensure_future(
+                asyncio.gather(*(self._send_hole_cards(item, nonce=item.key) for item in owed), return_exceptions=True)
+            )
             try:
-                sent = await asyncio.gather(
-                    *(self._send_hole_cards(item, nonce=item.key) for item in owed), return_exceptions=True
-                )
-                for item, outcome in zip(owed, sent, strict=True):
-                    # Each DM's outcome on its own, as when each was a job: a failure (logged as the worker logs a
-                    # job's, the row left for the next start) cuts off no other player's notice or delivered mark.
-                    if isinstance(outcome, BaseException):
-                        log.error("table notification failed", exc_info=outcome)
-                        continue
-                    try:
-                        await self._after_hole_cards(item, outcome, nonce=item.key)
-                    except Exception:
-                        log.exception("table notification failed")
-                        continue
-                    self._mark_delivered(item.key)
-            finally:
-                for item in owed:
-                    self._inflight.discard(item.key)
+                async with self._clock.timeout(DM_HOLD_S):
+                    await asyncio.shield(sending)
+            except TimeoutError:
+                # The DMs hold the table no longer: they finish beside the worker, the rows stay in flight till then.
+                task = asyncio.create_task(self._after_dms(owed, sending), name="table-dms-late")
+                self._late_dms.add(task)
+                task.add_done_callback(self._late_dms.discard)
+                return
+            except BaseException:  # the job cancelled: so are its DMs, as before
+                sending.cancel()
+                self._discard_inflight(owed)
+                raise
+            await self._after_dms(owed, sending)
 
         self.worker.put(deliver)
+
+    async def _after_dms(self, owed: list[Owed], sending: asyncio.Future[list[bool | BaseException]]) -> None:
+        """Once a hand's DMs are answered (`queue_together`): each one's notice (a refused DM) in order, each sent
+        row marked delivered; each DM's outcome on its own, as when each was a job: a failure (logged as the worker
+        logs a job's, the row left for the next start) cuts off no other player's notice or delivered mark."""
+        try:
+            sent = await sending
+            for item, outcome in zip(owed, sent, strict=True):
+                if isinstance(outcome, BaseException):
+                    log.error("table notification failed", exc_info=outcome)
+                    continue
+                try:
+                    await self._after_hole_cards(item, outcome, nonce=item.key)
+                except Exception:
+                    log.exception("table notification failed")
+                    continue
+                self._mark_delivered(item.key)
+        finally:
+            self._discard_inflight(owed)
+
+    def _discard_inflight(self, owed: list[Owed]) -> None:
+        for item in owed:
+            self._inflight.discard(item.key)
 
     async def _send_hole_cards(self, owed: Owed, *, nonce: str | None) -> bool:
         """DM a hole-card row's cards to its player: whether Discord took the DM."""

@@ -9,6 +9,8 @@ hands in the database are exactly the players' moves, and the channel reads as t
 
 from __future__ import annotations
 
+import time
+
 from .checks import assert_channel_shows_stored_hands, assert_moves_stored_once
 from .conftest import World
 from .records import all_hands, open_storage
@@ -17,6 +19,7 @@ BUY_INS = {"alice": 100, "bob": 90, "carol": 80, "dave": 70}
 CALLBACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 POST = "POST /channels/{channel_id}/messages"
+OPEN_DM = "POST /users/@me/channels"
 
 
 async def test_rate_limit_bursts_and_gateway_drops_lose_or_double_no_action(world: World) -> None:
@@ -78,3 +81,24 @@ async def test_rate_limit_bursts_and_gateway_drops_lose_or_double_no_action(worl
     async with open_storage(world.db_path) as storage:
         report = await storage.audit(world.guild.id)
     assert report.ok and report.on_tables == 0, report.problems
+
+
+async def test_dm_channels_opened_slowly_keep_no_action_off_the_table_message(world: World) -> None:
+    """A player's first DM opens their DM channel, one bucket for the whole bot that discord.py sends one request
+    at a time (the stalls of benchmarks/load.py: at 100 tables the first action of a table stayed off its message
+    for 5-11 s behind every table's openings). Each opening here takes 1.5 s: the four players' openings, in line,
+    took 6 s before the first action's edit; the DMs now hold the table for `DM_HOLD_S` (1 s) at most. Every player
+    still gets their cards, one DM each."""
+    game, stub = world.game, world.stub
+    stub.faults.slow(OPEN_DM, delay=1.5)
+    await game.open_table(world.host, BUY_INS)
+    view = await game.turn()
+    dealt = time.monotonic()
+    view = await game.act(view.actor or "", "call", "button")
+    assert time.monotonic() - dealt < 4.0  # the old code: 6 s (four 1.5 s openings, one at a time)
+
+    def all_dealt() -> bool:
+        return all(sum(1 for m in stub.dms(game.user(name)) if "hand #1 " in m.content) == 1 for name in BUY_INS)
+
+    await stub.wait_for(all_dealt, 15, what="every player's DM of hand #1")  # four openings in line: 6 s
+    assert sum(1 for r in stub.requests if r.route == "/users/@me/channels") == len(BUY_INS)  # one opening each
