@@ -87,6 +87,26 @@ def _heaps() -> dict[str, int]:
     return figures
 
 
+_I18N: list[tuple[str, int, int]] = []
+
+
+def _record_renderings() -> None:
+    """`MEM_I18N=1`: every call of `t`'s cache (`i18n._render_cached`) recorded as (key, hash of the rest, size of
+    the text), to replay against other cache sizes (`memory.py --i18n`)."""
+    from bot.render import i18n
+
+    cached = i18n._render_cached
+
+    def recorded(key: str, language: str, params: Any, types: Any) -> str:
+        text = cached(key, language, params, types)
+        _I18N.append((key, hash((language, params, types)), len(text)))
+        return text
+
+    recorded.cache_info = cached.cache_info  # type: ignore[attr-defined]
+    recorded.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+    i18n._render_cached = recorded  # type: ignore[assignment]
+
+
 def _snapshot(out: Path, n: int, since: float) -> None:
     counts = Counter(type(o).__qualname__ + " (" + type(o).__module__ + ")" for o in gc.get_objects())
     info: dict[str, Any] = {
@@ -101,6 +121,10 @@ def _snapshot(out: Path, n: int, since: float) -> None:
         tracemalloc.take_snapshot().dump(str(out / f"{os.getpid()}-{n}.snap"))
         info["traced"] = tracemalloc.get_traced_memory()[0]
     (out / f"{os.getpid()}-{n}.json").write_text(json.dumps(info), encoding="utf-8")
+    if _I18N:
+        import pickle
+
+        (out / f"{os.getpid()}-i18n.pickle").write_bytes(pickle.dumps(list(_I18N)))
 
 
 def _watch(ready: threading.Event, out: Path, every: float) -> None:
@@ -129,10 +153,14 @@ def main() -> None:
         original(self, event, *args, **kwargs)
 
     discord.Client.dispatch = dispatch  # type: ignore[method-assign]
+    if os.environ.get("MEM_I18N") == "1":
+        _record_renderings()
     every = float(os.environ.get("MEM_EVERY", "20"))
     threading.Thread(target=_watch, args=(ready, out, every), daemon=True, name="memory").start()
     if sys.argv[1:2] == ["cluster"] and os.environ.get("MEM_CHILDREN") == "1":
         import bot.cli
+
+        ready.set()  # the supervisor has no gateway: its snapshots count from its start
 
         bot.cli.main(
             child_command=[sys.executable, "-m", "tests.discord_stub.run_bot", "run"],
