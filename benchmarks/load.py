@@ -76,6 +76,7 @@ PROFILE_ENTRY = "benchmarks.profile_entry:main"
 #: Entries told when the measured window starts (SIGUSR1) and ends (SIGUSR2).
 WINDOW_ENTRIES = (PROFILE_ENTRY, "benchmarks.gc_entry:main")
 CLUSTER_ENTRY = "tests.e2e.bot_entry:cluster_main"
+DEFAULT_ENTRY = "tests.e2e.bot_entry:main"
 ACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 FOLLOWUP = "POST /webhooks/{webhook_id}/{webhook_token}"
@@ -548,7 +549,9 @@ async def run_once(args: argparse.Namespace, processes: int | None, server: Thro
     if processes:
         guilds = [stub.add_guild(name=f"Load {k}", channels=[], shard=k) for k in range(shards)]
         channels = [stub.add_channel(guilds[i % shards], f"table-{i + 1}") for i in range(args.tables)]
-        entry, bot_args = CLUSTER_ENTRY, ["cluster", "--processes", str(processes), "--shard-count", str(shards)]
+        bot_args = ["cluster", "--processes", str(processes), "--shard-count", str(shards)]
+        # Another --bot-entry runs the supervisor (it must run `cluster`: benchmarks/memory_entry.py does).
+        entry = CLUSTER_ENTRY if args.bot_entry == DEFAULT_ENTRY else args.bot_entry
         guild = guilds[0]
     else:
         guild = stub.add_guild(name="Load", channels=[f"table-{i}" for i in range(1, args.tables + 1)])
@@ -776,7 +779,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' decisions")
     parser.add_argument(
         "--bot-entry",
-        default="tests.e2e.bot_entry:main",
+        default=DEFAULT_ENTRY,
         help="module:function that runs the bot (e.g. an instrumented wrapper of the default, for profiling)",
     )
     parser.add_argument(

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import re
-from functools import lru_cache
 from typing import Any, cast
 
 import discord
@@ -41,8 +40,7 @@ from bot.render import (
     table_embed,
 )
 from bot.render.coach import coach_lines
-from bot.render.i18n import derived_cache
-from bot.render.table_message import table_memo
+from bot.render.table_message import TableMemo, table_memo
 from bot.tables import TableService, TableSnapshot
 
 log = logging.getLogger(__name__)
@@ -280,7 +278,7 @@ def _rows(snapshot: TableSnapshot) -> tuple[tuple[dict[str, Any], ...], ...]:
     last = memo.buttons
     if last is not None and last[0] == key:
         return cast(tuple[tuple[dict[str, Any], ...], ...], last[1])
-    rows = [_action_row(snapshot.legal, language, snapshot.channel_id, snapshot.hand_number)]
+    rows = [_action_row(memo, snapshot.legal, language, snapshot.channel_id, snapshot.hand_number)]
     question = run_twice_row(snapshot)
     if question is not None:
         rows.append(tuple(question["components"]))
@@ -303,26 +301,33 @@ _SECONDARY = discord.ButtonStyle.secondary.value
 _STYLE_VALUES = {name: style.value for name, style in STYLES.items()}
 
 
-#: How many rows of action buttons `table_payload` remembers (a table's options change at each action, and come
-#: back from hand to hand).
-ACTION_ROW_CACHE_SIZE = 1024
+#: How many rows of action buttons a table's memo keeps for its hand (the options change at each action and come
+#: back within the hand: the same call, the same raise sizes; a hand with more sets of options starts again).
+ACTION_ROWS_PER_HAND = 32
 
 
-@lru_cache(maxsize=ACTION_ROW_CACHE_SIZE)
 def _action_row(
-    legal: LegalActions | None, language: str, channel_id: int, hand_number: int
+    memo: TableMemo, legal: LegalActions | None, language: str, channel_id: int, hand_number: int
 ) -> tuple[dict[str, Any], ...]:
-    """The action buttons of a table message as Discord JSON (`render_action_buttons`, custom_ids), remembered: the
-    same options come back at every action of a hand (`table_payload` copies each button)."""
-    return tuple(
-        {
-            "type": _BUTTON,
-            "style": _STYLE_VALUES.get(spec.style, _SECONDARY),
-            "label": spec.label,
-            "custom_id": custom_id(spec.action, channel_id, hand_number, button_amount(spec.action, legal)),
-        }
-        for spec in render_action_buttons(legal, language)
-    )
-
-
-derived_cache(_action_row.cache_clear)
+    """The action buttons of a table message as Discord JSON (`render_action_buttons`, custom_ids), remembered in
+    the table's memo for its hand (`ACTION_ROWS_PER_HAND` sets of options at most): the same options come back at
+    the hand's later actions (`table_payload` copies each button). Kept by table, not in a process-wide cache: a
+    row names its hand, so a row of an earlier hand never serves again, and a process-wide cache large enough for
+    every table's hand (1,024 rows, 1.3 MiB) was full of them, in each process of a cluster."""
+    kept = memo.actions
+    if kept is None or kept[0] != hand_number or len(kept[1]) >= ACTION_ROWS_PER_HAND:
+        kept = memo.actions = hand_number, {}
+    rows = kept[1]
+    key = (legal, language)
+    row = rows.get(key)
+    if row is None:
+        row = rows[key] = tuple(
+            {
+                "type": _BUTTON,
+                "style": _STYLE_VALUES.get(spec.style, _SECONDARY),
+                "label": spec.label,
+                "custom_id": custom_id(spec.action, channel_id, hand_number, button_amount(spec.action, legal)),
+            }
+            for spec in render_action_buttons(legal, language)
+        )
+    return cast(tuple[dict[str, Any], ...], row)

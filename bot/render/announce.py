@@ -32,7 +32,7 @@ from bot.render.embeds import (
 )
 from bot.render.events import Award, pots_summary, render_awards, street_key
 from bot.render.hands import hand_name
-from bot.render.i18n import Locale, ordinal, t
+from bot.render.i18n import Locale, ordinal, t, t_uncached
 from bot.render.odds import render_odds
 
 
@@ -332,10 +332,11 @@ def render_hole_cards_dm(
     """The private message with a player's hole cards: "Your cards for hand #12 at <#123>: **A♠ K♥**".
     table: how to point at the table (a channel mention or jump link). proofs: the tokens that prove these cards
     against the hand's sealed deck (bot.poker.seal), one per card, added under the cards. Private: never post it
-    publicly."""
-    text = t("dm.hole_cards", locale, number=hand_number, table=table, cards=cards_text(cards))
+    publicly. Not remembered by `t`'s cache (`t_uncached`): a DM's text names its hand and its proofs are new at
+    every deal, so each of them (about 1.5 KB with its key) would only push out texts that come back."""
+    text = t_uncached("dm.hole_cards", locale, number=hand_number, table=table, cards=cards_text(cards))
     if proofs:
-        text += "\n" + t("dm.seal_proofs", locale, tokens="\n".join(f"`{token}`" for token in proofs))
+        text += "\n" + t_uncached("dm.seal_proofs", locale, tokens="\n".join(f"`{token}`" for token in proofs))
     return clamp(text, CONTENT_MAX)
 
 

@@ -12,7 +12,7 @@ from bot.poker.coach import CoachFacts
 from bot.render.cards import cards_text
 from bot.render.embeds import CONTENT_MAX, clamp
 from bot.render.hands import hand_name
-from bot.render.i18n import Locale, format_chips, format_percent, t
+from bot.render.i18n import Locale, format_chips, format_percent, t, t_uncached
 
 __all__ = ["coach_dm_text", "coach_lines"]
 
@@ -63,7 +63,8 @@ def coach_lines(facts: CoachFacts, locale: Locale) -> list[str]:
 
 def coach_dm_text(facts: CoachFacts, hand_number: int, table: str, locale: Locale) -> str:
     """The coach's DM on the member's turn (`/poker coach mode:dm`): a title naming the hand and the table
-    (`table`: a channel mention), then the coach's lines quoted, as "My cards" shows them. Private."""
-    lines = [t("coach.dm_title", locale, number=hand_number, channel=table)]
+    (`table`: a channel mention), then the coach's lines quoted, as "My cards" shows them. Private. The title names
+    its hand: not remembered by `t`'s cache (`t_uncached`)."""
+    lines = [t_uncached("coach.dm_title", locale, number=hand_number, channel=table)]
     lines += [f"> {line}" for line in coach_lines(facts, locale)]
     return clamp("\n".join(lines), CONTENT_MAX)

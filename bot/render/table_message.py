@@ -58,7 +58,7 @@ class TableMemo:
     place, each line under the fields it shows), so that a drawing reads a consistent part even if another drawing
     of the same table ran at the same time (it would at worst miss)."""
 
-    __slots__ = ("board", "buttons", "events", "header", "pots", "seal", "seats", "title", "turn")
+    __slots__ = ("actions", "board", "buttons", "events", "header", "pots", "seal", "seats", "title", "turn")
 
     def __init__(self) -> None:
         self.title: tuple[tuple[Any, ...], str] | None = None
@@ -71,6 +71,8 @@ class TableMemo:
         self.events = EventLineMemo()
         #: The Discord layer's part of the same message (bot/discord_ui/table_view.py: its rows of buttons).
         self.buttons: tuple[tuple[Any, ...], Any] | None = None
+        #: ... and its rows of action buttons of the hand being played: (hand number, {(options, language): row}).
+        self.actions: tuple[int, dict[tuple[Any, ...], Any]] | None = None
 
 
 #: The memos of the tables drawn last, by channel id (`MEMO_TABLES` at most, the least recently drawn dropped).

@@ -232,3 +232,33 @@ def test_private_hole_card_texts():
         "Tes cartes\u00a0: **A♥ K♦** — Paire d'as"
     )
     assert render_my_cards((), "fr") == "Tu n'as pas de cartes dans la donne en cours."
+
+
+def test_hole_card_dms_and_coach_titles_do_not_fill_the_render_cache() -> None:
+    """A DM names its hand and carries new proofs at every deal: remembered by `t`'s cache, each (about 1.5 KB
+    with its key) would only push out texts that come back (issue 14). Same texts as `t` renders them."""
+    from bot.poker import parse_cards
+    from bot.poker.coach import coach_facts
+    from bot.poker.seal import DeckSeal
+    from bot.render import i18n
+    from bot.render.cards import cards_text
+    from bot.render.coach import coach_dm_text
+
+    facts = coach_facts(parse_cards("Ah Qh"), parse_cards("Kh 8h 5h"), to_call=0, pot=40, opponents=2, trials=50)
+    i18n.clear_render_cache()
+    render_hole_cards_dm(cards("Ah Kd"), 1, "<#42>", "fr")  # the card texts and labels, remembered once
+    coach_dm_text(facts, 1, "<#42>", "en")
+    before = i18n._render_cached.cache_info().currsize
+    texts = []
+    for number in range(2, 60):
+        seal = DeckSeal.seal(cards("Ah Kd Qs Jc Th 9d"))
+        proofs = tuple(p.token() for p in seal.hole_proofs(3, 0))
+        texts.append((number, proofs, render_hole_cards_dm(cards("Ah Kd"), number, "<#42>", "fr", proofs)))
+        coach_dm_text(facts, number, "<#42>", "en")
+    assert i18n._render_cached.cache_info().currsize == before
+    for number, proofs, text in texts[:3]:
+        assert text == (
+            i18n.t("dm.hole_cards", "fr", number=number, table="<#42>", cards=cards_text(tuple(cards("Ah Kd"))))
+            + "\n"
+            + i18n.t("dm.seal_proofs", "fr", tokens="\n".join(f"`{token}`" for token in proofs))
+        )

@@ -163,3 +163,29 @@ def test_a_message_drawn_after_any_one_input_changed_is_drawn_from_that_input() 
             table_embed(case.snapshot, case.snapshot.language, case.table_name)
             assert table_embed(changed, changed.language, case.table_name) == _fresh(changed, case.table_name)
             assert table_embed(changed, changed.language, "Other name") == _fresh(changed, "Other name")
+
+
+def test_a_tables_action_rows_are_those_of_its_hand_and_bounded() -> None:
+    """The rows of action buttons are kept by table for the hand being played (issue 14: a process-wide cache of
+    1,024 rows kept the earlier hands' rows, which name their hand and never serve again, in every process):
+    at most `ACTION_ROWS_PER_HAND` for a hand with more sets of options, none of an earlier hand, and each
+    payload still the one drawn from nothing."""
+    from bot.discord_ui.table_view import ACTION_ROWS_PER_HAND
+
+    case = next(c for c in cases() if c.snapshot.legal is not None and c.snapshot.legal.can_call)
+    snapshot, legal = case.snapshot, case.snapshot.legal
+    _MEMOS.pop(snapshot.channel_id, None)
+    memo = table_memo(snapshot.channel_id)
+    drawn, sizes = [], []
+    for k in range(3 * ACTION_ROWS_PER_HAND):  # as many different calls in one hand
+        changed = replace(snapshot, legal=replace(legal, call_amount=legal.call_amount + k))
+        drawn.append((changed, table_payload(changed, case.table_name)))
+        assert memo.actions is not None and memo.actions[0] == snapshot.hand_number
+        sizes.append(len(memo.actions[1]))
+    assert max(sizes) == ACTION_ROWS_PER_HAND and min(sizes) >= 1
+    table_payload(drawn[-1][0], case.table_name)  # the same options again: served from the memo, nothing added
+    assert len(memo.actions[1]) == sizes[-1]
+    table_payload(replace(snapshot, hand_number=snapshot.hand_number + 1), case.table_name)
+    assert memo.actions[0] == snapshot.hand_number + 1 and len(memo.actions[1]) == 1
+    for changed, payload in drawn:
+        assert payload == _fresh_payload(changed, case.table_name)

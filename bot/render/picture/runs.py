@@ -26,8 +26,10 @@ __all__ = ["PART_CACHE", "TEXT_CACHE", "assembled", "passing_text"]
 
 #: How many parts (a digit, or the text between digits, at one size) are kept: about 1 KB each.
 PART_CACHE = 512
-#: How many passing texts are kept (a picture's title and pots: drawn again only for the same picture).
-TEXT_CACHE = 64
+#: How many passing texts are kept (a picture's title and pots: drawn again only for the same picture). About 7 KB
+#: each: 16 have the hits of 1,024 (half the calls, the same picture's second drawing) in the busy series at 100
+#: tables played as load.py plays (8 too; 4 not), where 64 kept 0.4 MiB in each process (issue 14).
+TEXT_CACHE = 16
 
 _PARTS = re.compile(r"[0-9]|[^0-9]+")
 
