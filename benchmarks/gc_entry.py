@@ -3,9 +3,10 @@
 A `gc.callbacks` hook times every collection (`time.thread_time` of the collecting thread, so a collection that
 waits for a core is not charged the wait) by generation and by thread (the event loop's, or another), from the
 benchmark's SIGUSR1 (its measured window starts) to SIGUSR2 or the end of the process; the totals are written as
-one JSON object to `LOAD_GC_OUT` (default `bot.gc.json`): `{"loop": {"0": [collections, cpu_s], ...}, "other":
-{...}, "thresholds": [...]}`. `LOAD_GC_THRESHOLDS="a,b,c"` replaces the bot's own thresholds
-(`bot.runtime.GC_THRESHOLDS`, which `run_bot` sets) to compare settings A/B.
+one JSON object to `LOAD_GC_OUT` (default `bot.gc.json`): `{"loop": {"0": [collections, cpu_s, collected], ...},
+"other": {...}, "thresholds": [...]}` (`collected`: the objects those collections found to be garbage).
+`LOAD_GC_THRESHOLDS="a,b,c"` replaces the bot's own thresholds (`bot.runtime.GC_THRESHOLDS`, which `run_bot` sets)
+to compare settings A/B.
 
     python benchmarks/load.py --tables 30 --seconds 10 --warmup 5 --bot-entry benchmarks.gc_entry:main
 """
@@ -25,7 +26,7 @@ from typing import Any
 OUT_ENV = "LOAD_GC_OUT"
 THRESHOLDS_ENV = "LOAD_GC_THRESHOLDS"
 
-_totals: dict[str, dict[int, list[float]]] = {"loop": {}, "other": {}}
+_totals: dict[str, dict[int, list[Any]]] = {"loop": {}, "other": {}}
 _started: dict[int, float] = {}
 _on = False
 _main = threading.get_ident()
@@ -39,9 +40,10 @@ def _callback(phase: str, info: dict[str, Any]) -> None:
     began = _started.pop(ident, None)
     if began is None or not _on:
         return
-    entry = _totals["loop" if ident == _main else "other"].setdefault(int(info["generation"]), [0, 0.0])
+    entry = _totals["loop" if ident == _main else "other"].setdefault(int(info["generation"]), [0, 0.0, 0])
     entry[0] += 1
     entry[1] += time.thread_time() - began
+    entry[2] += int(info["collected"])
 
 
 def _dump(*_: Any) -> None:

@@ -74,7 +74,7 @@ from tests.e2e.spectator import HAND_TITLE, TableView, is_table_embed, parse_tab
 FLOOR_ENTRY = "benchmarks.floor_bot:main"
 PROFILE_ENTRY = "benchmarks.profile_entry:main"
 #: Entries told when the measured window starts (SIGUSR1) and ends (SIGUSR2).
-WINDOW_ENTRIES = (PROFILE_ENTRY, "benchmarks.gc_entry:main")
+WINDOW_ENTRIES = (PROFILE_ENTRY, "benchmarks.gc_entry:main", "benchmarks.loop_entry:main")
 CLUSTER_ENTRY = "tests.e2e.bot_entry:cluster_main"
 DEFAULT_ENTRY = "tests.e2e.bot_entry:main"
 ACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"

@@ -32,12 +32,17 @@ EXIT_RUNTIME = 1
 #: in aiosqlite's thread and needs the GIL back after every SQLite call: with Python's default (5 ms) a busy
 #: event loop made each statement of a table action wait up to 5 ms. A thread that asks nothing costs nothing.
 GIL_SWITCH_INTERVAL_S = 0.0002
-#: The garbage collector's thresholds (`gc.set_threshold`): Python's own (700, 10, 10), kept on purpose. A larger
-#: youngest generation makes fewer, longer collections, but lets short-lived cycles pile up between them: measured
-#: idle at 100 tables (benchmarks/gc_entry.py under load.py, 20 s; benchmarks/README.md), 5,000 cut the collections'
-#: CPU from 0.063 to 0.020 ms per action (about 2 % of an action) and raised the memory per table from 155 to 219
-#: KiB (goal < 200); 2,000 gave 185 KiB. Change it only with both figures measured again.
-GC_THRESHOLDS = (700, 10, 10)
+#: The garbage collector's thresholds (`gc.set_threshold`). Not Python's (700, 10, 10): at 100 busy tables about
+#: 3,000 young objects are alive at any moment (the requests, tasks and coroutines in flight), and a young
+#: collection walks every one of them whatever it finds (2-3 of them garbage). With 700 the youngest generation was
+#: collected 25-30 times a second, 2-3 ms each, and the middle one (every young collection's survivors) 2-3 times:
+#: 0.25-0.35 ms of the event loop per action, a tenth of it (benchmarks/gc_entry.py; benchmarks/README.md, tenth
+#: session). A youngest generation ten times larger is collected far less often for the same live objects;
+#: collected with the middle one every second time (10 young collections of 700 per middle one before), so what
+#: survives a young collection is looked at again about as soon as before, and the full collections (whatever is
+#: left of short-lived cycles: the garbage the middle and oldest generations find) come about as often.
+#: Measured with the memory per table (the seventh session's 5,000 with Python's 10 raised it; see the README).
+GC_THRESHOLDS = (7000, 1, 10)
 
 
 async def run(bot: PokerBot, token: str) -> None:
@@ -94,6 +99,13 @@ def event_loop_options() -> dict[str, Any]:
     return {}
 
 
+def tune_interpreter() -> None:
+    """Set this process's GIL switch interval (`GIL_SWITCH_INTERVAL_S`) and collector thresholds
+    (`GC_THRESHOLDS`), as a bot process runs (`run_bot`)."""
+    sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def fail(message: str, code: int) -> int:
     """Write one line on stderr (`poker-bot: ...`); returns `code` for the caller to exit with."""
     sys.stderr.write(f"poker-bot: {message}\n")
@@ -129,8 +141,7 @@ def run_bot(
     except ConfigError as exc:
         return fail(f"configuration error: {exc}", EXIT_CONFIG)
     discord.utils.setup_logging(level=settings.log_level_number)
-    sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
-    gc.set_threshold(*GC_THRESHOLDS)
+    tune_interpreter()
     log.info("starting; database at %s", redact(settings.database))
     bot = PokerBot(
         settings,
