@@ -37,6 +37,12 @@ log = logging.getLogger(__name__)
 #: bucket Discord (and discord.py) keeps for that for the whole bot, a 429, or a slow Discord.
 DM_HOLD_S = 1.0
 
+#: How long stopping a table (`Delivery.stop`: a shutdown, a shard's lease lost) waits for a hand's DMs still on their
+#: way after `DM_HOLD_S` (wall-clock seconds). Past that they are cancelled: their rows stay undelivered in the outbox
+#: and are sent at the next start (docs/outbox.md). A hung DM would otherwise hold the stop for aiohttp's 300 s, and a
+#: cluster child is killed after `bot.cluster.STOP_TIMEOUT_S` (30 s) without its other tables' last marks written.
+STOP_DM_WAIT_S = 5.0
+
 #: Seconds after its arrival that a press may still carry an edit of its message; past that it is acknowledged
 #: without one (Discord forgets an interaction not answered within 3 s; the rest is margin for the answer's trip).
 CARRY_TIMEOUT_S = 1.5
@@ -148,7 +154,8 @@ class Delivery:
         await self._acks_sent()
 
     async def stop(self) -> None:
-        """Deliver what is queued, then stop the worker; presses still waiting are acknowledged."""
+        """Deliver what is queued, then stop the worker; presses still waiting are acknowledged. A hand's DMs still
+        on their way are waited for `STOP_DM_WAIT_S` at most, then cancelled (their rows are sent at the next start)."""
         await self.worker.stop()
         self._acknowledge(self._carriers)
         self._carriers = []
@@ -157,7 +164,7 @@ class Delivery:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._carrier_timer
             self._carrier_timer = None
-        await self._late_dms_sent()
+        await self._late_dms_sent(within=STOP_DM_WAIT_S)
         await self._marks_written()
         await self._acks_sent()
 
@@ -165,9 +172,20 @@ class Delivery:
         if self._acks:
             await asyncio.gather(*self._acks, return_exceptions=True)
 
-    async def _late_dms_sent(self) -> None:
-        if self._late_dms:
-            await asyncio.gather(*self._late_dms, return_exceptions=True)
+    async def _late_dms_sent(self, *, within: float | None = None) -> None:
+        """Wait for the DMs finishing beside the worker; `within` seconds at most, then cancel those still waiting."""
+        if not self._late_dms:
+            return
+        _, waiting = await asyncio.wait(set(self._late_dms), timeout=within)
+        if waiting:
+            log.info(
+                "stopping a table: %d hand(s) of DMs unanswered after %.0f s, left for the next start",
+                len(waiting),
+                within,
+            )
+            for task in waiting:
+                task.cancel()
+            await asyncio.gather(*waiting, return_exceptions=True)
 
     async def _marks_written(self) -> None:
         await self._storage.flush_behind()

@@ -13,7 +13,7 @@ import pytest
 
 from bot.poker import ActionKind
 from bot.render.announce import NoticeKind
-from bot.tables import PlayerAnnouncement, RecordingNotifier, TableOptions, TableRunner, TableService
+from bot.tables import PlayerAnnouncement, RecordingNotifier, TableOptions, TableRunner, TableService, delivery
 from bot.tables.clock import ManualClock, settle
 from bot.tables.delivery import DM_HOLD_S
 from bot.tables.notifier import TableSnapshot
@@ -32,8 +32,10 @@ class SlowDMs(RecordingNotifier):
     async def send_hole_cards(self, snapshot: TableSnapshot, user_id: int, *args: Any, **kwargs: Any) -> bool:
         self.calls.append(f"dm {user_id}")
         self.in_flight += 1
-        await self.gate.wait()
-        self.in_flight -= 1
+        try:
+            await self.gate.wait()
+        finally:
+            self.in_flight -= 1
         return await super().send_hole_cards(snapshot, user_id, *args, **kwargs)
 
     async def post_table(self, snapshot: TableSnapshot) -> int | None:
@@ -128,6 +130,28 @@ async def test_dms_slower_than_the_hold_no_longer_keep_the_hands_first_action_of
         assert sorted(user for _, user, _ in notifier.hole_cards) == sorted((ALICE, BOB))
         left = [row.payload["user_id"] for row in await storage.pending_outbox() if "cards" in (row.payload or {})]
         assert left == []
+    finally:
+        notifier.gate.set()
+
+
+async def test_stopping_a_table_waits_for_unanswered_dms_a_bounded_time_and_leaves_them_for_the_next_start(
+    service: TableService, notifier: SlowDMs, clock: ManualClock, storage: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A DM Discord never answers (a hung connection) held a shutdown for aiohttp's 300 s, and a cluster child is
+    killed after 30 s: stopping waits `STOP_DM_WAIT_S` for it, then cancels it; its row stays undelivered, so the
+    next start sends it, and the table's other work (the first action's edit) is delivered."""
+    monkeypatch.setattr(delivery, "STOP_DM_WAIT_S", 0.05)
+    try:
+        runner = await deal_to_three(service)
+        await runner.act(*first_action(runner))
+        await clock.advance(DM_HOLD_S * 1.1)  # the DMs go on beside the worker
+        await settle()
+        assert notifier.calls[-1] == "edit"
+        await asyncio.wait_for(runner.shutdown(), timeout=5.0)  # returns though the DMs are never answered
+        assert notifier.in_flight == 0  # cancelled, not left running
+        assert notifier.hole_cards == []
+        pending = [row.payload["user_id"] for row in await storage.pending_outbox() if "cards" in (row.payload or {})]
+        assert sorted(pending) == sorted((ALICE, BOB, CHLOE))  # for the next start
     finally:
         notifier.gate.set()
 
