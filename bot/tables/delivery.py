@@ -39,8 +39,9 @@ DM_HOLD_S = 1.0
 
 #: How long stopping a table (`Delivery.stop`: a shutdown, a shard's lease lost) waits for a hand's DMs still on their
 #: way after `DM_HOLD_S` (wall-clock seconds). Past that they are cancelled: their rows stay undelivered in the outbox
-#: and are sent at the next start (docs/outbox.md). A hung DM would otherwise hold the stop for aiohttp's 300 s, and a
-#: cluster child is killed after `bot.cluster.STOP_TIMEOUT_S` (30 s) without its other tables' last marks written.
+#: and are sent at the next start (docs/architecture.md, "The Discord contract"; the rows: docs/outbox.md). A hung DM
+#: would otherwise hold the stop for aiohttp's 300 s, and a cluster child is killed after `bot.cluster.STOP_TIMEOUT_S`
+#: (30 s) without its other tables' last marks written.
 STOP_DM_WAIT_S = 5.0
 
 #: Seconds after its arrival that a press may still carry an edit of its message; past that it is acknowledged
